@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# anyhip_hip_executable(<name> SOURCES <files...> [FLAGS <hipcc flags...>])
+# Builds a HIP program with the hipcc of this build tree, the way a user would.
+function(anyhip_hip_executable name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;FLAGS" ${ARGN})
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/${name})
+  set(srcs "")
+  foreach(s ${ARG_SOURCES})
+    get_filename_component(abs ${s} ABSOLUTE)
+    list(APPEND srcs ${abs})
+  endforeach()
+  file(GLOB_RECURSE hip_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/*.h)
+  add_custom_command(OUTPUT ${out}
+    COMMAND $<TARGET_FILE:hipcc> ${ARG_FLAGS} -o ${out} ${srcs}
+    DEPENDS hipcc anyhip ${srcs} ${hip_headers}
+    COMMENT "hipcc ${name}"
+    VERBATIM)
+  add_custom_target(${name}_build ALL DEPENDS ${out})
+endfunction()
+
+# anyhip_add_device_test(<name> <command...>): one ctest entry per device in
+# ANYHIP_TEST_DEVICES, named <device>/<name>, labelled by device; exit 77 = skip.
+function(anyhip_add_device_test name)
+  foreach(dev ${ANYHIP_TEST_DEVICES})
+    add_test(NAME ${dev}/${name} COMMAND ${ARGN})
+    set_tests_properties(${dev}/${name} PROPERTIES LABELS ${dev}
+      ENVIRONMENT "ANYHIP_DEVICES=${dev}" SKIP_RETURN_CODE 77 TIMEOUT 300
+      SKIP_REGULAR_EXPRESSION "skipped: ")
+  endforeach()
+endfunction()

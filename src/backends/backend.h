@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* The one seam between the runtime core and a device backend. Each backend
+ * defines one const struct ah_backend (named ah_backend_<name>) and is listed
+ * once in backends.def. The core never asks which backend it talks to.
+ *
+ * Contracts common to every op:
+ *  - Called from any host thread, with no core lock held, after the core has
+ *    validated every argument (handles resolved, sizes checked, pointers known).
+ *  - Return hipSuccess or a HIP error code; never touch the thread's last error.
+ *  - `q` is a queue handle the backend made in queue_create (the device's null
+ *    stream is made at device_open and lives in dev->null_queue).
+ *  - Asynchronous failures (a kernel fault) are kept by the backend and
+ *    returned by the next queue_sync/queue_query/device_sync of that device. */
+#ifndef AH_BACKEND_H
+#define AH_BACKEND_H
+
+#include <hip/hip_runtime_api.h>
+#include <hip/anyhip/common/launch_abi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ah_device;
+
+/* Kinds of allocation; the core's allocation map stores one per range. */
+enum ah_mem_kind {
+  AH_MEM_DEVICE = 1, /* hipMalloc, hipMallocPitch */
+  AH_MEM_HOST,       /* hipHostMalloc: pinned host memory, device-visible */
+  AH_MEM_REGISTERED, /* hipHostRegister: the user's host memory */
+  AH_MEM_MANAGED,    /* hipMallocManaged */
+};
+
+/* One unit of queued work. submit() copies what it keeps (kernel arguments
+ * included, through sig) before it returns; the caller's cmd is gone after. */
+enum ah_cmd_kind {
+  AH_CMD_KERNEL = 1,
+  AH_CMD_COPY,    /* 1D copy */
+  AH_CMD_COPY_2D, /* pitched copy */
+  AH_CMD_SET,     /* memset of 1, 2 or 4 byte elements, 1D or 2D */
+  AH_CMD_HOST_FN, /* hipLaunchHostFunc / hipStreamAddCallback */
+};
+
+struct ah_cmd {
+  enum ah_cmd_kind kind;
+  union {
+    struct {
+      const void *fn;          /* the kernel's host address: its identity */
+      const ahKernelSig *sig;  /* parameter layout; NULL only if the backend needs none */
+      dim3 grid, block;
+      size_t shared_bytes;     /* dynamic shared memory */
+      void **args;             /* args[i] points at argument i */
+      int cooperative;         /* all blocks resident at once (grid sync) */
+    } kernel;
+    struct {
+      void *dst;
+      const void *src;
+      size_t bytes;
+      hipMemcpyKind kind; /* resolved: never hipMemcpyDefault */
+    } copy;
+    struct {
+      void *dst;
+      size_t dpitch;
+      const void *src;
+      size_t spitch;
+      size_t width, height; /* width in bytes */
+      hipMemcpyKind kind;
+    } copy2d;
+    struct {
+      void *dst;
+      uint32_t value;      /* the element value, low bytes used */
+      unsigned elem_size;  /* 1, 2 or 4 */
+      size_t count;        /* elements per row */
+      size_t pitch;        /* bytes between rows */
+      size_t height;       /* rows; 1 for 1D */
+    } set;
+    struct {
+      void (*fn)(void *data);
+      void *data;
+    } host_fn;
+  };
+};
+
+struct ah_backend {
+  const char *name; /* matched against ANYHIP_DEVICES only */
+
+  /* Devices. probe runs once, under the init lock; returns how many devices
+   * this backend has (0 is fine: no driver, no devices). device_open fills
+   * dev->props, dev->impl and dev->null_queue for device `index`. */
+  int (*probe)(void);
+  hipError_t (*device_open)(int index, struct ah_device *dev);
+  hipError_t (*device_sync)(struct ah_device *dev);  /* every queue of dev */
+  hipError_t (*device_reset)(struct ah_device *dev); /* after the core freed its objects */
+  hipError_t (*mem_info)(struct ah_device *dev, size_t *free_bytes, size_t *total_bytes);
+  /* Reads an attribute the core cannot derive from dev->props. */
+  hipError_t (*attribute)(struct ah_device *dev, hipDeviceAttribute_t attr, int *value);
+  /* Limits: the backend may round the value; it stores what it honours. */
+  hipError_t (*set_limit)(struct ah_device *dev, hipLimit_t limit, size_t value);
+
+  /* Memory (synchronous). host_register returns the device-side address. */
+  hipError_t (*mem_alloc)(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
+                          unsigned flags, void **out);
+  hipError_t (*mem_free)(struct ah_device *dev, void *ptr, enum ah_mem_kind kind);
+  hipError_t (*host_register)(struct ah_device *dev, void *ptr, size_t bytes, unsigned flags,
+                              void **device_ptr);
+  hipError_t (*host_unregister)(struct ah_device *dev, void *ptr);
+
+  /* Queues. queue_destroy waits for the queue's work first. */
+  hipError_t (*queue_create)(struct ah_device *dev, unsigned flags, int priority, void **q);
+  hipError_t (*queue_destroy)(struct ah_device *dev, void *q);
+  /* Enqueues cmd on q with HIP's null-stream rules (dev->null_queue is the
+   * null stream). With `wait` set, returns only once cmd has completed. */
+  hipError_t (*submit)(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
+  hipError_t (*queue_sync)(struct ah_device *dev, void *q);
+  hipError_t (*queue_query)(struct ah_device *dev, void *q); /* hipSuccess or hipErrorNotReady */
+
+  /* Events. */
+  hipError_t (*event_create)(struct ah_device *dev, unsigned flags, void **ev);
+  hipError_t (*event_destroy)(struct ah_device *dev, void *ev);
+  hipError_t (*event_record)(struct ah_device *dev, void *q, void *ev);
+  hipError_t (*event_query)(struct ah_device *dev, void *ev);
+  hipError_t (*event_sync)(struct ah_device *dev, void *ev);
+  hipError_t (*event_elapsed)(struct ah_device *dev, void *start, void *stop, float *ms);
+  hipError_t (*queue_wait_event)(struct ah_device *dev, void *q, void *ev);
+
+  /* Device code. symbol_address finds the device copy of a __device__,
+   * __constant__ or __managed__ variable from its host address; function
+   * checks that the device has code for kernel `fn`. */
+  hipError_t (*symbol_address)(struct ah_device *dev, const void *host_symbol, void **out,
+                               size_t *bytes);
+  hipError_t (*function_check)(struct ah_device *dev, const void *fn);
+};
+
+#endif

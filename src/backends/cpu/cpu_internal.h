@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* The CPU device's private interface between its parts:
+ *   cpu_backend.c  the ah_backend_cpu table, probe, device_open (properties
+ *                  from the host), attributes, limits, mem_info, reset
+ *   cpu_mem.c      allocation, host registration, symbols, function check
+ *   cpu_queue.c    queues (one dispatcher thread each), HIP's null-stream
+ *                  rules, events, command execution, device sync
+ *   cpu_sched.c, cpu_launch.c, cpu_warp.c ... the kernel engine: worker pool,
+ *                  blocks, fibers, barriers, warps, fault reports */
+#ifndef AH_CPU_INTERNAL_H
+#define AH_CPU_INTERNAL_H
+
+#include "../../core/internal.h"
+
+/* Per-device state (dev->impl). */
+struct ah_cpu_queues;
+struct ah_cpu_device {
+  struct ah_device *dev;
+  size_t stack_size;  /* honoured hipLimitStackSize of fibers, bytes */
+  size_t heap_size;   /* hipLimitMallocHeapSize (reported; device malloc is the host's) */
+  size_t printf_fifo; /* hipLimitPrintfFifoSize (reported; printf is unbuffered) */
+  struct ah_cpu_queues *queues; /* cpu_queue.c's state */
+};
+
+/* ---- cpu_mem.c ---- */
+hipError_t ah_cpu_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
+                            unsigned flags, void **out);
+hipError_t ah_cpu_mem_free(struct ah_device *dev, void *ptr, enum ah_mem_kind kind);
+hipError_t ah_cpu_host_register(struct ah_device *dev, void *ptr, size_t bytes, unsigned flags,
+                                void **device_ptr);
+hipError_t ah_cpu_host_unregister(struct ah_device *dev, void *ptr);
+hipError_t ah_cpu_symbol_address(struct ah_device *dev, const void *host_symbol, void **out,
+                                 size_t *bytes);
+hipError_t ah_cpu_function_check(struct ah_device *dev, const void *fn);
+
+/* ---- cpu_queue.c ---- */
+hipError_t ah_cpu_queues_init(struct ah_cpu_device *cd); /* makes dev->null_queue */
+hipError_t ah_cpu_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q);
+hipError_t ah_cpu_queue_destroy(struct ah_device *dev, void *q);
+hipError_t ah_cpu_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
+hipError_t ah_cpu_queue_sync(struct ah_device *dev, void *q);
+hipError_t ah_cpu_queue_query(struct ah_device *dev, void *q);
+hipError_t ah_cpu_device_sync(struct ah_device *dev);
+hipError_t ah_cpu_event_create(struct ah_device *dev, unsigned flags, void **ev);
+hipError_t ah_cpu_event_destroy(struct ah_device *dev, void *ev);
+hipError_t ah_cpu_event_record(struct ah_device *dev, void *q, void *ev);
+hipError_t ah_cpu_event_query(struct ah_device *dev, void *ev);
+hipError_t ah_cpu_event_sync(struct ah_device *dev, void *ev);
+hipError_t ah_cpu_event_elapsed(struct ah_device *dev, void *start, void *stop, float *ms);
+hipError_t ah_cpu_queue_wait_event(struct ah_device *dev, void *q, void *ev);
+
+/* ---- the kernel engine (cpu_sched.c and friends) ---- */
+
+/* One kernel launch as the engine sees it; args already copied by the queue. */
+struct ah_cpu_grid {
+  const void *fn;
+  const ahKernelSig *sig;
+  void **args;
+  dim3 grid, block;
+  size_t shared_bytes; /* dynamic shared memory per block */
+  int cooperative;     /* every block resident at once */
+  size_t stack_size;   /* fiber stack bytes */
+  int warp_size;       /* 32 or 64 */
+};
+
+/* Runs every block of g on the worker pool (started on first use, with
+ * ah_config.cpu_threads workers) and returns when all have finished. Called
+ * from a queue dispatcher thread; several grids may run at once. A fault in
+ * the kernel (SIGSEGV, SIGBUS, SIGFPE, SIGILL) is printed with the kernel's
+ * name, block and thread, and returned as hipErrorLaunchFailure. */
+hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g);
+
+#endif

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* Looks up compiled-in backends by name (for ANYHIP_DEVICES) or position. */
+#ifndef AH_REGISTRY_H
+#define AH_REGISTRY_H
+
+#include "backend.h"
+#include <string.h>
+
+const struct ah_backend *ah_backend_find(const char *name, size_t len);
+const struct ah_backend *ah_backend_at(size_t i); /* NULL past the end */
+
+#endif

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* Every environment variable anyhip reads, read once at initialization
+ * (docs/config.md lists them). Bad values are reported and replaced by the
+ * default rather than failing the program. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ah_config ah_config = {.cpu_warp_size = 64, .cpu_devices = 1};
+
+static long env_long(const char *name, long def, long min, long max) {
+  const char *s = getenv(name);
+  char *end;
+  long v;
+
+  if (s == NULL || *s == '\0')
+    return def;
+  v = strtol(s, &end, 10);
+  if (*end != '\0' || v < min || v > max) {
+    fprintf(stderr, "anyhip: ignoring %s=%s (expected %ld..%ld)\n", name, s, min, max);
+    return def;
+  }
+  return v;
+}
+
+/* ANYHIP_LOG: a comma-separated list of areas (api, cpu, nvidia, init) or "all". */
+static unsigned parse_log(const char *s) {
+  static const struct {
+    const char *name;
+    unsigned bit;
+  } areas[] = {{"api", AH_LOG_API}, {"cpu", AH_LOG_CPU}, {"nvidia", AH_LOG_NVIDIA},
+               {"init", AH_LOG_INIT}, {"all", ~0u}, {"1", ~0u}};
+  unsigned bits = 0;
+
+  while (s != NULL && *s != '\0') {
+    size_t len = strcspn(s, ",");
+    size_t i;
+
+    for (i = 0; i < sizeof(areas) / sizeof(areas[0]); i++)
+      if (strlen(areas[i].name) == len && strncmp(areas[i].name, s, len) == 0)
+        break;
+    if (i < sizeof(areas) / sizeof(areas[0]))
+      bits |= areas[i].bit;
+    else
+      fprintf(stderr, "anyhip: ANYHIP_LOG: unknown area '%.*s'\n", (int)len, s);
+    s += len;
+    if (*s == ',')
+      s++;
+  }
+  return bits;
+}
+
+void ah_config_load(void) {
+  const char *devices = getenv("ANYHIP_DEVICES");
+  const char *visible = getenv("HIP_VISIBLE_DEVICES");
+  long warp;
+
+  ah_config.devices = devices != NULL && *devices != '\0' ? devices : NULL;
+  if (visible == NULL)
+    visible = getenv("CUDA_VISIBLE_DEVICES");
+  ah_config.visible = visible;
+  ah_config.cpu_threads = (int)env_long("ANYHIP_CPU_THREADS", 0, 0, 4096);
+  warp = env_long("ANYHIP_CPU_WARP_SIZE", 64, 32, 64);
+  if (warp != 32 && warp != 64) {
+    fprintf(stderr, "anyhip: ignoring ANYHIP_CPU_WARP_SIZE=%ld (32 or 64)\n", warp);
+    warp = 64;
+  }
+  ah_config.cpu_warp_size = (int)warp;
+  ah_config.cpu_devices = (int)env_long("ANYHIP_CPU_DEVICES", 1, 0, 64);
+  ah_config.log = parse_log(getenv("ANYHIP_LOG"));
+  ah_config.trace = getenv("ANYHIP_TRACE");
+  ah_config.cuda_lib = getenv("ANYHIP_CUDA_LIB");
+  if (ah_config.cuda_lib == NULL || *ah_config.cuda_lib == '\0')
+    ah_config.cuda_lib = "libcuda.so.1";
+}

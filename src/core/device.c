@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* Initialization and the device table. On first use, every backend named by
+ * ANYHIP_DEVICES (default: the order of backends.def, NVIDIA first) is probed,
+ * HIP_VISIBLE_DEVICES filters the devices found by index as HIP does, and the
+ * survivors are opened and numbered. The current device is per host thread. */
+#include "internal.h"
+#include "../backends/registry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AH_MAX_DEVICES 64
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static hipError_t init_status = hipSuccess;
+static struct ah_device devices[AH_MAX_DEVICES];
+static int device_count;
+static _Thread_local int current_ordinal;
+
+struct candidate {
+  const struct ah_backend *backend;
+  int index;
+};
+
+/* Appends backend b's devices to list; returns the new length. */
+static int add_backend(const struct ah_backend *b, struct candidate *list, int n) {
+  int count = b->probe();
+
+  AH_LOG(INIT, "backend %s: %d device(s)", b->name, count);
+  for (int i = 0; i < count && n < AH_MAX_DEVICES; i++)
+    list[n++] = (struct candidate){b, i};
+  return n;
+}
+
+/* The backends in ANYHIP_DEVICES order (each once), or all in default order. */
+static int list_candidates(struct candidate *list) {
+  const char *s = ah_config.devices;
+  const struct ah_backend *seen[16];
+  int nseen = 0, n = 0;
+
+  if (s == NULL) {
+    for (size_t i = 0; ah_backend_at(i) != NULL; i++)
+      n = add_backend(ah_backend_at(i), list, n);
+    return n;
+  }
+  while (*s != '\0') {
+    size_t len = strcspn(s, ",");
+    const struct ah_backend *b = ah_backend_find(s, len);
+    int dup = 0;
+
+    for (int i = 0; i < nseen; i++)
+      dup |= seen[i] == b;
+    if (b == NULL)
+      fprintf(stderr, "anyhip: ANYHIP_DEVICES: no backend '%.*s' in this build\n", (int)len, s);
+    else if (!dup && nseen < 16) {
+      seen[nseen++] = b;
+      n = add_backend(b, list, n);
+    }
+    s += len;
+    if (*s == ',')
+      s++;
+  }
+  return n;
+}
+
+/* HIP_VISIBLE_DEVICES: indices into the candidates; like HIP and CUDA, the
+ * list ends at the first entry that is not a valid, unused index. */
+static int filter_visible(struct candidate *list, int n) {
+  struct candidate kept[AH_MAX_DEVICES];
+  int used[AH_MAX_DEVICES] = {0};
+  const char *s = ah_config.visible;
+  int k = 0;
+
+  if (s == NULL)
+    return n;
+  while (*s != '\0' && k < n) {
+    char *end;
+    long idx = strtol(s, &end, 10);
+
+    if (end == s || idx < 0 || idx >= n || used[idx] || (*end != ',' && *end != '\0'))
+      break;
+    used[idx] = 1;
+    kept[k++] = list[idx];
+    s = *end == ',' ? end + 1 : end;
+  }
+  memcpy(list, kept, sizeof(kept[0]) * (size_t)k);
+  return k;
+}
+
+static void init_body(void) {
+  struct candidate list[AH_MAX_DEVICES];
+  int n;
+
+  ah_config_load();
+  n = filter_visible(list, list_candidates(list));
+  for (int i = 0; i < n; i++) {
+    struct ah_device *dev = &devices[device_count];
+    hipError_t err;
+
+    memset(dev, 0, sizeof(*dev));
+    dev->ordinal = device_count;
+    dev->backend_index = list[i].index;
+    dev->backend = list[i].backend;
+    pthread_mutex_init(&dev->lock, NULL);
+    err = dev->backend->device_open(list[i].index, dev);
+    if (err != hipSuccess) {
+      fprintf(stderr, "anyhip: cannot open %s device %d: %s\n", dev->backend->name,
+              list[i].index, ah_error_name(err));
+      pthread_mutex_destroy(&dev->lock);
+      continue;
+    }
+    AH_LOG(INIT, "device %d: %s (%s)", device_count, dev->props.name, dev->backend->name);
+    device_count++;
+  }
+}
+
+hipError_t ah_init_once(void) {
+  pthread_once(&init_once, init_body);
+  return init_status;
+}
+
+int ah_device_count(void) {
+  return device_count;
+}
+
+struct ah_device *ah_device_get(int ordinal) {
+  return ordinal >= 0 && ordinal < device_count ? &devices[ordinal] : NULL;
+}
+
+struct ah_device *ah_current_device(void) {
+  return ah_device_get(current_ordinal);
+}
+
+int ah_current_ordinal(void) {
+  return current_ordinal;
+}
+
+void ah_set_current_ordinal(int ordinal) {
+  current_ordinal = ordinal;
+}

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/* The runtime core's shared definitions: objects behind HIP's handles, the
+ * device table, configuration, logging and the last-error machinery. Core
+ * functions (ah_*) never validate user input and never set the last error;
+ * src/api/ does both.
+ *
+ * Lock order: ah_devices_lock (init) -> device->lock -> stream -> event ->
+ * the allocation map's lock. */
+#ifndef AH_INTERNAL_H
+#define AH_INTERNAL_H
+
+#include <hip/hip_runtime_api.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../backends/backend.h"
+
+#define AH_EXPORT __attribute__((visibility("default")))
+
+/* ---- objects ------------------------------------------------------------ */
+
+enum ah_kind { AH_KIND_STREAM = 1, AH_KIND_EVENT, AH_KIND_MODULE, AH_KIND_GRAPH };
+#define AH_MAGIC 0x41485950u /* "AHYP" */
+
+/* Every handle object starts with this header. */
+struct ah_object {
+  uint32_t magic;
+  uint32_t kind;
+  atomic_int refs;
+};
+
+void ah_object_init(struct ah_object *o, enum ah_kind kind);
+void ah_object_fini(struct ah_object *o); /* clears the magic */
+/* Returns o when it is a live object of `kind`, else NULL. A cheap guard
+ * against stale and foreign handles, not proof. */
+void *ah_object_cast(const void *o, enum ah_kind kind);
+
+/* ---- devices ------------------------------------------------------------ */
+
+struct ah_stream;
+
+struct ah_device {
+  int ordinal; /* HIP device number after ANYHIP_DEVICES/HIP_VISIBLE_DEVICES */
+  int backend_index; /* the device's number inside its backend */
+  const struct ah_backend *backend;
+  void *impl;       /* backend state */
+  void *null_queue; /* backend queue of the null stream, made by device_open */
+  hipDeviceProp_t props;
+  pthread_mutex_t lock; /* guards flags, limits, streams */
+  unsigned flags;       /* hipSetDeviceFlags */
+  size_t limits[3];     /* hipLimitStackSize, hipLimitPrintfFifoSize, hipLimitMallocHeapSize */
+  struct ah_stream *streams; /* user streams, for hipDeviceReset */
+};
+
+hipError_t ah_init_once(void);
+int ah_device_count(void);
+struct ah_device *ah_device_get(int ordinal); /* NULL when out of range */
+/* The calling host thread's current device (hipSetDevice; default 0). NULL
+ * when there are no devices: entry points then return hipErrorNoDevice. */
+struct ah_device *ah_current_device(void);
+int ah_current_ordinal(void);
+void ah_set_current_ordinal(int ordinal);
+
+/* ---- streams and events ------------------------------------------------- */
+
+struct ah_stream {
+  struct ah_object obj;
+  struct ah_device *dev;
+  void *queue; /* backend queue */
+  unsigned flags;
+  int priority;
+  struct ah_stream *next; /* in dev->streams */
+};
+
+struct ah_event {
+  struct ah_object obj;
+  struct ah_device *dev;
+  void *impl; /* backend event */
+  unsigned flags;
+  int recorded; /* hipEventElapsedTime needs both events recorded */
+};
+
+/* Resolves a user stream handle: NULL and hipStreamLegacy are the current
+ * device's null stream, hipStreamPerThread the thread's own stream. Returns
+ * hipErrorInvalidHandle (or hipErrorContextIsDestroyed) for a bad handle. On
+ * success *dev and *queue say where to submit. */
+hipError_t ah_stream_resolve(hipStream_t s, struct ah_device **dev, void **queue);
+
+/* ---- allocation map ----------------------------------------------------- */
+
+struct ah_alloc {
+  uintptr_t base;
+  size_t bytes;
+  struct ah_device *dev;
+  enum ah_mem_kind kind;
+  unsigned flags;
+  void *device_ptr; /* the device-side address (host memory mapped to device) */
+  void *host_ptr;   /* the host-side address, NULL for device memory */
+  size_t pitch;     /* hipMallocPitch, else 0 */
+};
+
+hipError_t ah_alloc_insert(const struct ah_alloc *a);
+/* Finds the allocation holding addr (device or host side); copies it to *out. */
+int ah_alloc_find(const void *addr, struct ah_alloc *out);
+/* Removes the allocation starting exactly at base (and of `kind` if nonzero). */
+int ah_alloc_remove(const void *base, enum ah_mem_kind kind, struct ah_alloc *out);
+/* Removes every allocation of dev (hipDeviceReset); calls free_fn on each. */
+void ah_alloc_remove_device(struct ah_device *dev, void (*free_fn)(const struct ah_alloc *));
+
+/* ---- kernels ------------------------------------------------------------ */
+
+/* Remembers the parameter layout of a kernel, for hipLaunchKernel. */
+void ah_kernel_register(const void *fn, const ahKernelSig *sig);
+const ahKernelSig *ah_kernel_sig(const void *fn);
+
+/* ---- configuration (read once from the environment) --------------------- */
+
+struct ah_config {
+  const char *devices;       /* ANYHIP_DEVICES, NULL for the default order */
+  const char *visible;       /* HIP_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES */
+  int cpu_threads;           /* ANYHIP_CPU_THREADS, 0 = one per core */
+  int cpu_warp_size;         /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
+  int cpu_devices;           /* ANYHIP_CPU_DEVICES, default 1 */
+  unsigned log;              /* ANYHIP_LOG areas */
+  const char *trace;         /* ANYHIP_TRACE file */
+  const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
+};
+extern struct ah_config ah_config;
+void ah_config_load(void);
+
+/* ---- logging ------------------------------------------------------------ */
+
+enum { AH_LOG_API = 1, AH_LOG_CPU = 2, AH_LOG_NVIDIA = 4, AH_LOG_INIT = 8 };
+void ah_log(const char *area, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define AH_LOG(area, ...)                          \
+  do {                                             \
+    if (ah_config.log & AH_LOG_##area)             \
+      ah_log(#area, __VA_ARGS__);                  \
+  } while (0)
+
+/* ---- errors (src/api/ only) --------------------------------------------- */
+
+/* Records err as the calling thread's last error and logs it; returns err. */
+hipError_t ah_fail(hipError_t err, const char *func, const char *what);
+hipError_t ah_last_error_take(void);
+hipError_t ah_last_error_peek(void);
+const char *ah_error_name(hipError_t err);
+const char *ah_error_string(hipError_t err);
+
+#define AH_REQUIRE(c, err)                       \
+  do {                                           \
+    if (!(c))                                    \
+      return ah_fail((err), __func__, #c);       \
+  } while (0)
+#define AH_REQUIRE_OK(x)                         \
+  do {                                           \
+    hipError_t e_ = (x);                         \
+    if (e_ != hipSuccess)                        \
+      return ah_fail(e_, __func__, #x);          \
+  } while (0)
+#define AH_RETURN(x)                             \
+  do {                                           \
+    AH_REQUIRE_OK(x);                            \
+    return hipSuccess;                           \
+  } while (0)
+#define AH_ENTER() AH_REQUIRE_OK(ah_init_once())
+
+#endif
