@@ -94,6 +94,10 @@ struct ah_backend {
   hipError_t (*attribute)(struct ah_device *dev, hipDeviceAttribute_t attr, int *value);
   /* Limits: the backend may round the value; it stores what it honours. */
   hipError_t (*set_limit)(struct ah_device *dev, hipLimit_t limit, size_t value);
+  /* Peer access between two devices of this backend (optional): NULL means
+   * every device of the backend reaches every other (the CPU's). */
+  int (*can_access_peer)(struct ah_device *dev, struct ah_device *peer);
+  hipError_t (*peer_enable)(struct ah_device *dev, struct ah_device *peer, int enable);
 
   /* Memory (synchronous). host_register returns the device-side address. */
   hipError_t (*mem_alloc)(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
@@ -103,7 +107,8 @@ struct ah_backend {
                               void **device_ptr);
   hipError_t (*host_unregister)(struct ah_device *dev, void *ptr);
 
-  /* Queues. queue_destroy waits for the queue's work first. */
+  /* Queues. queue_destroy may return before the queue's work is done (as
+   * hipStreamDestroy does); that work still runs, and device_sync waits for it. */
   hipError_t (*queue_create)(struct ah_device *dev, unsigned flags, int priority, void **q);
   hipError_t (*queue_destroy)(struct ah_device *dev, void *q);
   /* Enqueues cmd on q with HIP's null-stream rules (dev->null_queue is the

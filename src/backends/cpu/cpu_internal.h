@@ -35,6 +35,7 @@ hipError_t ah_cpu_function_check(struct ah_device *dev, const void *fn);
 
 /* ---- cpu_queue.c ---- */
 hipError_t ah_cpu_queues_init(struct ah_cpu_device *cd); /* makes dev->null_queue */
+void ah_cpu_queues_reset(struct ah_device *dev); /* hipDeviceReset: clears the sticky error */
 hipError_t ah_cpu_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q);
 hipError_t ah_cpu_queue_destroy(struct ah_device *dev, void *q);
 hipError_t ah_cpu_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* hipcc: anyhip's compiler driver. It reads a HIP-style command line, builds
+ * the whole plan (prepare each HIP source, compile it with the host C++
+ * compiler, the optional NVIDIA pass, link libanyhip), then prints it (-###)
+ * or runs it step by step (-v shows each step), ending with the first
+ * failing step's exit status. docs/hipcc.md is the user's guide. */
+#include "hipcc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef AH_VERSION
+#define AH_VERSION "0.0.0"
+#endif
+
+static void usage(void) {
+  puts("usage: hipcc [options] file...\n"
+       "Compiles HIP programs for anyhip (the host CPU, and NVIDIA GPUs with the NVIDIA pass).\n"
+       "\n"
+       "inputs: .hip .cu (HIP), .cpp .cc .cxx (HIP too unless HIP_COMPILE_CXX_AS_HIP=0),\n"
+       "        .c (C compiler), .o .a .so (linked)\n"
+       "  -c, -S, -E            compile only / assembly / preprocess\n"
+       "  -o FILE               output file\n"
+       "  -x hip|cu|c++|c|none  language of the following inputs\n"
+       "  -O0..-O3 -Os -g -I -D -U -L -l -std= -shared -fPIC -fopenmp -Wl,...\n"
+       "  -Xcompiler a,b        flags for the host compiler\n"
+       "  --offload-arch=T      target, repeatable: cpu (CPU only), sm_NN (NVIDIA); gfx* ignored\n"
+       "  -save-temps           keep intermediate files in the current directory\n"
+       "  -v                    print each command before running it\n"
+       "  -###                  print the commands and run nothing\n"
+       "  --version             versions of HIP mirrored, anyhip and the host compiler\n"
+       "other flags go to the host compiler.\n"
+       "environment: HIPCC_CXX or CXX (default g++), HIPCC_CC or CC (default gcc),\n"
+       "  ANYHIP_PATH (an anyhip install), HIPCC_NVCC (nvcc, or none),\n"
+       "  HIP_COMPILE_CXX_AS_HIP, TMPDIR");
+}
+
+static int version(const struct ah_toolchain *tc) {
+  char *hip = ah_toolchain_hip_version(tc);
+  struct ah_strv cmd = {0};
+  int rc;
+
+  printf("HIP version: %s\n", hip);
+  printf("anyhip version: %s (hipcc)\n", AH_VERSION);
+  printf("InstalledDir: %s\n", tc->self);
+  printf("Host compiler: %s\n", tc->cxx.v[0]);
+  free(hip);
+  ah_strv_append(&cmd, &tc->cxx);
+  ah_strv_push(&cmd, "--version");
+  rc = ah_spawn(cmd.v);
+  ah_strv_free(&cmd);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  struct ah_toolchain tc;
+  struct ah_opts o;
+  struct ah_plan plan;
+
+  if (argc == 5 && strcmp(argv[1], "--ah-fix-deps") == 0)
+    return ah_plan_fix_deps(argv[2], argv[3], argv[4]);
+  ah_toolchain_find(&tc, argv[0]);
+  if (ah_args_parse(argc, argv, tc.cxx_as_hip, &o))
+    return 1;
+  if (o.print_help) {
+    usage();
+    return 0;
+  }
+  if (o.print_version)
+    return version(&tc);
+  if (o.prepare_only) {
+    if (o.ninputs != 1 || o.inputs[0].is_flag) {
+      ah_error("--ah-prepare takes one source file");
+      return 1;
+    }
+    return ah_prepare_file(o.inputs[0].arg, o.output ? o.output : "-", o.prepare_target);
+  }
+  if (o.ninputs == 0) {
+    struct ah_strv cmd = {0};
+    int query = 0;
+
+    for (size_t i = 0; i < o.common_flags.n; i++) {
+      const char *f = o.common_flags.v[i];
+
+      query |= strncmp(f, "-dump", 5) == 0 || strncmp(f, "-print-", 7) == 0 ||
+               strncmp(f, "--print-", 8) == 0 || strncmp(f, "--help=", 7) == 0;
+    }
+    if (!query) {
+      ah_error("no input files");
+      return 1;
+    }
+    /* -dumpversion, -print-search-dirs ...: the host compiler answers. */
+    ah_strv_append(&cmd, &tc.cxx);
+    ah_strv_append(&cmd, &o.common_flags);
+    if (o.dry_run || o.verbose)
+      ah_print_argv(stderr, cmd.v);
+    return o.dry_run ? 0 : ah_spawn(cmd.v);
+  }
+  if (ah_plan_build(&plan, &o, &tc))
+    return 1;
+  if (o.dry_run) {
+    ah_plan_print(&plan, stderr);
+    return 0;
+  }
+  return ah_plan_run(&plan, o.verbose);
+}

@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: MIT */
+/* The plan: every step of one hipcc run, built before anything runs, so that
+ * `-###` can print exactly what a run would do. Per HIP source: prepare it
+ * (in process), let the NVIDIA pass add its steps, compile the prepared file
+ * with the host C++ compiler; plain C++ and C sources are compiled as they
+ * are; then one link with libanyhip. The CPU pass is one host compile per
+ * source today; a kernel compiler for the CPU (DESIGN §7) would become
+ * another step between preparation and that compile. */
+#include "hipcc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct ah_step *new_step(struct ah_plan *p, enum ah_step_kind kind) {
+  struct ah_step *s;
+
+  if (p->n == p->cap) {
+    p->cap = p->cap ? p->cap * 2 : 16;
+    p->steps = realloc(p->steps, p->cap * sizeof(*p->steps));
+    if (p->steps == NULL) {
+      fputs("hipcc: error: out of memory\n", stderr);
+      exit(1);
+    }
+  }
+  s = &p->steps[p->n++];
+  memset(s, 0, sizeof(*s));
+  s->kind = kind;
+  return s;
+}
+
+struct ah_step *ah_plan_add_run(struct ah_plan *p, const struct ah_strv *argv) {
+  struct ah_step *s = new_step(p, AH_STEP_RUN);
+
+  ah_strv_append(&s->argv, argv);
+  return s;
+}
+
+struct ah_step *ah_plan_add_prepare(struct ah_plan *p, const struct ah_toolchain *tc,
+                                    const char *in, const char *out, enum ah_target target) {
+  struct ah_step *s = new_step(p, AH_STEP_PREPARE);
+
+  s->in = ah_xstrdup(in);
+  s->out = ah_xstrdup(out);
+  s->target = target;
+  ah_strv_push(&s->argv, tc->self);
+  ah_strv_push(&s->argv, "--ah-prepare");
+  ah_strv_push(&s->argv, target == AH_TARGET_CPU ? "--ah-target=cpu" : "--ah-target=nvidia");
+  ah_strv_push(&s->argv, in);
+  ah_strv_push(&s->argv, "-o");
+  ah_strv_push(&s->argv, out);
+  return s;
+}
+
+struct ah_step *ah_plan_add_fn(struct ah_plan *p, const char *desc, int (*fn)(void *),
+                               void *arg) {
+  struct ah_step *s = new_step(p, AH_STEP_FN);
+
+  ah_strv_split(&s->argv, desc);
+  s->fn = fn;
+  s->arg = arg;
+  return s;
+}
+
+char *ah_plan_temp(struct ah_plan *p, const char *src, const char *suffix) {
+  char *stem = ah_path_stem(src), *r;
+
+  if (p->tmpdir_is_cwd)
+    r = ah_xasprintf("%s%s", stem, suffix);
+  else
+    r = ah_xasprintf("%s/%d-%s%s", p->tmpdir, p->counter, stem, suffix);
+  free(stem);
+  return r;
+}
+
+/* ---- dependency files ---------------------------------------------------- */
+
+/* gcc names the prepared file in a .d file; make must see the user's source. */
+struct fix_deps {
+  char *file, *from, *to;
+};
+
+static int fix_deps(void *arg) {
+  struct fix_deps *d = arg;
+  size_t len, nfrom = strlen(d->from);
+  char *text = ah_read_file(d->file, &len), *hit, *pos;
+  FILE *f;
+
+  if (text == NULL)
+    return 0; /* no .d file was asked for this output after all */
+  f = fopen(d->file, "w");
+  if (f == NULL) {
+    ah_error("cannot write '%s': %s", d->file, strerror(errno));
+    free(text);
+    return 1;
+  }
+  for (pos = text; (hit = strstr(pos, d->from)) != NULL; pos = hit + nfrom) {
+    fwrite(pos, 1, (size_t)(hit - pos), f);
+    fputs(d->to, f);
+  }
+  fputs(pos, f);
+  free(text);
+  return fclose(f) != 0;
+}
+
+/* Also reachable as `hipcc --ah-fix-deps FILE FROM TO`, so printed plans run. */
+int ah_plan_fix_deps(const char *file, const char *from, const char *to) {
+  struct fix_deps d = {(char *)file, (char *)from, (char *)to};
+
+  return fix_deps(&d);
+}
+
+/* Copies a file to standard output (-E of a HIP source without -o). */
+static int print_file(void *arg) {
+  size_t len;
+  char *text = ah_read_file(arg, &len);
+
+  if (text == NULL) {
+    ah_error("cannot read '%s': %s", (const char *)arg, strerror(errno));
+    return 1;
+  }
+  fwrite(text, 1, len, stdout);
+  free(text);
+  return fflush(stdout) != 0;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static char *replace_ext(const char *path, const char *ext) {
+  const char *e = ah_path_ext(path);
+
+  return ah_xasprintf("%.*s%s", (int)(e - path), path, ext);
+}
+
+/* The output of one source compile: -o, or <stem>.o / <stem>.s in the current
+ * directory, or stdout (NULL) for -E; a temporary object when linking. */
+static char *source_output(struct ah_plan *p, const struct ah_opts *o, const char *src) {
+  char *stem, *r;
+
+  switch (o->mode) {
+  case AH_MODE_LINK:
+    return ah_plan_temp(p, src, ".o");
+  case AH_MODE_PREPROCESS:
+    return o->output ? ah_xstrdup(o->output) : NULL;
+  default:
+    if (o->output)
+      return ah_xstrdup(o->output);
+    stem = ah_path_stem(src);
+    r = ah_xasprintf("%s%s", stem, o->mode == AH_MODE_COMPILE ? ".o" : ".s");
+    free(stem);
+    return r;
+  }
+}
+
+static const char *mode_flag(enum ah_mode m) {
+  return m == AH_MODE_PREPROCESS ? "-E" : m == AH_MODE_ASSEMBLY ? "-S" : "-c";
+}
+
+/* Plans one source; appends what the link needs to `link`. */
+static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct ah_toolchain *tc,
+                       const struct ah_input *in, struct ah_strv *link, int *nv_warned) {
+  struct ah_strv cmd = {0}, host_flags = {0}, extra = {0};
+  char *out = source_output(p, o, in->arg), *obj = out, *compiled = (char *)in->arg;
+  char *prep = NULL;
+  int hip = in->lang == AH_LANG_HIP, rc = 1, to_stdout = 0;
+
+  if (hip && out == NULL) {
+    /* -E to standard output: through a file, so its line markers can name
+     * the user's source instead of the prepared copy. */
+    out = obj = ah_plan_temp(p, in->arg, "-hip-cpu.ii");
+    to_stdout = 1;
+  }
+  if (hip) {
+    prep = ah_plan_temp(p, in->arg, "-hip-cpu.cpp");
+    ah_plan_add_prepare(p, tc, in->arg, prep, AH_TARGET_CPU);
+    compiled = prep;
+    if ((o->mode == AH_MODE_COMPILE || o->mode == AH_MODE_LINK) && !o->cpu_only) {
+      struct ah_nvidia_ctx ctx = {.opts = o, .tc = tc, .src = in->arg, .plan = p,
+                                  .host_flags = &host_flags, .extra_objs = &extra};
+
+      switch (ah_nvidia_pass(&ctx)) {
+      case AH_NVIDIA_ERROR:
+        goto out;
+      case AH_NVIDIA_UNAVAILABLE:
+        if (!(*nv_warned)++)
+          ah_warning("the NVIDIA pass is not available: nvcc was not found or this hipcc "
+                     "was built without it; compiling for the CPU device only");
+        break;
+      default:
+        break;
+      }
+    }
+  }
+  /* With -c and NVIDIA device code, the host object is merged with it below. */
+  if (o->mode == AH_MODE_COMPILE && extra.n > 0)
+    obj = ah_plan_temp(p, in->arg, "-hip-cpu.o");
+
+  ah_strv_append(&cmd, in->lang == AH_LANG_C ? &tc->cc : &tc->cxx);
+  if (hip && !o->has_std)
+    ah_strv_push(&cmd, "-std=c++17");
+  if (hip) {
+    char *dir = ah_path_dir(in->arg);
+
+    ah_toolchain_hip_flags(tc, &cmd);
+    /* The prepared file lives elsewhere: #include "x.h" must still find the
+     * source's neighbours first. */
+    ah_strv_push(&cmd, "-iquote");
+    ah_strv_push(&cmd, dir);
+    free(dir);
+  } else {
+    ah_strv_push(&cmd, "-D__HIP_PLATFORM_ANYHIP__=1");
+    ah_strv_pushf(&cmd, "-I%s", tc->include_dir);
+  }
+  ah_strv_append(&cmd, &o->compile_flags);
+  ah_strv_append(&cmd, &o->common_flags);
+  ah_strv_append(&cmd, in->lang == AH_LANG_C ? &o->c_flags : &o->cxx_flags);
+  if (hip && o->deps_md) {
+    /* gcc would name the .d file and its target after the temporary files. */
+    char *target = o->mode == AH_MODE_LINK ? NULL : out;
+
+    if (o->deps_file == NULL && target) {
+      ah_strv_push(&cmd, "-MF");
+      ah_strv_push(&cmd, replace_ext(target, ".d"));
+    }
+    if (!o->deps_target && target) {
+      ah_strv_push(&cmd, "-MT");
+      ah_strv_push(&cmd, target);
+    }
+  }
+  if (hip) {
+    ah_strv_push(&cmd, "-include");
+    ah_strv_push(&cmd, "hip/hip_runtime.h");
+    ah_strv_append(&cmd, &host_flags);
+  }
+  if (hip || (in->explicit_lang && in->lang == AH_LANG_CXX)) {
+    ah_strv_push(&cmd, "-x");
+    ah_strv_push(&cmd, "c++");
+  } else if (in->explicit_lang && in->lang == AH_LANG_C) {
+    ah_strv_push(&cmd, "-x");
+    ah_strv_push(&cmd, "c");
+  }
+  ah_strv_push(&cmd, mode_flag(o->mode));
+  ah_strv_push(&cmd, compiled);
+  if (obj) {
+    ah_strv_push(&cmd, "-o");
+    ah_strv_push(&cmd, obj);
+  }
+  ah_plan_add_run(p, &cmd);
+
+  if (hip) {
+    /* Files that name the prepared file: the .d file, and -E/-M output. */
+    const char *fix[2] = {o->deps_file, o->mode == AH_MODE_PREPROCESS ? out : NULL};
+    char *made = NULL;
+
+    if (fix[0] == NULL && o->deps_md && o->mode != AH_MODE_LINK)
+      fix[0] = made = replace_ext(out, ".d");
+    for (int k = 0; k < 2; k++) {
+      struct fix_deps *d;
+      struct ah_step *st;
+
+      if (fix[k] == NULL)
+        continue;
+      d = ah_xmalloc(sizeof(*d));
+      d->file = ah_xstrdup(fix[k]);
+      d->from = ah_xstrdup(prep);
+      d->to = ah_xstrdup(in->arg);
+      st = ah_plan_add_fn(p, "", fix_deps, d);
+      ah_strv_push(&st->argv, tc->self);
+      ah_strv_push(&st->argv, "--ah-fix-deps");
+      ah_strv_push(&st->argv, d->file);
+      ah_strv_push(&st->argv, d->from);
+      ah_strv_push(&st->argv, d->to);
+    }
+    free(made);
+    if (to_stdout) {
+      struct ah_step *st = ah_plan_add_fn(p, "", print_file, ah_xstrdup(out));
+
+      ah_strv_push(&st->argv, "cat");
+      ah_strv_push(&st->argv, out);
+    }
+  }
+  if (o->mode == AH_MODE_COMPILE && extra.n > 0) {
+    struct ah_strv merge = {0};
+
+    ah_strv_append(&merge, &tc->cxx);
+    ah_strv_push(&merge, "-r");
+    ah_strv_push(&merge, "-nostdlib");
+    ah_strv_push(&merge, obj);
+    ah_strv_append(&merge, &extra);
+    ah_strv_push(&merge, "-o");
+    ah_strv_push(&merge, out);
+    ah_plan_add_run(p, &merge);
+    ah_strv_free(&merge);
+  }
+  if (o->mode == AH_MODE_LINK) {
+    ah_strv_push(link, obj);
+    ah_strv_append(link, &extra);
+  }
+  rc = 0;
+out:
+  if (obj != out)
+    free(obj);
+  free(out);
+  free(prep);
+  ah_strv_free(&cmd);
+  ah_strv_free(&host_flags);
+  ah_strv_free(&extra);
+  return rc;
+}
+
+int ah_plan_build(struct ah_plan *p, const struct ah_opts *o, const struct ah_toolchain *tc) {
+  struct ah_strv link = {0};
+  int need_tmp = 0, nv_warned = 0, rc = 1;
+
+  memset(p, 0, sizeof(*p));
+  if (o->nsources > 1 && o->output && o->mode != AH_MODE_LINK) {
+    ah_error("cannot specify '-o' with '-c', '-S' or '-E' with multiple files");
+    return 1;
+  }
+  for (size_t i = 0; i < o->ninputs; i++) {
+    const struct ah_input *in = &o->inputs[i];
+
+    if (!in->is_flag && (in->lang == AH_LANG_HIP ||
+                         (in->lang != AH_LANG_LINK && o->mode == AH_MODE_LINK)))
+      need_tmp = 1;
+  }
+  if (o->save_temps) {
+    p->tmpdir = ah_xstrdup(".");
+    p->tmpdir_is_cwd = 1;
+  } else if (need_tmp) {
+    p->tmpdir = ah_xasprintf("%s/hipcc-XXXXXX", tc->tmp_root);
+    if (!o->dry_run && ah_tmpdir_create(p->tmpdir, 0))
+      return 1;
+  }
+
+  for (size_t i = 0; i < o->ninputs; i++) {
+    const struct ah_input *in = &o->inputs[i];
+
+    if (in->is_flag || in->lang == AH_LANG_LINK) {
+      ah_strv_push(&link, in->arg);
+      continue;
+    }
+    if (plan_source(p, o, tc, in, &link, &nv_warned))
+      goto out;
+    p->counter++;
+  }
+
+  if (o->mode == AH_MODE_LINK) {
+    struct ah_strv cmd = {0};
+
+    ah_strv_append(&cmd, &tc->cxx);
+    ah_strv_append(&cmd, &o->common_flags);
+    ah_strv_append(&cmd, &o->link_flags);
+    ah_strv_append(&cmd, &link);
+    ah_strv_push(&cmd, "-o");
+    ah_strv_push(&cmd, o->output ? o->output : "a.out");
+    ah_strv_pushf(&cmd, "-L%s", tc->lib_dir);
+    ah_strv_push(&cmd, "-lanyhip");
+    ah_strv_pushf(&cmd, "-Wl,-rpath,%s", tc->lib_dir);
+    ah_strv_push(&cmd, "-lpthread");
+    ah_plan_add_run(p, &cmd);
+    ah_strv_free(&cmd);
+  }
+  rc = 0;
+out:
+  ah_strv_free(&link);
+  return rc;
+}
+
+void ah_plan_print(const struct ah_plan *p, void *f) {
+  for (size_t i = 0; i < p->n; i++)
+    ah_print_argv(f, p->steps[i].argv.v);
+}
+
+int ah_plan_run(struct ah_plan *p, int verbose) {
+  for (size_t i = 0; i < p->n; i++) {
+    struct ah_step *s = &p->steps[i];
+    int rc = 0;
+
+    if (verbose)
+      ah_print_argv(stderr, s->argv.v);
+    switch (s->kind) {
+    case AH_STEP_RUN:
+      rc = ah_spawn(s->argv.v);
+      break;
+    case AH_STEP_PREPARE:
+      rc = ah_prepare_file(s->in, s->out, s->target);
+      break;
+    case AH_STEP_FN:
+      rc = s->fn(s->arg);
+      break;
+    }
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}

@@ -1,0 +1,1068 @@
+/* SPDX-License-Identifier: MIT */
+/* Source preparation: turns a HIP source into C++ the host compiler accepts,
+ * by splicing the original text at token boundaries found by lex.c.
+ *   - k<<<g, b[, shm[, stream]]>>>(args) becomes
+ *     ::anyhip::detail::chevron(k, g, b[, shm[, stream]])(args), also inside
+ *     #define bodies;
+ *   - extern __shared__ T name[]; becomes a pointer to the launch's dynamic
+ *     shared buffer (a #define at namespace scope);
+ *   - every non-template __global__ function defined at namespace scope is
+ *     registered at the end of the file, under the same #if conditions and
+ *     inside the same namespaces as its definition.
+ * Line numbers are kept (a #line at the top, newlines preserved by every
+ * rewrite), so the compiler's messages point at the user's file. */
+#define _GNU_SOURCE /* memmem */
+#include "hipcc.h"
+#include "lex.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct edit {
+  size_t off, del, seq;
+  char *ins;
+};
+
+enum scope_kind { SC_NS, SC_LINKAGE, SC_OTHER };
+
+struct ns_comp {
+  char *name; /* NULL: anonymous */
+  int is_inline;
+};
+
+struct scope {
+  enum scope_kind kind;
+  struct ns_comp *comps; /* SC_NS: `namespace a::b {` has two */
+  size_t ncomps;
+  size_t decl;           /* the enclosing declaration's state when the brace opened */
+  int paren;
+};
+
+/* One #if chain that is open: the directives of its branches seen so far. */
+struct cond {
+  struct ah_strv chain;
+  int guard; /* an include guard (#ifndef X / #define X): not a condition to repeat */
+};
+
+struct kernel {
+  struct ns_comp *ns; /* enclosing namespaces, outermost first */
+  size_t nns;
+  char *name;        /* as written at the definition (may be qualified) */
+  char *key;         /* fully qualified, for grouping overloads */
+  char *params;      /* parameter list, token texts joined */
+  int has_default;   /* a parameter has a default argument */
+  int is_template;
+  int is_def;
+  size_t line;
+  struct ah_strv conds; /* one string per open #if level: its chain */
+};
+
+struct prep {
+  const char *file;
+  const char *s;
+  size_t len;
+  enum ah_target target;
+  size_t *lines;
+  size_t nlines;
+  struct ah_tokens toks;
+  struct edit *edits;
+  size_t nedits, capedits;
+  struct scope *scopes;
+  size_t nscopes, capscopes;
+  struct cond *conds;
+  size_t nconds, capconds;
+  struct kernel *kernels;
+  size_t nkernels, capkernels;
+  int errors;
+};
+
+static void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap)
+    return p;
+  *cap = *cap ? *cap * 2 : 16;
+  if (*cap < need)
+    *cap = need;
+  p = realloc(p, *cap * elem);
+  if (p == NULL) {
+    fputs("hipcc: error: out of memory\n", stderr);
+    exit(1);
+  }
+  return p;
+}
+
+/* ---- positions and diagnostics ----------------------------------------- */
+
+static void index_lines(struct prep *p) {
+  size_t cap = 0;
+
+  p->lines = grow_array(NULL, &cap, 1, sizeof(size_t));
+  p->lines[p->nlines++] = 0;
+  for (size_t i = 0; i < p->len; i++) {
+    if (p->s[i] == '\n') {
+      p->lines = grow_array(p->lines, &cap, p->nlines + 1, sizeof(size_t));
+      p->lines[p->nlines++] = i + 1;
+    }
+  }
+}
+
+static size_t line_of(const struct prep *p, size_t off) {
+  size_t lo = 0, hi = p->nlines;
+
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+
+    if (p->lines[mid] <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo + 1;
+}
+
+/* gcc's format: "file:line:col: error: msg", then the line and a caret. */
+static void error_at(struct prep *p, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void error_at(struct prep *p, size_t off, const char *fmt, ...) {
+  size_t line = line_of(p, off), start = p->lines[line - 1], end = start;
+  va_list ap;
+
+  while (end < p->len && p->s[end] != '\n')
+    end++;
+  fprintf(stderr, "%s:%zu:%zu: error: ", p->file, line, off - start + 1);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\n %5zu | %.*s\n       | ", line, (int)(end - start), p->s + start);
+  for (size_t i = start; i < off; i++)
+    fputc(p->s[i] == '\t' ? '\t' : ' ', stderr);
+  fputs("^\n", stderr);
+  p->errors++;
+}
+
+static void add_edit(struct prep *p, size_t off, size_t del, char *ins) {
+  p->edits = grow_array(p->edits, &p->capedits, p->nedits + 1, sizeof(*p->edits));
+  p->edits[p->nedits] = (struct edit){.off = off, .del = del, .seq = p->nedits, .ins = ins};
+  p->nedits++;
+}
+
+/* ---- token helpers ------------------------------------------------------ */
+
+static int is(const struct prep *p, const struct ah_token *t, const char *s) {
+  return ah_tok_is(p->s, t, s);
+}
+
+static int is_ident(const struct ah_token *t) {
+  return t->kind == AH_TOK_IDENT;
+}
+
+/* Index of the token closing the group opened at toks[i] ('(' '[' '{'), or
+ * the index of EOF when unbalanced. Directives inside are skipped. */
+static size_t match_fwd(const struct prep *p, const struct ah_tokens *ts, size_t i) {
+  int depth = 0;
+
+  for (; i < ts->n && ts->t[i].kind != AH_TOK_EOF; i++) {
+    const struct ah_token *t = &ts->t[i];
+
+    if (t->kind != AH_TOK_PUNCT)
+      continue;
+    if (is(p, t, "(") || is(p, t, "[") || is(p, t, "{"))
+      depth++;
+    else if (is(p, t, ")") || is(p, t, "]") || is(p, t, "}"))
+      if (--depth == 0)
+        return i;
+  }
+  return ts->n - 1;
+}
+
+/* Index of the opener matching the closer at toks[i], or (size_t)-1. */
+static size_t match_back(const struct prep *p, const struct ah_tokens *ts, size_t i) {
+  int depth = 0;
+
+  for (size_t k = i + 1; k-- > 0;) {
+    const struct ah_token *t = &ts->t[k];
+
+    if (t->kind != AH_TOK_PUNCT)
+      continue;
+    if (is(p, t, ")") || is(p, t, "]") || is(p, t, "}"))
+      depth++;
+    else if (is(p, t, "(") || is(p, t, "[") || is(p, t, "{"))
+      if (--depth == 0)
+        return k;
+  }
+  return (size_t)-1;
+}
+
+/* Index of the '<' opening the template argument list closed by the '>' at
+ * toks[i], or (size_t)-1. */
+static size_t match_angle_back(const struct prep *p, const struct ah_tokens *ts, size_t i) {
+  int depth = 0;
+
+  for (size_t k = i + 1; k-- > 0;) {
+    const struct ah_token *t = &ts->t[k];
+
+    if (is(p, t, ">")) {
+      depth++;
+    } else if (is(p, t, "<")) {
+      if (--depth == 0)
+        return k;
+    } else if (is(p, t, ")") || is(p, t, "]")) {
+      k = match_back(p, ts, k);
+      if (k == (size_t)-1)
+        return k;
+    } else if (is(p, t, ";") || is(p, t, "{") || is(p, t, "}") || is(p, t, "<<<")) {
+      return (size_t)-1;
+    }
+  }
+  return (size_t)-1;
+}
+
+/* Token texts from toks[a, b) joined, with one space where the source had
+ * any gap (comments and newlines become one space). */
+static char *join_tokens(const struct prep *p, const struct ah_tokens *ts, size_t a, size_t b) {
+  size_t n = 1;
+  char *out, *o;
+
+  for (size_t k = a; k < b; k++)
+    n += ts->t[k].len + 1;
+  o = out = ah_xmalloc(n);
+  for (size_t k = a; k < b; k++) {
+    const struct ah_token *t = &ts->t[k];
+
+    if (t->kind == AH_TOK_DIRECTIVE)
+      continue;
+    if (o != out && ts->t[k - 1].off + ts->t[k - 1].len != t->off)
+      *o++ = ' ';
+    memcpy(o, p->s + t->off, t->len);
+    o += t->len;
+  }
+  *o = '\0';
+  return out;
+}
+
+static size_t count_newlines(const struct prep *p, size_t a, size_t b) {
+  size_t n = 0;
+
+  for (size_t i = a; i < b; i++)
+    n += p->s[i] == '\n';
+  return n;
+}
+
+/* ---- triple chevrons ------------------------------------------------------ */
+
+static int stops_callee(const struct prep *p, const struct ah_token *t) {
+  static const char *const kw[] = {"return", "else", "case", "do", "throw", "new", "delete",
+                                   "co_await", "co_return", "sizeof", "typedef", NULL};
+
+  for (int i = 0; kw[i]; i++)
+    if (is(p, t, kw[i]))
+      return 1;
+  return 0;
+}
+
+/* First token of the kernel expression that ends just before toks[i] (the
+ * `<<<`): a qualified name, a template-id, a member access, (k), f()... */
+static size_t callee_start(const struct prep *p, const struct ah_tokens *ts, size_t i) {
+  size_t j = i;
+
+  for (;;) {
+    const struct ah_token *t;
+
+    if (j == 0)
+      return j;
+    t = &ts->t[j - 1];
+    if (is_ident(t) && !stops_callee(p, t)) {
+      j--;
+    } else if (is(p, t, ">")) {
+      size_t m = match_angle_back(p, ts, j - 1);
+
+      if (m == (size_t)-1 || m == 0 || !is_ident(&ts->t[m - 1]))
+        return j;
+      j = m - 1; /* the template's name */
+    } else if (is(p, t, ")") || is(p, t, "]")) {
+      size_t m = match_back(p, ts, j - 1);
+
+      if (m == (size_t)-1)
+        return j;
+      j = m;
+      if (j > 0 && (is_ident(&ts->t[j - 1]) || is(p, &ts->t[j - 1], ">") ||
+                    is(p, &ts->t[j - 1], ")") || is(p, &ts->t[j - 1], "]")) &&
+          !stops_callee(p, &ts->t[j - 1]))
+        continue; /* a call or a subscript: keep the postfix expression */
+      return j;
+    } else {
+      return j;
+    }
+    /* After a name: continue through `::`, `.`, `->`, `##` (inside macros), `template`. */
+    if (j > 0 && (is(p, &ts->t[j - 1], "::") || is(p, &ts->t[j - 1], ".") ||
+                  is(p, &ts->t[j - 1], "->") || is(p, &ts->t[j - 1], "##"))) {
+      j--;
+      if (j > 0 && is(p, &ts->t[j - 1], "template"))
+        j--;
+      continue;
+    }
+    return j;
+  }
+}
+
+static int adjacent(const struct ah_tokens *ts, size_t k) {
+  return ts->t[k].off + ts->t[k].len == ts->t[k + 1].off;
+}
+
+/* Number of `>` tokens in the adjacent run starting at toks[k]. */
+static size_t gt_run(const struct prep *p, const struct ah_tokens *ts, size_t k) {
+  size_t r = 0;
+
+  while (k + r < ts->n && is(p, &ts->t[k + r], ">") && (r == 0 || adjacent(ts, k + r - 1)))
+    r++;
+  return r;
+}
+
+/* Counts the launch's configuration arguments in toks(a, b): commas outside
+ * parentheses; with angles, commas inside `name<...>` are skipped too. */
+static int count_args(const struct prep *p, const struct ah_tokens *ts, size_t a, size_t b,
+                      int angles) {
+  int n = 1, depth = 0;
+
+  if (a + 1 >= b)
+    return 0;
+  for (size_t k = a + 1; k < b; k++) {
+    const struct ah_token *t = &ts->t[k];
+
+    if (is(p, t, "(") || is(p, t, "[") || is(p, t, "{")) {
+      depth++;
+    } else if (is(p, t, ")") || is(p, t, "]") || is(p, t, "}")) {
+      depth--;
+    } else if (depth == 0 && is(p, t, ",")) {
+      n++;
+    } else if (angles && depth == 0 && is(p, t, "<") && is_ident(&ts->t[k - 1])) {
+      int ad = 0, pd = 0;
+
+      for (size_t m = k; m < b; m++) {
+        const struct ah_token *u = &ts->t[m];
+
+        if (is(p, u, "(") || is(p, u, "["))
+          pd++;
+        else if (is(p, u, ")") || is(p, u, "]"))
+          pd--;
+        else if (pd == 0 && is(p, u, "<"))
+          ad++;
+        else if (pd == 0 && is(p, u, ">") && --ad == 0) {
+          k = m;
+          break;
+        }
+      }
+    }
+  }
+  return n;
+}
+
+/* Rewrites the launch whose `<<<` is toks[i]. Returns the index to resume at. */
+static size_t chevron(struct prep *p, const struct ah_tokens *ts, size_t i) {
+  size_t start = callee_start(p, ts, i), close = 0, k;
+  int depth = 0, nargs;
+
+  if (start == i) {
+    error_at(p, ts->t[i].off, "expected a kernel name before '<<<'");
+    return i + 1;
+  }
+  for (k = i + 1; k < ts->n; k++) {
+    const struct ah_token *t = &ts->t[k];
+
+    if (t->kind == AH_TOK_EOF || (depth == 0 && (is(p, t, ";") || is(p, t, "<<<")))) {
+      error_at(p, ts->t[i].off, "unterminated kernel launch: expected '>>>' before '%.*s'",
+               t->kind == AH_TOK_EOF ? 11 : (int)t->len,
+               t->kind == AH_TOK_EOF ? "end of file" : p->s + t->off);
+      return k;
+    }
+    if (is(p, t, "(") || is(p, t, "[") || is(p, t, "{")) {
+      depth++;
+    } else if (is(p, t, ")") || is(p, t, "]") || is(p, t, "}")) {
+      if (--depth < 0) {
+        error_at(p, ts->t[i].off, "unterminated kernel launch: expected '>>>' before '%.*s'",
+                 (int)t->len, p->s + t->off);
+        return k;
+      }
+    } else if (depth == 0 && is(p, t, ">")) {
+      size_t r = gt_run(p, ts, k);
+
+      if (r >= 3) {
+        close = k + r - 3; /* extra '>' before the last three close template lists */
+        break;
+      }
+      k += r - 1;
+    }
+  }
+  nargs = count_args(p, ts, i, close, 0);
+  if (nargs < 2 || nargs > 4)
+    nargs = count_args(p, ts, i, close, 1);
+  if (nargs < 2 || nargs > 4) {
+    error_at(p, ts->t[i].off,
+             "a kernel launch takes 2 to 4 configuration arguments "
+             "(grid, block[, shared memory bytes[, stream]]), not %d",
+             nargs);
+    return close + 3;
+  }
+  if (!is(p, &ts->t[close + 3], "(")) {
+    error_at(p, ts->t[close + 2].off + 1, "expected '(' with the kernel's arguments after '>>>'");
+    return close + 3;
+  }
+  add_edit(p, ts->t[start].off, 0, ah_xstrdup("::anyhip::detail::chevron("));
+  add_edit(p, ts->t[i].off, 3, ah_xstrdup(", "));
+  add_edit(p, ts->t[close].off, 3, ah_xstrdup(")"));
+  return close + 3;
+}
+
+/* ---- scopes ------------------------------------------------------------- */
+
+static int at_namespace_scope(const struct prep *p) {
+  for (size_t i = 0; i < p->nscopes; i++)
+    if (p->scopes[i].kind == SC_OTHER)
+      return 0;
+  return 1;
+}
+
+static void push_scope(struct prep *p, enum scope_kind kind, struct ns_comp *comps, size_t n) {
+  p->scopes = grow_array(p->scopes, &p->capscopes, p->nscopes + 1, sizeof(*p->scopes));
+  p->scopes[p->nscopes++] = (struct scope){.kind = kind, .comps = comps, .ncomps = n};
+}
+
+static void pop_scope(struct prep *p) {
+  if (p->nscopes == 0)
+    return; /* unbalanced '}': the compiler will say so */
+  p->nscopes--;
+  for (size_t i = 0; i < p->scopes[p->nscopes].ncomps; i++)
+    free(p->scopes[p->nscopes].comps[i].name);
+  free(p->scopes[p->nscopes].comps);
+}
+
+/* Skips an attribute at toks[k] ([[...]], __attribute__((...)), alignas(...),
+ * __declspec(...), __align__(...), __launch_bounds__(...)); returns the index
+ * after it, or k when there is none. */
+static size_t skip_attribute(const struct prep *p, const struct ah_tokens *ts, size_t k) {
+  static const char *const names[] = {"__attribute__", "alignas", "__declspec", "__align__",
+                                      "__launch_bounds__", "__global__", NULL};
+  const struct ah_token *t = &ts->t[k];
+
+  if (is(p, t, "[") && is(p, &ts->t[k + 1], "["))
+    return match_fwd(p, ts, k) + 1;
+  for (int i = 0; names[i]; i++)
+    if (is(p, t, names[i]) && is(p, &ts->t[k + 1], "("))
+      return match_fwd(p, ts, k + 1) + 1;
+  return k;
+}
+
+/* `inline? namespace name-or-nothing attrs? {` over toks[a, b): fills comps. */
+static int parse_namespace(const struct prep *p, size_t a, size_t b, struct ns_comp **out,
+                           size_t *nout) {
+  const struct ah_tokens *ts = &p->toks;
+  int is_inline = 0;
+  struct ns_comp *comps = NULL;
+  size_t n = 0, cap = 0;
+
+  while (a < b && ts->t[a].kind == AH_TOK_DIRECTIVE)
+    a++;
+  if (a < b && is(p, &ts->t[a], "inline")) {
+    is_inline = 1;
+    a++;
+  }
+  if (a >= b || !is(p, &ts->t[a], "namespace"))
+    return 0;
+  for (a++; a < b;) {
+    size_t k = skip_attribute(p, ts, a);
+
+    if (k != a) {
+      a = k;
+    } else if (is(p, &ts->t[a], "::")) {
+      a++;
+    } else if (is(p, &ts->t[a], "inline")) {
+      is_inline = 1;
+      a++;
+    } else if (is_ident(&ts->t[a])) {
+      comps = grow_array(comps, &cap, n + 1, sizeof(*comps));
+      comps[n].name = ah_xasprintf("%.*s", (int)ts->t[a].len, p->s + ts->t[a].off);
+      comps[n].is_inline = is_inline;
+      is_inline = 0;
+      n++;
+      a++;
+    } else {
+      for (size_t i = 0; i < n; i++)
+        free(comps[i].name);
+      free(comps);
+      return 0; /* `namespace x = y;` never gets here; anything else is not ours */
+    }
+  }
+  if (n == 0) {
+    comps = grow_array(comps, &cap, 1, sizeof(*comps));
+    comps[0] = (struct ns_comp){.name = NULL, .is_inline = is_inline};
+    n = 1;
+  }
+  *out = comps;
+  *nout = n;
+  return 1;
+}
+
+/* ---- kernel registration ------------------------------------------------- */
+
+/* Looks at one namespace-scope declaration, toks[a, b) where toks[b] is the
+ * `{` of a definition or the `;` of a declaration, and records it when it
+ * declares a __global__ function. */
+static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
+  const struct ah_tokens *ts = &p->toks;
+  int global = 0, templ = 0;
+  size_t name_end = 0, name_start, close, nscap;
+  struct kernel *kr;
+  char *qual;
+
+  for (size_t k = a; k < b; k++) {
+    if (is(p, &ts->t[k], "__global__"))
+      global = 1;
+    else if (is(p, &ts->t[k], "template"))
+      templ = 1;
+  }
+  if (!global)
+    return;
+  /* The declarator: the first `(` whose name is not an attribute. */
+  for (size_t k = a; k < b && name_end == 0;) {
+    size_t n = skip_attribute(p, ts, k);
+
+    if (n != k) {
+      k = n;
+    } else if (is(p, &ts->t[k], "(")) {
+      if (k > a && (is_ident(&ts->t[k - 1]) || is(p, &ts->t[k - 1], ">")))
+        name_end = k;
+      else
+        return; /* `void (*f)(...)`, not a kernel definition we can name */
+    } else {
+      k++;
+    }
+  }
+  if (name_end == 0)
+    return;
+  if (is(p, &ts->t[name_end - 1], ">"))
+    templ = 1; /* an explicit specialization k<int>(...) */
+  name_start = name_end - 1;
+  while (name_start >= a + 2 && is(p, &ts->t[name_start - 1], "::") &&
+         is_ident(&ts->t[name_start - 2]))
+    name_start -= 2;
+  close = match_fwd(p, ts, name_end);
+  if (close > b)
+    return;
+
+  p->kernels = grow_array(p->kernels, &p->capkernels, p->nkernels + 1, sizeof(*p->kernels));
+  kr = &p->kernels[p->nkernels++];
+  memset(kr, 0, sizeof(*kr));
+  kr->name = join_tokens(p, ts, name_start, name_end);
+  kr->params = join_tokens(p, ts, name_end + 1, close);
+  kr->is_template = templ;
+  kr->is_def = is_def;
+  kr->line = line_of(p, ts->t[name_end - 1].off);
+  for (size_t k = name_end + 1; k < close; k++) {
+    if (is(p, &ts->t[k], "(") || is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{"))
+      k = match_fwd(p, ts, k);
+    else if (is(p, &ts->t[k], "="))
+      kr->has_default = 1;
+  }
+  qual = ah_xstrdup("");
+  nscap = 0;
+  for (size_t i = 0; i < p->nscopes; i++) {
+    for (size_t c = 0; c < p->scopes[i].ncomps; c++) {
+      const struct ns_comp *nc = &p->scopes[i].comps[c];
+      char *q;
+
+      kr->ns = grow_array(kr->ns, &nscap, kr->nns + 1, sizeof(*kr->ns));
+      kr->ns[kr->nns].name = nc->name ? ah_xstrdup(nc->name) : NULL;
+      kr->ns[kr->nns].is_inline = nc->is_inline;
+      kr->nns++;
+      q = ah_xasprintf("%s%s::", qual, nc->name ? nc->name : "(anonymous)");
+      free(qual);
+      qual = q;
+    }
+  }
+  kr->key = ah_xasprintf("%s%s", qual, kr->name);
+  free(qual);
+  for (size_t i = 0; i < p->nconds; i++) {
+    struct ah_strv *c = &p->conds[i].chain;
+    size_t n = 0;
+    char *s, *o;
+
+    if (p->conds[i].guard)
+      continue;
+    for (size_t j = 0; j < c->n; j++)
+      n += strlen(c->v[j]) + 1;
+    o = s = ah_xmalloc(n + 1);
+    for (size_t j = 0; j < c->n; j++)
+      o += sprintf(o, "%s\n", c->v[j]);
+    *o = '\0';
+    ah_strv_push(&kr->conds, s);
+    free(s);
+  }
+}
+
+/* Appends the registrations: one static initializer per kernel, reopening
+ * its namespaces so that its name and parameter types resolve as they did at
+ * the definition. A name defined once is registered as &name; overloads
+ * (or alternatives under #if) through a cast to their exact type; a name
+ * that also names a template is skipped, since &name would be ambiguous. */
+static void emit_registrations(struct prep *p, FILE *f, const char *qfile) {
+  int n = 0;
+
+  for (size_t i = 0; i < p->nkernels; i++) {
+    const struct kernel *k = &p->kernels[i];
+    int defs = 0, templ = 0;
+    char *expr;
+
+    if (!k->is_def || k->is_template)
+      continue;
+    for (size_t j = 0; j < p->nkernels; j++) {
+      if (strcmp(p->kernels[j].key, k->key) != 0)
+        continue;
+      defs += p->kernels[j].is_def && !p->kernels[j].is_template;
+      templ |= p->kernels[j].is_template;
+    }
+    if (templ || (defs > 1 && k->has_default))
+      continue;
+    if (defs == 1)
+      expr = ah_xasprintf("&%s", k->name);
+    else
+      expr = ah_xasprintf("static_cast<void (*)(%s)>(&%s)", k->params, k->name);
+    if (n++ == 0)
+      fputs("\n\n/* hipcc: kernel registration (hipLaunchKernel finds kernels by address) */\n"
+            "#ifndef ANYHIP_NO_KERNEL_REGISTRATION\n",
+            f);
+    for (size_t c = 0; c < k->conds.n; c++)
+      fputs(k->conds.v[c], f);
+    fprintf(f, "#line %zu \"%s\"\n", k->line, qfile);
+    for (size_t c = 0; c < k->nns; c++) {
+      if (k->ns[c].is_inline)
+        fputs("inline ", f);
+      if (k->ns[c].name)
+        fprintf(f, "namespace %s { ", k->ns[c].name);
+      else
+        fputs("namespace { ", f);
+    }
+    fprintf(f,
+            "static int __ah_kreg_%d __attribute__((unused)) = "
+            "::anyhip::detail::register_kernel(%s);",
+            n - 1, expr);
+    for (size_t c = 0; c < k->nns; c++)
+      fputs(" }", f);
+    fputc('\n', f);
+    for (size_t c = 0; c < k->conds.n; c++)
+      fputs("#endif\n", f);
+    free(expr);
+  }
+  if (n > 0)
+    fputs("#endif\n", f);
+}
+
+/* ---- extern __shared__ --------------------------------------------------- */
+
+/* `extern __shared__ [attrs] T name[];` at ts->t[i] (the `extern`). In a
+ * #define body (in_macro) the `;` may be left to the macro's user and the
+ * scope is taken to be a function's. Returns the index after the
+ * declaration, or i + 1 when this is some other extern. */
+static size_t extern_shared(struct prep *p, const struct ah_tokens *ts, size_t i, int in_macro,
+                            const char *qfile) {
+  size_t k = i + 1, first = 0, last = 0, name = 0, end;
+  int shared = 0, ndecl = 0, has_semi = 0;
+  char *type, *ins;
+
+  for (; k < ts->n; k++) {
+    const struct ah_token *t = &ts->t[k];
+    size_t n = skip_attribute(p, ts, k);
+
+    if (n != k) {
+      k = n - 1;
+    } else if (is(p, t, "__shared__")) {
+      shared = 1;
+    } else if (is(p, t, ";")) {
+      has_semi = 1;
+      break;
+    } else if (t->kind == AH_TOK_EOF && in_macro) {
+      break;
+    } else if (t->kind == AH_TOK_STRING || t->kind == AH_TOK_EOF ||
+               t->kind == AH_TOK_DIRECTIVE || is(p, t, "{") || is(p, t, "}") ||
+               is(p, t, "(") || is(p, t, ",") || is(p, t, "=")) {
+      return i + 1;
+    } else if (is(p, t, "[")) {
+      if (name == 0 && ndecl > 0 && is_ident(&ts->t[k - 1]))
+        name = k - 1;
+      k = match_fwd(p, ts, k);
+      if (k >= ts->n - 1)
+        return i + 1;
+    } else if (name == 0) {
+      if (first == 0)
+        first = k;
+      last = k;
+      ndecl++;
+    } else {
+      return i + 1; /* `T a[], b[]` or anything after the array: not ours */
+    }
+  }
+  if (!shared || name == 0 || name != last || first == name)
+    return i + 1;
+  /* The replaced text: `extern` up to the `;`, or to the last `]` in a macro. */
+  end = has_semi ? ts->t[k].off + 1 : ts->t[k - 1].off + ts->t[k - 1].len;
+  type = join_tokens(p, ts, first, name);
+  if (!in_macro && at_namespace_scope(p)) {
+    /* HIP allows it at namespace scope, where a variable cannot follow the
+     * launch: every later use of the name reads the current launch's buffer. */
+    ins = ah_xasprintf("\n#define %.*s (reinterpret_cast<%s *>(__ah_dynamic_shared()))\n"
+                       "#line %zu \"%s\"\n",
+                       (int)ts->t[name].len, p->s + ts->t[name].off, type,
+                       line_of(p, end - 1), qfile);
+  } else {
+    ins = ah_xasprintf("%s *%.*s = reinterpret_cast<%s *>(__ah_dynamic_shared())%s", type,
+                       (int)ts->t[name].len, p->s + ts->t[name].off, type,
+                       has_semi ? ";" : "");
+  }
+  {
+    /* The declaration's newlines go first, so that what follows its `;`
+     * stays on its line (in a macro, as line continuations); the indentation
+     * of `extern` comes after them. */
+    size_t nl = count_newlines(p, ts->t[i].off, end);
+    size_t col = nl ? ts->t[i].off - p->lines[line_of(p, ts->t[i].off) - 1] : 0;
+    const char *brk = in_macro ? " \\\n" : "\n";
+    char *full = ah_xmalloc(nl * strlen(brk) + col + strlen(ins) + 1), *o = full;
+
+    for (size_t n = 0; n < nl; n++)
+      o += sprintf(o, "%s", brk);
+    memset(o, ' ', col);
+    strcpy(o + col, ins);
+    free(ins);
+    add_edit(p, ts->t[i].off, end - ts->t[i].off, full);
+  }
+  free(type);
+  return k + 1;
+}
+
+/* ---- preprocessor lines ---------------------------------------------------- */
+
+/* The directive's name ("if", "define", ...) into buf; returns the offset after it. */
+static size_t directive_name(const struct prep *p, const struct ah_token *t, char *buf,
+                             size_t cap) {
+  size_t i = t->off + 1, end = t->off + t->len, n = 0;
+
+  while (i < end && (p->s[i] == ' ' || p->s[i] == '\t'))
+    i++;
+  while (i < end && n + 1 < cap &&
+         ((p->s[i] >= 'a' && p->s[i] <= 'z') || (p->s[i] >= 'A' && p->s[i] <= 'Z') ||
+          p->s[i] == '_'))
+    buf[n++] = p->s[i++];
+  buf[n] = '\0';
+  return i;
+}
+
+/* `#if 0` exactly (what people use to comment code out). */
+static int is_if0(const struct prep *p, const struct ah_token *t, size_t after) {
+  size_t i = after, end = t->off + t->len;
+
+  while (i < end && (p->s[i] == ' ' || p->s[i] == '\t'))
+    i++;
+  if (i >= end || p->s[i] != '0')
+    return 0;
+  for (i++; i < end && (p->s[i] == ' ' || p->s[i] == '\t' || p->s[i] == '\r'); i++)
+    ;
+  return i == end || p->s[i] == '/';
+}
+
+/* Rewrites launches and extern __shared__ inside a #define body. */
+static void define_body(struct prep *p, const struct ah_token *t, size_t after) {
+  size_t i = after, end = t->off + t->len;
+  struct ah_tokens sub = {0};
+
+  while (i < end && (p->s[i] == ' ' || p->s[i] == '\t'))
+    i++;
+  while (i < end && ((p->s[i] >= 'a' && p->s[i] <= 'z') || (p->s[i] >= 'A' && p->s[i] <= 'Z') ||
+                     (p->s[i] >= '0' && p->s[i] <= '9') || p->s[i] == '_'))
+    i++;
+  if (i < end && p->s[i] == '(') { /* function-like: skip the parameters */
+    while (i < end && p->s[i] != ')')
+      i++;
+    i++;
+  }
+  if (i >= end || (memmem(p->s + i, end - i, "<<<", 3) == NULL &&
+                   memmem(p->s + i, end - i, "__shared__", 10) == NULL))
+    return;
+  ah_lex(p->s, i, end, 0, &sub);
+  for (size_t k = 0; k < sub.n; k++) {
+    if (is(p, &sub.t[k], "<<<"))
+      k = chevron(p, &sub, k) - 1;
+    else if (is(p, &sub.t[k], "extern"))
+      k = extern_shared(p, &sub, k, 1, NULL) - 1;
+  }
+  ah_tokens_free(&sub);
+}
+
+/* The identifier starting at s (after blanks); its length in *n. */
+static const char *word_at(const char *s, const char *end, size_t *n) {
+  const char *w;
+
+  while (s < end && (*s == ' ' || *s == '\t'))
+    s++;
+  w = s;
+  while (s < end && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+                     (*s >= '0' && *s <= '9') || *s == '_'))
+    s++;
+  *n = (size_t)(s - w);
+  return w;
+}
+
+/* `#define X` right under `#ifndef X`: an include guard. */
+static int is_guard(const struct prep *p, const char *ifndef, const struct ah_token *def,
+                    size_t after) {
+  const char *e1 = ifndef + strlen(ifndef), *w1, *w2, *kw;
+  size_t n1, n2, nk;
+
+  kw = word_at(ifndef + 1, e1, &nk);
+  if (nk != 6 || memcmp(kw, "ifndef", 6) != 0)
+    return 0;
+  w1 = word_at(kw + nk, e1, &n1);
+  w2 = word_at(p->s + after, p->s + def->off + def->len, &n2);
+  return n1 > 0 && n1 == n2 && memcmp(w1, w2, n1) == 0;
+}
+
+/* Keeps the #if chains current (the branches a registration must repeat). */
+static void directive(struct prep *p, const struct ah_token *t) {
+  char name[16], *text;
+  size_t after = directive_name(p, t, name, sizeof(name));
+  struct cond *top = p->nconds ? &p->conds[p->nconds - 1] : NULL;
+
+  text = ah_xasprintf("%.*s", (int)t->len, p->s + t->off);
+  if (strcmp(name, "if") == 0 || strcmp(name, "ifdef") == 0 || strcmp(name, "ifndef") == 0) {
+    p->conds = grow_array(p->conds, &p->capconds, p->nconds + 1, sizeof(*p->conds));
+    memset(&p->conds[p->nconds], 0, sizeof(*p->conds));
+    ah_strv_push(&p->conds[p->nconds].chain, text);
+    p->nconds++;
+  } else if (top && (strcmp(name, "elif") == 0 || strcmp(name, "else") == 0 ||
+                     strcmp(name, "elifdef") == 0 || strcmp(name, "elifndef") == 0)) {
+    ah_strv_push(&top->chain, text);
+  } else if (top && strcmp(name, "endif") == 0) {
+    ah_strv_free(&top->chain);
+    p->nconds--;
+  } else if (strcmp(name, "define") == 0) {
+    if (top && top->chain.n == 1 && is_guard(p, top->chain.v[0], t, after))
+      top->guard = 1;
+    if (p->target == AH_TARGET_CPU)
+      define_body(p, t, after);
+  }
+  free(text);
+}
+
+/* Removes the tokens of `#if 0` branches (and their nested directives), so
+ * that code commented out that way, balanced or not, is never looked at. */
+static void drop_dead(struct prep *p) {
+  struct level {
+    int dead, parent;
+  } *lv = NULL;
+  size_t nlv = 0, caplv = 0, w = 0;
+  struct ah_tokens *ts = &p->toks;
+
+  for (size_t i = 0; i < ts->n; i++) {
+    struct ah_token *t = &ts->t[i];
+    int cur = nlv ? lv[nlv - 1].dead : 0, keep = !cur;
+
+    if (t->kind == AH_TOK_DIRECTIVE) {
+      char name[16];
+      size_t after = directive_name(p, t, name, sizeof(name));
+
+      if (strcmp(name, "if") == 0 || strcmp(name, "ifdef") == 0 || strcmp(name, "ifndef") == 0) {
+        lv = grow_array(lv, &caplv, nlv + 1, sizeof(*lv));
+        lv[nlv].parent = cur;
+        lv[nlv].dead = cur || (strcmp(name, "if") == 0 && is_if0(p, t, after));
+        nlv++;
+      } else if (nlv && (strcmp(name, "elif") == 0 || strcmp(name, "else") == 0 ||
+                         strcmp(name, "elifdef") == 0 || strcmp(name, "elifndef") == 0)) {
+        keep = !lv[nlv - 1].parent;
+        lv[nlv - 1].dead = lv[nlv - 1].parent || (strcmp(name, "elif") == 0 && is_if0(p, t, after));
+      } else if (nlv && strcmp(name, "endif") == 0) {
+        keep = !lv[nlv - 1].parent;
+        nlv--;
+      }
+    }
+    if (keep || t->kind == AH_TOK_EOF)
+      ts->t[w++] = *t;
+  }
+  ts->n = w;
+  free(lv);
+}
+
+/* ---- the pass ---------------------------------------------------------------- */
+
+static void scan(struct prep *p, const char *qfile) {
+  const struct ah_tokens *ts = &p->toks;
+  size_t decl = 0; /* first token of the current namespace-scope declaration */
+  int paren = 0;   /* () and [] depth inside that declaration */
+
+  for (size_t i = 0; i < ts->n && ts->t[i].kind != AH_TOK_EOF; i++) {
+    const struct ah_token *t = &ts->t[i];
+    int ns = at_namespace_scope(p);
+
+    if (t->kind == AH_TOK_DIRECTIVE) {
+      directive(p, t);
+      if (decl == i)
+        decl = i + 1;
+      continue;
+    }
+    if (p->target == AH_TARGET_CPU && is(p, t, "<<<")) {
+      i = chevron(p, ts, i) - 1;
+      continue;
+    }
+    if (p->target == AH_TARGET_CPU && is(p, t, "extern")) {
+      size_t next = extern_shared(p, ts, i, 0, qfile);
+
+      if (next != i + 1) {
+        i = next - 1;
+        if (ns)
+          decl = next;
+        continue;
+      }
+    }
+    if (t->kind != AH_TOK_PUNCT)
+      continue;
+    if (is(p, t, "{")) {
+      struct ns_comp *comps;
+      size_t n;
+
+      if (ns && paren == 0 && parse_namespace(p, decl, i, &comps, &n)) {
+        push_scope(p, SC_NS, comps, n);
+      } else if (ns && paren == 0 && i == decl + 2 && is(p, &ts->t[decl], "extern") &&
+                 ts->t[decl + 1].kind == AH_TOK_STRING) {
+        push_scope(p, SC_LINKAGE, NULL, 0);
+      } else {
+        if (ns && paren == 0)
+          note_kernel(p, decl, i, 1);
+        push_scope(p, SC_OTHER, NULL, 0);
+      }
+      p->scopes[p->nscopes - 1].decl = decl;
+      p->scopes[p->nscopes - 1].paren = paren;
+      if (at_namespace_scope(p)) {
+        decl = i + 1;
+        paren = 0;
+      }
+    } else if (is(p, t, "}")) {
+      /* A brace inside a declaration's parentheses (a lambda in a default
+       * argument) continues that declaration; any other ends it. */
+      int inner = p->nscopes > 0 && p->scopes[p->nscopes - 1].paren > 0;
+      size_t saved = p->nscopes > 0 ? p->scopes[p->nscopes - 1].decl : 0;
+      int saved_paren = p->nscopes > 0 ? p->scopes[p->nscopes - 1].paren : 0;
+
+      pop_scope(p);
+      if (at_namespace_scope(p)) {
+        decl = inner ? saved : i + 1;
+        paren = inner ? saved_paren : 0;
+      }
+    } else if (ns && (is(p, t, "(") || is(p, t, "["))) {
+      paren++;
+    } else if (ns && (is(p, t, ")") || is(p, t, "]"))) {
+      paren--;
+    } else if (ns && paren == 0 && is(p, t, ";")) {
+      note_kernel(p, decl, i, 0);
+      decl = i + 1;
+    }
+  }
+}
+
+static int cmp_edit(const void *a, const void *b) {
+  const struct edit *x = a, *y = b;
+
+  if (x->off != y->off)
+    return x->off < y->off ? -1 : 1;
+  return x->seq < y->seq ? -1 : 1;
+}
+
+/* The file name as a C string literal body. */
+static char *quote_file(const char *file) {
+  char *q = ah_xmalloc(strlen(file) * 2 + 1), *o = q;
+
+  for (const char *s = file; *s; s++) {
+    if (*s == '\\' || *s == '"')
+      *o++ = '\\';
+    *o++ = *s;
+  }
+  *o = '\0';
+  return q;
+}
+
+static void free_prep(struct prep *p) {
+  while (p->nscopes)
+    pop_scope(p);
+  free(p->scopes);
+  for (size_t i = 0; i < p->nconds; i++)
+    ah_strv_free(&p->conds[i].chain);
+  free(p->conds);
+  for (size_t i = 0; i < p->nedits; i++)
+    free(p->edits[i].ins);
+  free(p->edits);
+  for (size_t i = 0; i < p->nkernels; i++) {
+    struct kernel *k = &p->kernels[i];
+
+    for (size_t c = 0; c < k->nns; c++)
+      free(k->ns[c].name);
+    free(k->ns);
+    free(k->name);
+    free(k->key);
+    free(k->params);
+    ah_strv_free(&k->conds);
+  }
+  free(p->kernels);
+  free(p->lines);
+  ah_tokens_free(&p->toks);
+}
+
+int ah_prepare_file(const char *in, const char *out, enum ah_target target) {
+  struct prep p = {.file = in, .target = target};
+  char *src, *qfile;
+  size_t pos = 0;
+  FILE *f;
+  int rc = 1;
+
+  src = ah_read_file(in, &p.len);
+  if (src == NULL) {
+    ah_error("cannot read '%s': %s", in, strerror(errno));
+    return 1;
+  }
+  if (p.len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
+    /* A UTF-8 byte order mark is only allowed first: it goes before our #line. */
+    memmove(src, src + 3, p.len - 2);
+    p.len -= 3;
+  }
+  p.s = src;
+  qfile = quote_file(in);
+  index_lines(&p);
+  ah_lex(src, 0, p.len, 1, &p.toks);
+  drop_dead(&p);
+  scan(&p, qfile);
+  if (p.errors)
+    goto done;
+
+  f = strcmp(out, "-") == 0 ? stdout : fopen(out, "w");
+  if (f == NULL) {
+    ah_error("cannot write '%s': %s", out, strerror(errno));
+    goto done;
+  }
+  fprintf(f, "#line 1 \"%s\"\n", qfile);
+  qsort(p.edits, p.nedits, sizeof(*p.edits), cmp_edit);
+  for (size_t i = 0; i < p.nedits; i++) {
+    const struct edit *e = &p.edits[i];
+
+    fwrite(src + pos, 1, e->off - pos, f);
+    fputs(e->ins, f);
+    pos = e->off + e->del;
+  }
+  fwrite(src + pos, 1, p.len - pos, f);
+  if (target == AH_TARGET_CPU)
+    emit_registrations(&p, f, qfile);
+  if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
+    ah_error("cannot write '%s': %s", out, strerror(errno));
+    goto done;
+  }
+  rc = 0;
+done:
+  free_prep(&p);
+  free(qfile);
+  free(src);
+  return rc;
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* Where hipcc finds what it adds to every command: the HIP headers and
+ * libanyhip, relative to its own executable (<prefix>/bin/hipcc ->
+ * <prefix>/include, <prefix>/lib) or, in a build tree, the source tree's
+ * include/ and the build's lib/ compiled in by CMake; ANYHIP_PATH (and
+ * HIP_PATH when it points at an anyhip install) override. Also the host
+ * compilers (HIPCC_CXX/CXX, HIPCC_CC/CC) and the HIP version mirrored. */
+#include "hipcc.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef AH_SOURCE_INCLUDE_DIR
+#define AH_SOURCE_INCLUDE_DIR ""
+#endif
+#ifndef AH_BUILD_LIB_DIR
+#define AH_BUILD_LIB_DIR ""
+#endif
+#ifndef AH_INSTALL_LIBDIR
+#define AH_INSTALL_LIBDIR "lib"
+#endif
+
+/* The absolute path of this executable. */
+static char *find_self(const char *argv0) {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  char *r;
+
+  if (n > 0) {
+    buf[n] = '\0';
+    return ah_xstrdup(buf);
+  }
+  if (strchr(argv0, '/') && (r = realpath(argv0, NULL)) != NULL)
+    return r;
+  return ah_xstrdup(argv0);
+}
+
+static int is_anyhip_include(const char *dir) {
+  char *p = ah_xasprintf("%s/hip/anyhip", dir);
+  int ok = ah_file_exists(p);
+
+  free(p);
+  return ok;
+}
+
+static int has_lib(const char *dir) {
+  char *p = ah_xasprintf("%s/libanyhip.so", dir);
+  int ok = ah_file_exists(p);
+
+  free(p);
+  return ok;
+}
+
+/* <root>/<libdir> holding libanyhip.so, trying the install's libdir, lib, lib64. */
+static char *lib_under(const char *root) {
+  static const char *const dirs[] = {AH_INSTALL_LIBDIR, "lib", "lib64", NULL};
+
+  for (int i = 0; dirs[i]; i++) {
+    char *d = ah_xasprintf("%s/%s", root, dirs[i]);
+
+    if (has_lib(d))
+      return d;
+    free(d);
+  }
+  return NULL;
+}
+
+/* A compiler from the environment, unless it is hipcc itself (CXX=hipcc in a
+ * shell would otherwise make hipcc call itself forever). */
+static int env_compiler(const char *var, const char *self, struct ah_strv *out) {
+  const char *v = getenv(var);
+  struct ah_strv words = {0};
+  const char *base;
+  char *real;
+  int ok = 1;
+
+  if (v == NULL || *v == '\0')
+    return 0;
+  ah_strv_split(&words, v);
+  if (words.n == 0)
+    return 0;
+  base = strrchr(words.v[0], '/') ? strrchr(words.v[0], '/') + 1 : words.v[0];
+  real = realpath(words.v[0], NULL);
+  if (strcmp(base, "hipcc") == 0 || (real && strcmp(real, self) == 0))
+    ok = 0;
+  free(real);
+  if (ok)
+    ah_strv_append(out, &words);
+  ah_strv_free(&words);
+  return ok;
+}
+
+void ah_toolchain_find(struct ah_toolchain *tc, const char *argv0) {
+  const char *env = getenv("ANYHIP_PATH"), *hp = getenv("HIP_PATH"), *t;
+  char *bindir, *prefix;
+
+  memset(tc, 0, sizeof(*tc));
+  tc->self = find_self(argv0);
+  bindir = ah_path_dir(tc->self);
+  prefix = ah_path_dir(bindir);
+
+  /* HIP_PATH often points at ROCm: only an anyhip tree counts. */
+  if ((env == NULL || *env == '\0') && hp && *hp) {
+    char *inc = ah_xasprintf("%s/include", hp);
+
+    if (is_anyhip_include(inc))
+      env = hp;
+    free(inc);
+  }
+  if (env && *env) {
+    tc->include_dir = ah_xasprintf("%s/include", env);
+    tc->lib_dir = lib_under(env);
+    if (tc->lib_dir == NULL)
+      tc->lib_dir = ah_xasprintf("%s/lib", env);
+  } else {
+    char *inc = ah_xasprintf("%s/include", prefix);
+
+    if (is_anyhip_include(inc) || AH_SOURCE_INCLUDE_DIR[0] == '\0') {
+      tc->include_dir = inc;
+    } else {
+      free(inc);
+      tc->include_dir = ah_xstrdup(AH_SOURCE_INCLUDE_DIR); /* a build tree */
+    }
+    tc->lib_dir = lib_under(prefix);
+    if (tc->lib_dir == NULL && AH_BUILD_LIB_DIR[0] && has_lib(AH_BUILD_LIB_DIR))
+      tc->lib_dir = ah_xstrdup(AH_BUILD_LIB_DIR);
+    if (tc->lib_dir == NULL)
+      tc->lib_dir = ah_xasprintf("%s/lib", prefix);
+  }
+  free(bindir);
+  free(prefix);
+
+  if (!env_compiler("HIPCC_CXX", tc->self, &tc->cxx) && !env_compiler("CXX", tc->self, &tc->cxx))
+    ah_strv_push(&tc->cxx, "g++");
+  if (!env_compiler("HIPCC_CC", tc->self, &tc->cc) && !env_compiler("CC", tc->self, &tc->cc))
+    ah_strv_push(&tc->cc, "gcc");
+
+  t = getenv("HIP_COMPILE_CXX_AS_HIP");
+  tc->cxx_as_hip = !(t && strcmp(t, "0") == 0);
+  t = getenv("TMPDIR");
+  tc->tmp_root = ah_xstrdup(t && *t ? t : "/tmp");
+}
+
+/* Reads `#define NAME value` from text; -1 when absent. */
+static long define_value(const char *text, const char *name) {
+  size_t n = strlen(name);
+
+  for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+    const char *q = p;
+
+    if (p[n] != ' ' && p[n] != '\t')
+      continue;
+    while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
+      q--;
+    if (q - text < 7 || strncmp(q - 7, "#define", 7) != 0)
+      continue;
+    return strtol(p + n, NULL, 10);
+  }
+  return -1;
+}
+
+char *ah_toolchain_hip_version(const struct ah_toolchain *tc) {
+  char *path = ah_xasprintf("%s/hip/hip_version.h", tc->include_dir);
+  char *text = ah_read_file(path, NULL);
+  long major, minor, patch;
+  char *v;
+
+  free(path);
+  if (text == NULL)
+    return ah_xstrdup("unknown");
+  major = define_value(text, "HIP_VERSION_MAJOR");
+  minor = define_value(text, "HIP_VERSION_MINOR");
+  patch = define_value(text, "HIP_VERSION_PATCH");
+  free(text);
+  if (major < 0 || minor < 0)
+    return ah_xstrdup("unknown");
+  v = ah_xasprintf("%ld.%ld.%ld", major, minor, patch < 0 ? 0 : patch);
+  return v;
+}
+
+void ah_toolchain_hip_flags(const struct ah_toolchain *tc, struct ah_strv *out) {
+  ah_strv_push(out, "-D__HIP_PLATFORM_ANYHIP__=1");
+  ah_strv_push(out, "-D__HIPCC__=1");
+  ah_strv_pushf(out, "-I%s", tc->include_dir);
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/* How compiled HIP code launches kernels (C++14 and later). hipcc rewrites
+ * `k<<<g, b, shm, s>>>(args)` into `::anyhip::detail::chevron(k, g, b, shm, s)(args)`;
+ * hipLaunchKernelGGL does the same. Both convert each argument to the kernel's
+ * parameter type exactly as a direct call would, point args[i] at it and call
+ * the runtime's __ahLaunchKernel with the kernel's signature descriptor
+ * (sig<P...>::value), which copies the arguments before returning. Also
+ * compiled by nvcc (host side) in hipcc's NVIDIA pass. */
+#ifndef ANYHIP_LAUNCH_HPP
+#define ANYHIP_LAUNCH_HPP
+
+#include <hip/hip_runtime_api.h>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+namespace anyhip {
+namespace detail {
+
+/* The stored form of a parameter: a kernel declared f(const T &) still gets
+ * (a copy of) a T. */
+template <typename P> using stored_t = std::remove_cv_t<std::remove_reference_t<P>>;
+
+/* One descriptor per parameter-type list. `invoke` calls the kernel's host
+ * function with args[i] read as the i-th parameter; the CPU device calls it
+ * once per GPU thread. sizes/aligns get a trailing 0 so that a kernel without
+ * parameters still has (unused) arrays. */
+template <typename... P> struct sig {
+  template <std::size_t... I>
+  static void call(const void *fn, void **args, std::index_sequence<I...>) {
+    (void)args; /* unused when P is empty */
+    reinterpret_cast<void (*)(P...)>(const_cast<void *>(fn))(
+        *static_cast<stored_t<P> *>(args[I])...);
+  }
+  static void invoke(const void *fn, void **args) {
+    call(fn, args, std::index_sequence_for<P...>{});
+  }
+  static constexpr std::size_t sizes[sizeof...(P) + 1] = {sizeof(stored_t<P>)..., 0};
+  static constexpr std::size_t aligns[sizeof...(P) + 1] = {alignof(stored_t<P>)..., 0};
+  static const ahKernelSig value;
+};
+
+/* Out-of-class definitions keep this usable from C++14 (programs built with
+ * -std=c++14 include hip_runtime.h too); C++17 makes the constexpr ones
+ * redundant. */
+#if __cplusplus < 201703L
+template <typename... P> constexpr std::size_t sig<P...>::sizes[sizeof...(P) + 1];
+template <typename... P> constexpr std::size_t sig<P...>::aligns[sizeof...(P) + 1];
+#endif
+template <typename... P>
+const ahKernelSig sig<P...>::value = {&sig<P...>::invoke, (unsigned)sizeof...(P),
+                                      sig<P...>::sizes, sig<P...>::aligns};
+
+/* Grid and block sizes: an integer n (or enum) is dim3(n) without a narrowing
+ * complaint; anything else converts as it would to a dim3 parameter (a dim3,
+ * CUDA's uint3 under nvcc, a double from ceil()). */
+template <typename D> inline dim3 to_dim3_(const D &d, std::true_type) {
+  return dim3(static_cast<uint32_t>(d));
+}
+template <typename D> inline dim3 to_dim3_(const D &d, std::false_type) {
+  return dim3(d);
+}
+template <typename D> inline dim3 to_dim3(const D &d) {
+  return to_dim3_(d, std::integral_constant<bool, std::is_integral<D>::value ||
+                                                      std::is_enum<D>::value>{});
+}
+
+/* What chevron() returns: call it with the kernel's arguments. Its call
+ * operator takes exactly the kernel's parameter types, so each argument
+ * converts as in a direct call (a literal 0 for a pointer, an int for a float).
+ * A launch has no value, as in HIP; errors go to hipGetLastError. */
+template <typename... P> struct launcher {
+  void (*fn)(P...);
+  dim3 grid;
+  dim3 block;
+  std::size_t shm;
+  hipStream_t stream;
+
+  void operator()(P... a) const {
+    void *args[sizeof...(P) + 1] = {const_cast<void *>(static_cast<const void *>(&a))...,
+                                    nullptr};
+    (void)__ahLaunchKernel(reinterpret_cast<const void *>(fn), &sig<P...>::value, grid, block,
+                           shm, stream, args);
+  }
+};
+
+template <typename... P, typename G, typename B>
+inline launcher<P...> chevron(void (*kernel)(P...), const G &grid, const B &block,
+                              std::size_t shm = 0, hipStream_t stream = nullptr) {
+  return launcher<P...>{kernel, to_dim3(grid), to_dim3(block), shm, stream};
+}
+
+/* hipLaunchKernelGGL(k, grid, block, shm, stream, args...) expands to
+ * ggl(k, grid, block, shm)(stream, args...): the stream travels with the
+ * arguments, so the macro's variadic part is never empty, and a literal 0 for
+ * the stream or for a pointer argument converts as in a direct call. */
+template <typename... P> struct ggl_launcher {
+  void (*fn)(P...);
+  dim3 grid;
+  dim3 block;
+  std::size_t shm;
+
+  void operator()(hipStream_t stream, P... a) const {
+    void *args[sizeof...(P) + 1] = {const_cast<void *>(static_cast<const void *>(&a))...,
+                                    nullptr};
+    (void)__ahLaunchKernel(reinterpret_cast<const void *>(fn), &sig<P...>::value, grid, block,
+                           shm, stream, args);
+  }
+};
+
+template <typename... P, typename G, typename B>
+inline ggl_launcher<P...> ggl(void (*kernel)(P...), const G &grid, const B &block,
+                              std::size_t shm) {
+  return ggl_launcher<P...>{kernel, to_dim3(grid), to_dim3(block), shm};
+}
+
+/* The function form (HIP's HIP_TEMPLATE_KERNEL_LAUNCH variant). Arguments are
+ * forwarded, so a bare literal 0 does not become a null pointer here. */
+template <typename... P, typename G, typename B, typename... A>
+inline void launch_ggl(void (*kernel)(P...), const G &grid, const B &block, std::size_t shm,
+                       hipStream_t stream, A &&...args) {
+  static_assert(sizeof...(P) == sizeof...(A), "wrong number of kernel arguments");
+  chevron(kernel, grid, block, shm, stream)(std::forward<A>(args)...);
+}
+
+/* Called from the static initialisers hipcc appends to each translation unit,
+ * once per non-template __global__ function. */
+template <typename... P> inline int register_kernel(void (*kernel)(P...)) {
+  __ahRegisterKernel(reinterpret_cast<const void *>(kernel), &sig<P...>::value);
+  return 0;
+}
+
+} // namespace detail
+} // namespace anyhip
+
+#if defined(HIP_TEMPLATE_KERNEL_LAUNCH)
+#define hipLaunchKernelGGL(kernelName, numBlocks, numThreads, memPerBlock, ...) \
+  ::anyhip::detail::launch_ggl((kernelName), numBlocks, numThreads, memPerBlock, __VA_ARGS__)
+#else
+#define hipLaunchKernelGGL(kernelName, numBlocks, numThreads, memPerBlock, ...) \
+  ::anyhip::detail::ggl((kernelName), numBlocks, numThreads, memPerBlock)(__VA_ARGS__)
+#endif
+
+#endif

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* HIP's function and variable qualifiers for the CPU pass, where the host
+ * compiler compiles every function for the host: kernels are ordinary
+ * functions, __device__ variables ordinary globals, and __shared__ variables
+ * thread-local (a worker runs one block at a time, and all GPU threads of
+ * that block run on that worker). Each macro yields to an earlier
+ * definition (a -D on the command line). */
+#ifndef ANYHIP_CPU_QUALIFIERS_H
+#define ANYHIP_CPU_QUALIFIERS_H
+
+#ifndef __host__
+#define __host__
+#endif
+#ifndef __device__
+#define __device__
+#endif
+#ifndef __global__
+#define __global__
+#endif
+#ifndef __constant__
+#define __constant__ /* stays writable: hipMemcpyToSymbol writes it */
+#endif
+#ifndef __managed__
+#define __managed__
+#endif
+/* `thread_local`, not `static thread_local`: at block scope it already means
+ * static storage, and `static __shared__ int x;` stays valid. */
+#ifndef __shared__
+#define __shared__ thread_local
+#endif
+#ifndef __forceinline__
+#define __forceinline__ inline __attribute__((always_inline))
+#endif
+/* Empty: libstdc++ writes __attribute__((__noinline__)) in its headers, which
+ * a function-like spelling would break. It is a hint only. */
+#ifndef __noinline__
+#define __noinline__
+#endif
+#ifndef __launch_bounds__
+#define __launch_bounds__(...)
+#endif
+#ifndef __align__
+#define __align__(n) __attribute__((aligned(n)))
+#endif
+#ifndef __grid_constant__
+#define __grid_constant__
+#endif
+
+#endif

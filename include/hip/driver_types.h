@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* Memory-copy types shared by the runtime API and the driver-style API:
+ * copy directions, device pointers, pitched pointers, extents and positions,
+ * channel descriptors. Plain C; values and layouts follow HIP 6.2. */
+#ifndef HIP_DRIVER_TYPES_H
+#define HIP_DRIVER_TYPES_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A device address as the driver-style API (hipMemcpyHtoD, ...) names it. */
+typedef void *hipDeviceptr_t;
+
+typedef enum hipMemcpyKind {
+  hipMemcpyHostToHost = 0,
+  hipMemcpyHostToDevice = 1,
+  hipMemcpyDeviceToHost = 2,
+  hipMemcpyDeviceToDevice = 3,
+  hipMemcpyDefault = 4, /* direction inferred from the pointers */
+  hipMemcpyDeviceToDeviceNoCU = 1024
+} hipMemcpyKind;
+
+typedef struct hipPitchedPtr {
+  void *ptr;
+  size_t pitch; /* bytes between rows */
+  size_t xsize; /* logical row width in bytes */
+  size_t ysize; /* rows */
+} hipPitchedPtr;
+
+typedef struct hipExtent {
+  size_t width; /* bytes for linear memory, elements for arrays */
+  size_t height;
+  size_t depth;
+} hipExtent;
+
+typedef struct hipPos {
+  size_t x;
+  size_t y;
+  size_t z;
+} hipPos;
+
+typedef enum hipChannelFormatKind {
+  hipChannelFormatKindSigned = 0,
+  hipChannelFormatKindUnsigned = 1,
+  hipChannelFormatKindFloat = 2,
+  hipChannelFormatKindNone = 3
+} hipChannelFormatKind;
+
+typedef struct hipChannelFormatDesc {
+  int x; /* bits per component */
+  int y;
+  int z;
+  int w;
+  enum hipChannelFormatKind f;
+} hipChannelFormatDesc;
+
+static inline struct hipPitchedPtr make_hipPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
+  struct hipPitchedPtr s;
+
+  s.ptr = d;
+  s.pitch = p;
+  s.xsize = xsz;
+  s.ysize = ysz;
+  return s;
+}
+
+static inline struct hipPos make_hipPos(size_t x, size_t y, size_t z) {
+  struct hipPos p;
+
+  p.x = x;
+  p.y = y;
+  p.z = z;
+  return p;
+}
+
+static inline struct hipExtent make_hipExtent(size_t w, size_t h, size_t d) {
+  struct hipExtent e;
+
+  e.width = w;
+  e.height = h;
+  e.depth = d;
+  return e;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

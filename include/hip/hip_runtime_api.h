@@ -1,0 +1,823 @@
+/* SPDX-License-Identifier: MIT */
+/* The HIP runtime API as plain C: error codes, device attributes and
+ * properties, handles, flags, and the prototypes of every runtime function
+ * anyhip exports. Names and numeric values are HIP 6.2's, so programs that
+ * print or compare them behave as on ROCm. Compiles as C99 and as C++; the C++
+ * conveniences (typed hipMalloc, symbol templates, ...) are at the end. */
+#ifndef HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
+#define HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h> /* HIP's header brings memset/memcpy along; programs rely on it */
+
+#include <hip/hip_version.h>
+#include <hip/hip_common.h>
+#include <hip/driver_types.h>
+
+/* ---- helpers for the declarations below ---------------------------------- */
+
+/* C++ default arguments, as HIP writes them; nothing in C. */
+#ifdef __cplusplus
+#define __dparm(x) = x
+#else
+#define __dparm(x)
+#endif
+
+/* HIP marks hipError_t [[nodiscard]] in C++17; so do we. */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define AH_NODISCARD [[nodiscard]]
+#else
+#define AH_NODISCARD
+#endif
+
+#if defined(__GNUC__)
+#define AH_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#define AH_EXTENSION __extension__
+#else
+#define AH_DEPRECATED(msg)
+#define AH_EXTENSION
+#endif
+
+/* ---- errors -------------------------------------------------------------- */
+
+/* Every value is HIP's. src/core/error_codes.def lists the same codes with
+ * their names and descriptions; keep the two in step. */
+typedef enum AH_NODISCARD hipError_t {
+  hipSuccess = 0,
+  hipErrorInvalidValue = 1,
+  hipErrorOutOfMemory = 2,
+  hipErrorMemoryAllocation = 2, /* deprecated alias */
+  hipErrorNotInitialized = 3,
+  hipErrorInitializationError = 3, /* deprecated alias */
+  hipErrorDeinitialized = 4,
+  hipErrorProfilerDisabled = 5,
+  hipErrorProfilerNotInitialized = 6,
+  hipErrorProfilerAlreadyStarted = 7,
+  hipErrorProfilerAlreadyStopped = 8,
+  hipErrorInvalidConfiguration = 9,
+  hipErrorInvalidPitchValue = 12,
+  hipErrorInvalidSymbol = 13,
+  hipErrorInvalidDevicePointer = 17,
+  hipErrorInvalidMemcpyDirection = 21,
+  hipErrorInsufficientDriver = 35,
+  hipErrorMissingConfiguration = 52,
+  hipErrorPriorLaunchFailure = 53,
+  hipErrorInvalidDeviceFunction = 98,
+  hipErrorNoDevice = 100,
+  hipErrorInvalidDevice = 101,
+  hipErrorInvalidImage = 200,
+  hipErrorInvalidContext = 201,
+  hipErrorContextAlreadyCurrent = 202,
+  hipErrorMapFailed = 205,
+  hipErrorMapBufferObjectFailed = 205, /* deprecated alias */
+  hipErrorUnmapFailed = 206,
+  hipErrorArrayIsMapped = 207,
+  hipErrorAlreadyMapped = 208,
+  hipErrorNoBinaryForGpu = 209,
+  hipErrorAlreadyAcquired = 210,
+  hipErrorNotMapped = 211,
+  hipErrorNotMappedAsArray = 212,
+  hipErrorNotMappedAsPointer = 213,
+  hipErrorECCNotCorrectable = 214,
+  hipErrorUnsupportedLimit = 215,
+  hipErrorContextAlreadyInUse = 216,
+  hipErrorPeerAccessUnsupported = 217,
+  hipErrorInvalidKernelFile = 218,
+  hipErrorInvalidGraphicsContext = 219,
+  hipErrorInvalidSource = 300,
+  hipErrorFileNotFound = 301,
+  hipErrorSharedObjectSymbolNotFound = 302,
+  hipErrorSharedObjectInitFailed = 303,
+  hipErrorOperatingSystem = 304,
+  hipErrorInvalidHandle = 400,
+  hipErrorInvalidResourceHandle = 400, /* deprecated alias */
+  hipErrorIllegalState = 401,
+  hipErrorNotFound = 500,
+  hipErrorNotReady = 600, /* not an error: work is still running */
+  hipErrorIllegalAddress = 700,
+  hipErrorLaunchOutOfResources = 701,
+  hipErrorLaunchTimeOut = 702,
+  hipErrorPeerAccessAlreadyEnabled = 704,
+  hipErrorPeerAccessNotEnabled = 705,
+  hipErrorSetOnActiveProcess = 708,
+  hipErrorContextIsDestroyed = 709,
+  hipErrorAssert = 710,
+  hipErrorHostMemoryAlreadyRegistered = 712,
+  hipErrorHostMemoryNotRegistered = 713,
+  hipErrorLaunchFailure = 719,
+  hipErrorCooperativeLaunchTooLarge = 720,
+  hipErrorNotSupported = 801,
+  hipErrorStreamCaptureUnsupported = 900,
+  hipErrorStreamCaptureInvalidated = 901,
+  hipErrorStreamCaptureMerge = 902,
+  hipErrorStreamCaptureUnmatched = 903,
+  hipErrorStreamCaptureUnjoined = 904,
+  hipErrorStreamCaptureIsolation = 905,
+  hipErrorStreamCaptureImplicit = 906,
+  hipErrorCapturedEvent = 907,
+  hipErrorStreamCaptureWrongThread = 908,
+  hipErrorGraphExecUpdateFailure = 910,
+  hipErrorInvalidChannelDescriptor = 911,
+  hipErrorInvalidTexture = 912,
+  hipErrorUnknown = 999,
+  hipErrorRuntimeMemory = 1052,
+  hipErrorRuntimeOther = 1053,
+  hipErrorTbd /* marks the end of the list */
+} hipError_t;
+
+/* ---- devices ------------------------------------------------------------- */
+
+typedef int hipDevice_t;
+
+/* Feature bits of a device (hipDeviceProp_t.arch). */
+typedef struct {
+  unsigned hasGlobalInt32Atomics : 1;
+  unsigned hasGlobalFloatAtomicExch : 1;
+  unsigned hasSharedInt32Atomics : 1;
+  unsigned hasSharedFloatAtomicExch : 1;
+  unsigned hasFloatAtomicAdd : 1;
+  unsigned hasGlobalInt64Atomics : 1;
+  unsigned hasSharedInt64Atomics : 1;
+  unsigned hasDoubles : 1;
+  unsigned hasWarpVote : 1;
+  unsigned hasWarpBallot : 1;
+  unsigned hasWarpShuffle : 1;
+  unsigned hasFunnelShift : 1;
+  unsigned hasThreadFenceSystem : 1;
+  unsigned hasSyncThreadsExt : 1;
+  unsigned hasSurfaceFuncs : 1;
+  unsigned has3dGrid : 1;
+  unsigned hasDynamicParallelism : 1;
+} hipDeviceArch_t;
+
+typedef struct hipUUID_t {
+  char bytes[16];
+} hipUUID;
+
+/* Device properties, in HIP 6's order (the CUDA fields first, then the
+ * HIP-only ones), so code written for ROCm 6 finds every field it names. */
+typedef struct hipDeviceProp_t {
+  char name[256];
+  hipUUID uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate; /* kHz */
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  size_t texturePitchAlignment;
+  int deviceOverlap;
+  int multiProcessorCount;
+  int kernelExecTimeoutEnabled;
+  int integrated;
+  int canMapHostMemory;
+  int computeMode;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture1DLinear;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryClockRate; /* kHz */
+  int memoryBusWidth;  /* bits */
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int singleToDoublePrecisionPerfRatio;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseHipArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingHipArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int reserved[63];
+  int hipReserved[32];
+  /* HIP-only fields. */
+  char gcnArchName[256];
+  size_t maxSharedMemoryPerMultiProcessor;
+  int clockInstructionRate; /* kHz of the clock()/clock64() counter */
+  hipDeviceArch_t arch;
+  unsigned int *hdpMemFlushCntl;
+  unsigned int *hdpRegFlushCntl;
+  int cooperativeMultiDeviceUnmatchedFunc;
+  int cooperativeMultiDeviceUnmatchedGridDim;
+  int cooperativeMultiDeviceUnmatchedBlockDim;
+  int cooperativeMultiDeviceUnmatchedSharedMem;
+  int isLargeBar;
+  int asicRevision;
+} hipDeviceProp_t;
+
+/* HIP 6 names the versioned struct too. */
+typedef hipDeviceProp_t hipDeviceProp_tR0600;
+
+typedef enum hipDeviceAttribute_t {
+  hipDeviceAttributeCudaCompatibleBegin = 0,
+  hipDeviceAttributeEccEnabled = hipDeviceAttributeCudaCompatibleBegin, /* 0 */
+  hipDeviceAttributeAccessPolicyMaxWindowSize,
+  hipDeviceAttributeAsyncEngineCount,
+  hipDeviceAttributeCanMapHostMemory,
+  hipDeviceAttributeCanUseHostPointerForRegisteredMem,
+  hipDeviceAttributeClockRate, /* 5 */
+  hipDeviceAttributeComputeMode,
+  hipDeviceAttributeComputePreemptionSupported,
+  hipDeviceAttributeConcurrentKernels,
+  hipDeviceAttributeConcurrentManagedAccess,
+  hipDeviceAttributeCooperativeLaunch, /* 10 */
+  hipDeviceAttributeCooperativeMultiDeviceLaunch,
+  hipDeviceAttributeDeviceOverlap,
+  hipDeviceAttributeDirectManagedMemAccessFromHost,
+  hipDeviceAttributeGlobalL1CacheSupported,
+  hipDeviceAttributeHostNativeAtomicSupported, /* 15 */
+  hipDeviceAttributeIntegrated,
+  hipDeviceAttributeIsMultiGpuBoard,
+  hipDeviceAttributeKernelExecTimeout,
+  hipDeviceAttributeL2CacheSize,
+  hipDeviceAttributeLocalL1CacheSupported, /* 20 */
+  hipDeviceAttributeLuid,
+  hipDeviceAttributeLuidDeviceNodeMask,
+  hipDeviceAttributeComputeCapabilityMajor,
+  hipDeviceAttributeManagedMemory,
+  hipDeviceAttributeMaxBlocksPerMultiProcessor, /* 25 */
+  hipDeviceAttributeMaxBlockDimX,
+  hipDeviceAttributeMaxBlockDimY,
+  hipDeviceAttributeMaxBlockDimZ,
+  hipDeviceAttributeMaxGridDimX,
+  hipDeviceAttributeMaxGridDimY, /* 30 */
+  hipDeviceAttributeMaxGridDimZ,
+  hipDeviceAttributeMaxSurface1D,
+  hipDeviceAttributeMaxSurface1DLayered,
+  hipDeviceAttributeMaxSurface2D,
+  hipDeviceAttributeMaxSurface2DLayered, /* 35 */
+  hipDeviceAttributeMaxSurface3D,
+  hipDeviceAttributeMaxSurfaceCubemap,
+  hipDeviceAttributeMaxSurfaceCubemapLayered,
+  hipDeviceAttributeMaxTexture1DWidth,
+  hipDeviceAttributeMaxTexture1DLayered, /* 40 */
+  hipDeviceAttributeMaxTexture1DLinear,
+  hipDeviceAttributeMaxTexture1DMipmap,
+  hipDeviceAttributeMaxTexture2DWidth,
+  hipDeviceAttributeMaxTexture2DHeight,
+  hipDeviceAttributeMaxTexture2DGather, /* 45 */
+  hipDeviceAttributeMaxTexture2DLayered,
+  hipDeviceAttributeMaxTexture2DLinear,
+  hipDeviceAttributeMaxTexture2DMipmap,
+  hipDeviceAttributeMaxTexture3DWidth,
+  hipDeviceAttributeMaxTexture3DHeight, /* 50 */
+  hipDeviceAttributeMaxTexture3DDepth,
+  hipDeviceAttributeMaxTexture3DAlt,
+  hipDeviceAttributeMaxTextureCubemap,
+  hipDeviceAttributeMaxTextureCubemapLayered,
+  hipDeviceAttributeMaxThreadsDim, /* 55 */
+  hipDeviceAttributeMaxThreadsPerBlock,
+  hipDeviceAttributeMaxThreadsPerMultiProcessor,
+  hipDeviceAttributeMaxPitch,
+  hipDeviceAttributeMemoryBusWidth,
+  hipDeviceAttributeMemoryClockRate, /* 60 */
+  hipDeviceAttributeComputeCapabilityMinor,
+  hipDeviceAttributeMultiGpuBoardGroupID,
+  hipDeviceAttributeMultiprocessorCount,
+  hipDeviceAttributeUnused1, /* was hipDeviceAttributeName */
+  hipDeviceAttributePageableMemoryAccess, /* 65 */
+  hipDeviceAttributePageableMemoryAccessUsesHostPageTables,
+  hipDeviceAttributePciBusId,
+  hipDeviceAttributePciDeviceId,
+  hipDeviceAttributePciDomainId,
+  hipDeviceAttributePciDomainID = hipDeviceAttributePciDomainId, /* 69, older spelling */
+  hipDeviceAttributePersistingL2CacheMaxSize, /* 70 */
+  hipDeviceAttributeMaxRegistersPerBlock,
+  hipDeviceAttributeMaxRegistersPerMultiprocessor,
+  hipDeviceAttributeReservedSharedMemPerBlock,
+  hipDeviceAttributeMaxSharedMemoryPerBlock,
+  hipDeviceAttributeSharedMemPerBlockOptin, /* 75 */
+  hipDeviceAttributeSharedMemPerMultiprocessor,
+  hipDeviceAttributeSingleToDoublePrecisionPerfRatio,
+  hipDeviceAttributeStreamPrioritiesSupported,
+  hipDeviceAttributeSurfaceAlignment,
+  hipDeviceAttributeTccDriver, /* 80 */
+  hipDeviceAttributeTextureAlignment,
+  hipDeviceAttributeTexturePitchAlignment,
+  hipDeviceAttributeTotalConstantMemory,
+  hipDeviceAttributeTotalGlobalMem,
+  hipDeviceAttributeUnifiedAddressing, /* 85 */
+  hipDeviceAttributeUnused2, /* was hipDeviceAttributeUuid */
+  hipDeviceAttributeWarpSize,
+  hipDeviceAttributeMemoryPoolsSupported,
+  hipDeviceAttributeVirtualMemoryManagementSupported,
+  hipDeviceAttributeHostRegisterSupported, /* 90 */
+  hipDeviceAttributeMemoryPoolSupportedHandleTypes,
+  hipDeviceAttributeHostNumaId,
+
+  hipDeviceAttributeCudaCompatibleEnd = 9999,
+  hipDeviceAttributeAmdSpecificBegin = 10000,
+
+  hipDeviceAttributeClockInstructionRate = hipDeviceAttributeAmdSpecificBegin, /* 10000 */
+  hipDeviceAttributeUnused3, /* was hipDeviceAttributeArch */
+  hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,
+  hipDeviceAttributeUnused4, /* was hipDeviceAttributeGcnArch */
+  hipDeviceAttributeUnused5, /* was hipDeviceAttributeGcnArchName */
+  hipDeviceAttributeHdpMemFlushCntl, /* 10005 */
+  hipDeviceAttributeHdpRegFlushCntl,
+  hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc,
+  hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim,
+  hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim,
+  hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem, /* 10010 */
+  hipDeviceAttributeIsLargeBar,
+  hipDeviceAttributeAsicRevision,
+  hipDeviceAttributeCanUseStreamWaitValue,
+  hipDeviceAttributeImageSupport,
+  hipDeviceAttributePhysicalMultiProcessorCount, /* 10015 */
+  hipDeviceAttributeFineGrainSupport,
+  hipDeviceAttributeWallClockRate, /* kHz */
+  hipDeviceAttributeNumberOfXccs,
+  hipDeviceAttributeMaxAvailableVgprsPerThread,
+  hipDeviceAttributePciChipId, /* 10020 */
+
+  hipDeviceAttributeAmdSpecificEnd = 19999,
+  hipDeviceAttributeVendorSpecificBegin = 20000,
+
+  /* HIP 5 spellings of the attributes that HIP 6 retired (same numbers). */
+  hipDeviceAttributeName = 64,
+  hipDeviceAttributeUuid = 86,
+  hipDeviceAttributeArch = 10001,
+  hipDeviceAttributeGcnArch = 10003,
+  hipDeviceAttributeGcnArchName = 10004
+} hipDeviceAttribute_t;
+
+enum hipComputeMode {
+  hipComputeModeDefault = 0,
+  hipComputeModeExclusive = 1,
+  hipComputeModeProhibited = 2,
+  hipComputeModeExclusiveProcess = 3
+};
+
+typedef enum hipDeviceP2PAttr {
+  hipDevP2PAttrPerformanceRank = 0,
+  hipDevP2PAttrAccessSupported,
+  hipDevP2PAttrNativeAtomicSupported,
+  hipDevP2PAttrHipArrayAccessSupported
+} hipDeviceP2PAttr;
+
+/* HIP declares the limit enum without a typedef; the typedef lets C code write
+ * hipLimit_t as C++ code can. */
+enum hipLimit_t {
+  hipLimitStackSize = 0x0,      /* bytes of stack per GPU thread */
+  hipLimitPrintfFifoSize = 0x1, /* bytes of the device printf buffer */
+  hipLimitMallocHeapSize = 0x2, /* bytes of the device malloc heap */
+  hipLimitRange
+};
+typedef enum hipLimit_t hipLimit_t;
+
+typedef enum hipFuncCache_t {
+  hipFuncCachePreferNone,
+  hipFuncCachePreferShared,
+  hipFuncCachePreferL1,
+  hipFuncCachePreferEqual
+} hipFuncCache_t;
+
+typedef enum hipSharedMemConfig {
+  hipSharedMemBankSizeDefault,
+  hipSharedMemBankSizeFourByte,
+  hipSharedMemBankSizeEightByte
+} hipSharedMemConfig;
+
+typedef enum hipFuncAttribute {
+  hipFuncAttributeMaxDynamicSharedMemorySize = 8,
+  hipFuncAttributePreferredSharedMemoryCarveout = 9,
+  hipFuncAttributeMax
+} hipFuncAttribute;
+
+typedef struct hipFuncAttributes {
+  int binaryVersion;
+  int cacheModeCA;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxDynamicSharedSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int preferredShmemCarveout;
+  int ptxVersion;
+  size_t sharedSizeBytes;
+} hipFuncAttributes;
+
+/* ---- memory -------------------------------------------------------------- */
+
+/* HIP 6 values (HIP 5 numbered Host 0, Device 1, Array 2, Unified 3). */
+typedef enum hipMemoryType {
+  hipMemoryTypeUnregistered = 0,
+  hipMemoryTypeHost = 1,
+  hipMemoryTypeDevice = 2,
+  hipMemoryTypeManaged = 3,
+  hipMemoryTypeArray = 10,
+  hipMemoryTypeUnified = 11
+} hipMemoryType;
+
+/* hipPointerGetAttributes' answer. HIP 6 calls the first field `type`, HIP 5
+ * `memoryType`; both names reach the same storage. */
+typedef struct hipPointerAttribute_t {
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L) || \
+    defined(__GNUC__)
+  AH_EXTENSION union {
+    enum hipMemoryType type;
+    enum hipMemoryType memoryType;
+  };
+#else
+  enum hipMemoryType type;
+#endif
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+  int isManaged;
+  unsigned allocationFlags; /* the flags the memory was allocated with */
+} hipPointerAttribute_t;
+
+typedef enum hipMemoryAdvise {
+  hipMemAdviseSetReadMostly = 1,
+  hipMemAdviseUnsetReadMostly = 2,
+  hipMemAdviseSetPreferredLocation = 3,
+  hipMemAdviseUnsetPreferredLocation = 4,
+  hipMemAdviseSetAccessedBy = 5,
+  hipMemAdviseUnsetAccessedBy = 6,
+  hipMemAdviseSetCoarseGrain = 100,
+  hipMemAdviseUnsetCoarseGrain = 101
+} hipMemoryAdvise;
+
+typedef enum hipMemRangeAttribute {
+  hipMemRangeAttributeReadMostly = 1,
+  hipMemRangeAttributePreferredLocation = 2,
+  hipMemRangeAttributeAccessedBy = 3,
+  hipMemRangeAttributeLastPrefetchLocation = 4,
+  hipMemRangeAttributeCoherencyMode = 100
+} hipMemRangeAttribute;
+
+/* hipHostMalloc / hipHostAlloc flags. */
+#define hipHostMallocDefault 0x0
+#define hipHostMallocPortable 0x1
+#define hipHostMallocMapped 0x2
+#define hipHostMallocWriteCombined 0x4
+#define hipHostMallocUncached 0x10000000
+#define hipHostMallocNumaUser 0x20000000
+#define hipHostMallocCoherent 0x40000000
+#define hipHostMallocNonCoherent 0x80000000
+#define hipHostAllocDefault hipHostMallocDefault
+#define hipHostAllocPortable hipHostMallocPortable
+#define hipHostAllocMapped hipHostMallocMapped
+#define hipHostAllocWriteCombined hipHostMallocWriteCombined
+#define hipHostAllocUncached hipHostMallocUncached
+
+/* hipMallocManaged / hipStreamAttachMemAsync flags. */
+#define hipMemAttachGlobal 0x01
+#define hipMemAttachHost 0x02
+#define hipMemAttachSingle 0x04
+
+/* hipExtMallocWithFlags flags. */
+#define hipDeviceMallocDefault 0x0
+#define hipDeviceMallocFinegrained 0x1
+#define hipMallocSignalMemory 0x2
+#define hipDeviceMallocUncached 0x3
+#define hipDeviceMallocContiguous 0x4
+
+/* hipHostRegister flags. */
+#define hipHostRegisterDefault 0x0
+#define hipHostRegisterPortable 0x1
+#define hipHostRegisterMapped 0x2
+#define hipHostRegisterIoMemory 0x4
+#define hipHostRegisterReadOnly 0x08
+#define hipExtHostRegisterCoarseGrained 0x8
+#define hipExtHostRegisterUncached 0x80000000
+
+/* ---- device flags -------------------------------------------------------- */
+
+#define hipDeviceScheduleAuto 0x0
+#define hipDeviceScheduleSpin 0x1
+#define hipDeviceScheduleYield 0x2
+#define hipDeviceScheduleBlockingSync 0x4
+#define hipDeviceScheduleMask 0x7
+#define hipDeviceMapHost 0x8
+#define hipDeviceLmemResizeToMax 0x10
+
+#define hipCpuDeviceId ((int)-1)
+#define hipInvalidDeviceId ((int)-2)
+
+/* ---- streams and events -------------------------------------------------- */
+
+typedef struct ihipCtx_t *hipCtx_t;
+typedef struct ihipStream_t *hipStream_t;
+typedef struct ihipEvent_t *hipEvent_t;
+typedef struct ihipModule_t *hipModule_t;
+typedef struct ihipModuleSymbol_t *hipFunction_t;
+typedef struct ihipMemPoolHandle_t *hipMemPool_t;
+
+/* The legacy null stream, and the calling thread's own default stream. */
+#define hipStreamLegacy ((hipStream_t)1)
+#define hipStreamPerThread ((hipStream_t)2)
+
+#define hipStreamDefault 0x00
+#define hipStreamNonBlocking 0x01
+
+#define hipEventDefault 0x0
+#define hipEventBlockingSync 0x1
+#define hipEventDisableTiming 0x2
+#define hipEventInterprocess 0x4
+#define hipEventDisableSystemFence 0x20000000
+#define hipEventReleaseToDevice 0x40000000
+#define hipEventReleaseToSystem 0x80000000
+
+/* hipStreamWaitValue32/64 comparisons. */
+#define hipStreamWaitValueGte 0x0
+#define hipStreamWaitValueEq 0x1
+#define hipStreamWaitValueAnd 0x2
+#define hipStreamWaitValueNor 0x3
+
+#define hipEventRecordDefault 0x00
+#define hipEventRecordExternal 0x01
+#define hipEventWaitDefault 0x00
+#define hipEventWaitExternal 0x01
+
+typedef void (*hipHostFn_t)(void *userData);
+typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void *userData);
+
+/* ---- launches ------------------------------------------------------------ */
+
+/* Grid and block sizes. nvcc's NVIDIA pass brings CUDA's dim3 (same layout,
+ * same constructor), so we define ours only elsewhere. */
+#if !defined(__CUDACC__)
+typedef struct dim3 {
+  uint32_t x;
+  uint32_t y;
+  uint32_t z;
+#ifdef __cplusplus
+  constexpr dim3(uint32_t x_ = 1, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+#endif
+} dim3;
+#endif
+
+typedef struct hipLaunchParams_t {
+  void *func;
+  dim3 gridDim;
+  dim3 blockDim;
+  void **args;
+  size_t sharedMem;
+  hipStream_t stream;
+} hipLaunchParams;
+
+/* hipModuleLaunchKernel's `extra` markers. */
+#define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)
+#define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
+#define HIP_LAUNCH_PARAM_END ((void *)0x03)
+
+#define hipCooperativeLaunchMultiDeviceNoPreSync 0x01
+#define hipCooperativeLaunchMultiDeviceNoPostSync 0x02
+#define hipOccupancyDefault 0x00
+
+#define hipIpcMemLazyEnablePeerAccess 0x01
+
+/* The kernel signature ABI between compiled HIP code and the runtime. */
+#include <hip/anyhip/common/launch_abi.h>
+
+/* ---- functions ----------------------------------------------------------- */
+
+/* Declared with default visibility so that the library, built with
+ * -fvisibility=hidden, exports every function it defines from this list. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Initialization and version. */
+hipError_t hipInit(unsigned int flags);
+hipError_t hipDriverGetVersion(int *driverVersion);
+hipError_t hipRuntimeGetVersion(int *runtimeVersion);
+
+/* Devices. */
+hipError_t hipGetDeviceCount(int *count);
+hipError_t hipSetDevice(int deviceId);
+hipError_t hipGetDevice(int *deviceId);
+hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId);
+hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceId);
+hipError_t hipDeviceGet(hipDevice_t *device, int ordinal);
+hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device);
+hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device);
+hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device);
+hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device);
+hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device);
+hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId);
+hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop);
+hipError_t hipDeviceSynchronize(void);
+hipError_t hipDeviceReset(void);
+hipError_t hipSetDeviceFlags(unsigned flags);
+hipError_t hipGetDeviceFlags(unsigned int *flags);
+hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit);
+hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value);
+hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig);
+hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig);
+hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig);
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config);
+hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId);
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags);
+hipError_t hipDeviceDisablePeerAccess(int peerDeviceId);
+
+/* Errors. These four never change the thread's last error themselves. */
+hipError_t hipGetLastError(void);
+hipError_t hipPeekAtLastError(void);
+const char *hipGetErrorName(hipError_t hip_error);
+const char *hipGetErrorString(hipError_t hipError);
+
+/* Memory. */
+hipError_t hipMalloc(void **ptr, size_t size);
+hipError_t hipFree(void *ptr);
+hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flags);
+hipError_t hipMallocManaged(void **dev_ptr, size_t size,
+                            unsigned int flags __dparm(hipMemAttachGlobal));
+hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height);
+hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes,
+                            size_t height, unsigned int elementSizeBytes);
+hipError_t hipMemGetInfo(size_t *free, size_t *total);
+hipError_t hipMemPtrGetInfo(void *ptr, size_t *size);
+hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags);
+hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags);
+hipError_t hipHostFree(void *ptr);
+hipError_t hipFreeHost(void *ptr);
+hipError_t hipMallocHost(void **ptr, size_t size) AH_DEPRECATED("use hipHostMalloc");
+hipError_t hipMemAllocHost(void **ptr, size_t size) AH_DEPRECATED("use hipHostMalloc");
+hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags);
+hipError_t hipHostUnregister(void *hostPtr);
+hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags);
+hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr);
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr);
+hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr);
+
+/* Copies and sets. */
+hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind);
+hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
+                          hipStream_t stream __dparm(0));
+hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
+                               hipStream_t stream);
+hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, const void *src, size_t sizeBytes);
+hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes);
+hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes);
+hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, const void *src, size_t sizeBytes,
+                              hipStream_t stream);
+hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes,
+                              hipStream_t stream);
+hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes,
+                              hipStream_t stream);
+hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                       size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                            size_t width, size_t height, hipMemcpyKind kind,
+                            hipStream_t stream __dparm(0));
+hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId,
+                         size_t sizeBytes);
+hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int srcDevice,
+                              size_t sizeBytes, hipStream_t stream __dparm(0));
+hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeBytes,
+                             size_t offset __dparm(0),
+                             hipMemcpyKind kind __dparm(hipMemcpyHostToDevice));
+hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes,
+                               size_t offset __dparm(0),
+                               hipMemcpyKind kind __dparm(hipMemcpyDeviceToHost));
+hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t sizeBytes,
+                                  size_t offset, hipMemcpyKind kind,
+                                  hipStream_t stream __dparm(0));
+hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBytes,
+                                    size_t offset, hipMemcpyKind kind,
+                                    hipStream_t stream __dparm(0));
+hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol);
+hipError_t hipGetSymbolSize(size_t *size, const void *symbol);
+hipError_t hipMemset(void *dst, int value, size_t sizeBytes);
+hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t stream __dparm(0));
+hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count);
+hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count);
+hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count);
+hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t count,
+                            hipStream_t stream __dparm(0));
+hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t count,
+                             hipStream_t stream __dparm(0));
+hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count,
+                             hipStream_t stream __dparm(0));
+hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height);
+hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height,
+                            hipStream_t stream __dparm(0));
+
+/* Streams. */
+hipError_t hipStreamCreate(hipStream_t *stream);
+hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags);
+hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority);
+hipError_t hipStreamDestroy(hipStream_t stream);
+hipError_t hipStreamQuery(hipStream_t stream);
+hipError_t hipStreamSynchronize(hipStream_t stream);
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event,
+                              unsigned int flags __dparm(0));
+hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags);
+hipError_t hipStreamGetPriority(hipStream_t stream, int *priority);
+hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device);
+hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData);
+hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback,
+                                void *userData, unsigned int flags);
+
+/* Events. */
+hipError_t hipEventCreate(hipEvent_t *event);
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags);
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream __dparm(NULL));
+hipError_t hipEventQuery(hipEvent_t event);
+hipError_t hipEventSynchronize(hipEvent_t event);
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
+hipError_t hipEventDestroy(hipEvent_t event);
+
+/* Kernel launches. */
+hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
+                           void **args, size_t sharedMemBytes __dparm(0),
+                           hipStream_t stream __dparm(0));
+hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim,
+                                      void **kernelParams, unsigned int sharedMemBytes,
+                                      hipStream_t stream);
+hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func);
+hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value);
+hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config);
+
+/* anyhip's launch ABI, used by hipcc-generated code and hip/anyhip/common/
+ * launch.hpp: launch `fn` (a kernel's host address) whose parameters `sig`
+ * describes, with args[i] pointing at argument i; and remember a kernel's
+ * signature so that hipLaunchKernel can find it. */
+hipError_t __ahLaunchKernel(const void *fn, const struct ahKernelSig *sig, dim3 grid, dim3 block,
+                            size_t shmem, hipStream_t stream, void **args);
+void __ahRegisterKernel(const void *fn, const struct ahKernelSig *sig);
+
+#ifdef __cplusplus
+}
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#if defined(__cplusplus) && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)
+#include <hip/anyhip/common/api_cxx.hpp>
+#endif
+
+#endif

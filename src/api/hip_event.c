@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* HIP's event entry points. An event belongs to the device that was current
+ * when it was made; it can be recorded on any stream of that device (the
+ * null and per-thread streams included), queried, waited for, and timed
+ * against another event. Error codes follow HIP on AMD. */
+#include "../core/stream.h"
+
+#ifndef hipEventDisableSystemFence
+#define hipEventDisableSystemFence 0x20000000u
+#endif
+
+#define AH_EVENT_FLAGS                                                                 \
+  ((unsigned)(hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess |   \
+              hipEventReleaseToDevice | hipEventReleaseToSystem | hipEventDisableSystemFence))
+#define AH_EVENT_RELEASE_FLAGS \
+  ((unsigned)(hipEventReleaseToDevice | hipEventReleaseToSystem | hipEventDisableSystemFence))
+
+static hipError_t create(hipEvent_t *event, unsigned flags) {
+  struct ah_device *dev = ah_current_device();
+  struct ah_event *e;
+  hipError_t err;
+
+  if (dev == NULL)
+    return hipErrorNoDevice;
+  err = ah_event_create(dev, flags, &e);
+  if (err == hipSuccess)
+    *event = (hipEvent_t)e;
+  return err;
+}
+
+AH_EXPORT hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags) {
+  unsigned release = flags & AH_EVENT_RELEASE_FLAGS;
+
+  AH_ENTER();
+  AH_REQUIRE(event != NULL, hipErrorInvalidValue);
+  AH_REQUIRE((flags & ~AH_EVENT_FLAGS) == 0, hipErrorInvalidValue);
+  AH_REQUIRE((release & (release - 1)) == 0, hipErrorInvalidValue); /* at most one */
+  /* An interprocess event cannot be timed (HIP and CUDA). */
+  AH_REQUIRE(!(flags & hipEventInterprocess) || (flags & hipEventDisableTiming),
+             hipErrorInvalidValue);
+  AH_RETURN(create(event, flags));
+}
+
+AH_EXPORT hipError_t hipEventCreate(hipEvent_t *event) {
+  AH_ENTER();
+  AH_REQUIRE(event != NULL, hipErrorInvalidValue);
+  AH_RETURN(create(event, hipEventDefault));
+}
+
+AH_EXPORT hipError_t hipEventDestroy(hipEvent_t event) {
+  struct ah_event *e;
+
+  AH_ENTER();
+  AH_REQUIRE(event != NULL, hipErrorInvalidHandle);
+  e = ah_event_lookup(event);
+  AH_REQUIRE(e != NULL, hipErrorContextIsDestroyed); /* HIP's code for a destroyed event */
+  AH_RETURN(ah_event_destroy(e));
+}
+
+AH_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+  struct ah_device *dev;
+  struct ah_event *e;
+  void *q;
+
+  AH_ENTER();
+  AH_REQUIRE(event != NULL, hipErrorInvalidHandle);
+  e = ah_event_lookup(event);
+  AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
+  AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
+  /* The stream must be on the event's device. */
+  AH_REQUIRE(dev == e->dev, hipErrorInvalidHandle);
+  AH_REQUIRE_OK(dev->backend->event_record(dev, q, e->impl));
+  e->recorded = 1;
+  return hipSuccess;
+}
+
+/* An event never recorded counts as complete (HIP and CUDA). */
+AH_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
+  struct ah_event *e;
+
+  AH_ENTER();
+  AH_REQUIRE(event != NULL, hipErrorInvalidHandle);
+  e = ah_event_lookup(event);
+  AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
+  AH_RETURN(e->dev->backend->event_query(e->dev, e->impl));
+}
+
+AH_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
+  struct ah_event *e;
+
+  AH_ENTER();
+  AH_REQUIRE(event != NULL, hipErrorInvalidHandle);
+  e = ah_event_lookup(event);
+  AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
+  AH_RETURN(e->dev->backend->event_sync(e->dev, e->impl));
+}
+
+/* Milliseconds from start to stop. Both must be recorded, timed, complete,
+ * and of one device. */
+AH_EXPORT hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
+  struct ah_event *a, *b;
+
+  AH_ENTER();
+  AH_REQUIRE(ms != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(start != NULL && stop != NULL, hipErrorInvalidHandle);
+  a = ah_event_lookup(start);
+  b = ah_event_lookup(stop);
+  AH_REQUIRE(a != NULL && b != NULL, hipErrorInvalidHandle);
+  AH_REQUIRE(a->dev == b->dev, hipErrorInvalidHandle);
+  AH_REQUIRE(!((a->flags | b->flags) & hipEventDisableTiming), hipErrorInvalidHandle);
+  AH_REQUIRE(a->recorded && b->recorded, hipErrorInvalidHandle);
+  AH_RETURN(a->dev->backend->event_elapsed(a->dev, a->impl, b->impl, ms));
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernel launches: the entry that triple chevrons and hipLaunchKernelGGL
+ * compile into (__ahLaunchKernel), hipLaunchKernel with an argument pointer
+ * array, the kernel registration hook, and the old configure/setup/launch
+ * triple. Every check runs before anything is queued, so a refused launch
+ * runs nothing; the error codes are HIP's. */
+#include "../core/stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Checks a launch configuration against dev's limits, as HIP does. */
+static hipError_t check_config(const struct ah_device *dev, dim3 grid, dim3 block, size_t shmem) {
+  const hipDeviceProp_t *p = &dev->props;
+  uint64_t threads = (uint64_t)block.x * block.y * block.z;
+
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
+    return hipErrorInvalidConfiguration;
+  if (block.x > (uint64_t)p->maxThreadsDim[0] || block.y > (uint64_t)p->maxThreadsDim[1] ||
+      block.z > (uint64_t)p->maxThreadsDim[2] || threads > (uint64_t)p->maxThreadsPerBlock)
+    return hipErrorInvalidConfiguration;
+  if (grid.x > (uint64_t)p->maxGridSize[0] || grid.y > (uint64_t)p->maxGridSize[1] ||
+      grid.z > (uint64_t)p->maxGridSize[2])
+    return hipErrorInvalidConfiguration;
+  /* HIP numbers a dimension's threads in 32 bits. */
+  if ((uint64_t)grid.x * block.x > UINT32_MAX || (uint64_t)grid.y * block.y > UINT32_MAX ||
+      (uint64_t)grid.z * block.z > UINT32_MAX)
+    return hipErrorInvalidConfiguration;
+  if (shmem > p->sharedMemPerBlock)
+    return hipErrorInvalidValue;
+  return hipSuccess;
+}
+
+/* The one launch path. sig may be NULL when the backend needs no layout. */
+static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
+                         size_t shmem, hipStream_t stream, void **args) {
+  struct ah_cmd cmd = {.kind = AH_CMD_KERNEL};
+  struct ah_stream *s;
+  struct ah_device *dev;
+  hipError_t err;
+  void *q;
+
+  if (fn == NULL)
+    return hipErrorInvalidDeviceFunction;
+  if (sig != NULL && sig->nargs > 0 && args == NULL)
+    return hipErrorInvalidValue;
+  err = ah_stream_lookup(stream, &s);
+  if (err != hipSuccess)
+    return err;
+  dev = ah_current_device();
+  if (dev == NULL)
+    return hipErrorNoDevice;
+  /* A kernel goes to a stream of the current device only (HIP, CUDA). */
+  if (s != NULL && s->dev != dev)
+    return hipErrorInvalidHandle;
+  q = s != NULL ? s->queue : dev->null_queue;
+  err = check_config(dev, grid, block, shmem);
+  if (err != hipSuccess)
+    return err;
+  if (dev->backend->function_check != NULL) {
+    err = dev->backend->function_check(dev, fn);
+    if (err != hipSuccess)
+      return err;
+  }
+  cmd.kernel.fn = fn;
+  cmd.kernel.sig = sig;
+  cmd.kernel.grid = grid;
+  cmd.kernel.block = block;
+  cmd.kernel.shared_bytes = shmem;
+  cmd.kernel.args = args;
+  return dev->backend->submit(dev, q, &cmd, 0);
+}
+
+AH_EXPORT hipError_t __ahLaunchKernel(const void *fn, const ahKernelSig *sig, dim3 grid,
+                                      dim3 block, size_t shmem, hipStream_t stream, void **args) {
+  AH_ENTER();
+  AH_RETURN(launch(fn, sig, grid, block, shmem, stream, args));
+}
+
+/* Called from static constructors that hipcc emits, possibly before main and
+ * before the runtime is initialized: it only fills the registry. */
+AH_EXPORT void __ahRegisterKernel(const void *fn, const ahKernelSig *sig) {
+  ah_kernel_register(fn, sig);
+}
+
+AH_EXPORT hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks,
+                                     dim3 dimBlocks, void **args, size_t sharedMemBytes,
+                                     hipStream_t stream) {
+  AH_ENTER();
+  AH_REQUIRE(function_address != NULL, hipErrorInvalidDeviceFunction);
+  AH_RETURN(launch(function_address, ah_kernel_sig(function_address), numBlocks, dimBlocks,
+                   sharedMemBytes, stream, args));
+}
+
+/* ---- hipConfigureCall / hipSetupArgument / hipLaunchByPtr ---- */
+
+#define AH_CALL_DEPTH 8
+
+struct call_config {
+  dim3 grid, block;
+  size_t shmem;
+  hipStream_t stream;
+  unsigned char *buf; /* arguments at the offsets hipSetupArgument gave */
+  size_t len, cap;
+};
+
+/* Configurations pushed by this thread and not launched yet. */
+static _Thread_local struct call_config calls[AH_CALL_DEPTH];
+static _Thread_local int ncalls;
+
+static hipError_t push_call(dim3 grid, dim3 block, size_t shmem, hipStream_t stream) {
+  struct call_config *c;
+
+  if (ncalls == AH_CALL_DEPTH)
+    return hipErrorInvalidConfiguration;
+  c = &calls[ncalls++];
+  c->grid = grid;
+  c->block = block;
+  c->shmem = shmem;
+  c->stream = stream;
+  c->len = 0;
+  return hipSuccess;
+}
+
+AH_EXPORT hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                      hipStream_t stream) {
+  AH_ENTER();
+  AH_RETURN(push_call(gridDim, blockDim, sharedMem, stream));
+}
+
+AH_EXPORT hipError_t __hipPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                                hipStream_t stream) {
+  AH_ENTER();
+  AH_RETURN(push_call(gridDim, blockDim, sharedMem, stream));
+}
+
+AH_EXPORT hipError_t __hipPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                               hipStream_t *stream) {
+  struct call_config *c;
+
+  AH_ENTER();
+  AH_REQUIRE(gridDim != NULL && blockDim != NULL && sharedMem != NULL && stream != NULL,
+             hipErrorInvalidValue);
+  AH_REQUIRE(ncalls > 0, hipErrorMissingConfiguration);
+  c = &calls[--ncalls];
+  *gridDim = c->grid;
+  *blockDim = c->block;
+  *sharedMem = c->shmem;
+  *stream = c->stream;
+  return hipSuccess;
+}
+
+AH_EXPORT hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
+  struct call_config *c;
+
+  AH_ENTER();
+  AH_REQUIRE(ncalls > 0, hipErrorMissingConfiguration);
+  AH_REQUIRE(arg != NULL || size == 0, hipErrorInvalidValue);
+  AH_REQUIRE(offset <= SIZE_MAX - size, hipErrorInvalidValue);
+  c = &calls[ncalls - 1];
+  if (offset + size > c->cap) {
+    size_t ncap = c->cap != 0 ? c->cap : 64;
+    unsigned char *nb;
+
+    while (ncap < offset + size)
+      ncap = ncap > SIZE_MAX / 2 ? offset + size : ncap * 2;
+    nb = realloc(c->buf, ncap);
+    AH_REQUIRE(nb != NULL, hipErrorOutOfMemory);
+    memset(nb + c->cap, 0, ncap - c->cap);
+    c->buf = nb;
+    c->cap = ncap;
+  }
+  memcpy(c->buf + offset, arg, size);
+  if (offset + size > c->len)
+    c->len = offset + size;
+  return hipSuccess;
+}
+
+/* Launches the innermost configuration. The argument buffer follows the C
+ * layout of the parameter list (each argument at its alignment), which the
+ * registered signature describes. */
+AH_EXPORT hipError_t hipLaunchByPtr(const void *func) {
+  struct call_config c;
+  const ahKernelSig *sig;
+  void *argv[64];
+  size_t off = 0;
+
+  AH_ENTER();
+  AH_REQUIRE(ncalls > 0, hipErrorMissingConfiguration);
+  c = calls[--ncalls];
+  AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
+  sig = ah_kernel_sig(func);
+  AH_REQUIRE(sig != NULL, hipErrorInvalidDeviceFunction);
+  AH_REQUIRE(sig->nargs <= sizeof(argv) / sizeof(argv[0]), hipErrorInvalidValue);
+  for (unsigned i = 0; i < sig->nargs; i++) {
+    size_t al = sig->aligns[i] != 0 ? sig->aligns[i] : 1;
+
+    off = (off + al - 1) / al * al;
+    AH_REQUIRE(off + sig->sizes[i] <= c.len, hipErrorInvalidValue); /* argument not set up */
+    argv[i] = c.buf + off;
+    off += sig->sizes[i];
+  }
+  AH_RETURN(launch(func, sig, c.grid, c.block, c.shmem, c.stream, argv));
+}

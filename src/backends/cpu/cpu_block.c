@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT */
+/* One block of a kernel on one worker. The fast path calls the kernel once
+ * per GPU thread, one after another, on one fiber stack. The first time a
+ * thread reaches __syncthreads or a warp collective, the block switches to
+ * fibers: that thread keeps the stack it runs on, the threads before it have
+ * returned (and, as in HIP, no longer take part in barriers), and every later
+ * thread gets its own fiber when first scheduled. Blocked threads hand over
+ * to the next runnable thread of the block in round-robin order; there is no
+ * scheduler fiber. Everything here runs on the block's worker only. */
+#define _GNU_SOURCE
+#include "cpu_engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The kernel language's built-in variables (hip/anyhip/cpu/state.h). */
+AH_EXPORT AH_CPU_TLS ahCpuIndex threadIdx;
+AH_EXPORT AH_CPU_TLS ahCpuIndex blockIdx;
+AH_EXPORT AH_CPU_TLS ahCpuIndex blockDim = {1, 1, 1};
+AH_EXPORT AH_CPU_TLS ahCpuIndex gridDim = {1, 1, 1};
+AH_EXPORT AH_CPU_TLS unsigned int __ah_cpu_lane;
+AH_EXPORT AH_CPU_TLS void *__ah_cpu_shared;
+AH_EXPORT int warpSize = 64;
+
+__thread struct ah_cpu_worker *ah_cpu_self __attribute__((tls_model("initial-exec")));
+
+static void thread_exit(struct ah_cpu_worker *w, struct ah_cpu_block *b)
+    __attribute__((noreturn));
+
+/* ---- setup ---- */
+
+/* Grows w's per-block arrays for g. Worker-owned, so reused by every block. */
+static hipError_t reserve(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, unsigned n,
+                          unsigned nwarps) {
+  if (n > w->threads_cap) {
+    struct ah_cpu_gthread *t = realloc(w->threads, n * sizeof(*t));
+
+    if (t == NULL)
+      return hipErrorOutOfMemory;
+    w->threads = t;
+    w->threads_cap = n;
+  }
+  if (nwarps > w->warps_cap) {
+    struct ah_cpu_warp *wa = realloc(w->warps, nwarps * sizeof(*wa));
+
+    if (wa == NULL)
+      return hipErrorOutOfMemory;
+    w->warps = wa;
+    w->warps_cap = nwarps;
+  }
+  /* Dynamic shared memory: never NULL, 256-byte aligned like device memory. */
+  if (w->shared == NULL || g->shared_bytes > w->shared_cap) {
+    size_t cap = g->shared_bytes < 256 ? 256 : (g->shared_bytes + 255) & ~(size_t)255;
+    void *p = NULL;
+
+    if (posix_memalign(&p, 256, cap) != 0)
+      return hipErrorOutOfMemory;
+    free(w->shared);
+    w->shared = p;
+    w->shared_cap = cap;
+  }
+  return ah_cpu_stack_setsize(w, g->stack_size);
+}
+
+void ah_cpu_worker_free(struct ah_cpu_worker *w) {
+  ah_cpu_stacks_free(w);
+  free(w->stacks);
+  free(w->threads);
+  free(w->warps);
+  free(w->shared);
+}
+
+/* ---- the fast path ---- */
+
+/* The runner fiber: every thread of the block in turn, until one of them
+ * switches the block to fibers (then that thread's return ends this loop). */
+static void fast_main(void *arg) {
+  struct ah_cpu_worker *w = arg;
+  struct ah_cpu_block *b = &w->block;
+  const struct ah_cpu_grid *g = b->grid;
+  void (*invoke)(const void *, void **) = g->sig->invoke;
+  const void *fn = g->fn;
+  void **args = g->args;
+  unsigned ws = b->warp_size, tid = 0, lane = 0;
+
+  for (unsigned z = 0; z < g->block.z; z++) {
+    threadIdx.z = z;
+    for (unsigned y = 0; y < g->block.y; y++) {
+      threadIdx.y = y;
+      for (unsigned x = 0; x < g->block.x; x++) {
+        threadIdx.x = x;
+        __ah_cpu_lane = lane;
+        b->cur = tid;
+        invoke(fn, args);
+        if (b->fiber_mode)
+          thread_exit(w, b);
+        tid++;
+        if (++lane == ws)
+          lane = 0;
+      }
+    }
+  }
+  ah_fiber_switch(&w->runner, &w->native);
+  __builtin_unreachable();
+}
+
+/* ---- fiber mode ---- */
+
+static void thread_main(void *arg) {
+  struct ah_cpu_worker *w = ah_cpu_self;
+  struct ah_cpu_block *b = &w->block;
+  const struct ah_cpu_grid *g = b->grid;
+
+  /* The switch that started us set threadIdx and the lane. */
+  g->sig->invoke(g->fn, g->args);
+  thread_exit(w, b);
+}
+
+void ah_cpu_block_convert(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
+  unsigned k = b->cur, n = b->nthreads, ws = b->warp_size;
+  struct ah_cpu_gthread *th = b->threads;
+
+  unsigned bx = b->grid->block.x, by = b->grid->block.y;
+
+  for (unsigned i = 0; i < n; i++) {
+    th[i].tid = i;
+    th[i].stack = NULL;
+    th[i].state = i < k ? AH_T_DONE : AH_T_NEW;
+    th[i].idx.x = i % bx;
+    th[i].idx.y = i / bx % by;
+    th[i].idx.z = i / bx / by;
+    th[i].lane = i % ws;
+  }
+  th[k].state = AH_T_RUNNING;
+  for (unsigned wi = 0; wi < b->nwarps; wi++) {
+    unsigned lo = wi * ws, hi = lo + ws < n ? lo + ws : n;
+    uint64_t m = hi - lo == 64 ? ~0ull : (1ull << (hi - lo)) - 1;
+
+    if (k > lo)
+      m = k >= hi ? 0 : m & ~((1ull << (k - lo)) - 1);
+    b->warps[wi].live = m;
+    b->warps[wi].waiting = 0;
+  }
+  b->live = n - k;
+  b->runnable = n - k - 1;
+  b->bar_arrived = b->bar_true = 0;
+  b->fiber_mode = 1;
+}
+
+/* The next NEW or READY thread after the running one, round robin. */
+static struct ah_cpu_gthread *pick(struct ah_cpu_block *b) {
+  unsigned n = b->nthreads, i = b->cur;
+
+  if (b->runnable == 0)
+    return NULL;
+  for (unsigned k = 0; k < n; k++) {
+    if (++i == n)
+      i = 0;
+    if (b->threads[i].state == AH_T_NEW || b->threads[i].state == AH_T_READY)
+      return &b->threads[i];
+  }
+  return NULL;
+}
+
+void ah_cpu_block_yield(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
+  struct ah_cpu_gthread *self = &b->threads[b->cur], *next;
+
+  while ((next = pick(b)) == NULL) {
+    if (b->live == 0) {
+      /* The last thread returned: back to the worker, never to come back. */
+      ah_fiber_switch(&self->fiber, &w->native);
+      __builtin_unreachable();
+    }
+    /* Every thread left waits at a collective its warp-mates will not reach:
+     * they diverged. Run the collective with the lanes that reached it. */
+    if (!ah_cpu_warp_resolve(b))
+      ah_cpu_block_fail(w, hipErrorLaunchFailure, "internal error: block deadlocked");
+  }
+  b->runnable--;
+  if (next == self) {
+    self->state = AH_T_RUNNING;
+    return;
+  }
+  if (next->state == AH_T_NEW) {
+    next->stack = ah_cpu_stack_get(w);
+    if (next->stack == NULL)
+      ah_cpu_block_fail(w, hipErrorOutOfMemory, "no memory for a fiber stack");
+    ah_fiber_init(&next->fiber, next->stack, w->stack_size, thread_main, NULL);
+    ah_cpu_count_fiber(w);
+  }
+  next->state = AH_T_RUNNING;
+  b->cur = next->tid;
+  threadIdx = next->idx;
+  __ah_cpu_lane = next->lane;
+  ah_fiber_switch(&self->fiber, &next->fiber);
+  /* Whoever resumed us set b->cur, threadIdx, the lane and our state. */
+}
+
+/* Opens the barrier: every waiting thread may go on, with the counts. */
+static void barrier_release(struct ah_cpu_block *b) {
+  unsigned t = b->bar_true, n = b->bar_arrived;
+
+  for (unsigned i = 0; i < b->nthreads; i++) {
+    struct ah_cpu_gthread *th = &b->threads[i];
+
+    if (th->state == AH_T_BARRIER) {
+      th->state = AH_T_READY;
+      th->bar_true = t;
+      th->bar_n = n;
+      b->runnable++;
+    }
+  }
+  b->bar_arrived = b->bar_true = 0;
+}
+
+static void thread_exit(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
+  struct ah_cpu_gthread *self = &b->threads[b->cur];
+  unsigned wi = self->tid / b->warp_size;
+
+  self->state = AH_T_DONE;
+  b->live--;
+  b->warps[wi].live &= ~(1ull << (self->tid % b->warp_size));
+  if (b->warps[wi].waiting != 0)
+    ah_cpu_warp_recheck(b, wi);
+  if (b->bar_arrived != 0 && b->bar_arrived == b->live)
+    barrier_release(b);
+  ah_cpu_block_yield(w, b);
+  __builtin_unreachable();
+}
+
+static int bar_value(int op, unsigned t, unsigned n) {
+  switch (op) {
+  case AH_CPU_BAR_COUNT:
+    return (int)t;
+  case AH_CPU_BAR_AND:
+    return t == n;
+  case AH_CPU_BAR_OR:
+    return t != 0;
+  default:
+    return 0;
+  }
+}
+
+AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
+  struct ah_cpu_worker *w = ah_cpu_self;
+  struct ah_cpu_block *b;
+  struct ah_cpu_gthread *self;
+  unsigned pred = predicate != 0;
+
+  if (w == NULL || !w->in_kernel)
+    return bar_value(op, pred, 1); /* host code: a block of one */
+  b = &w->block;
+  if (!b->fiber_mode) {
+    if (b->cur == b->nthreads - 1)
+      return bar_value(op, pred, 1); /* every other thread has returned */
+    ah_cpu_block_convert(w, b);
+  }
+  self = &b->threads[b->cur];
+  b->bar_arrived++;
+  b->bar_true += pred;
+  if (b->bar_arrived == b->live) {
+    unsigned t = b->bar_true, n = b->bar_arrived;
+
+    barrier_release(b);
+    return bar_value(op, t, n);
+  }
+  self->state = AH_T_BARRIER;
+  ah_cpu_block_yield(w, b);
+  return bar_value(op, self->bar_true, self->bar_n);
+}
+
+/* ---- one block ---- */
+
+hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g,
+                            uint64_t linear) {
+  struct ah_cpu_block *b = &w->block;
+  unsigned n = g->block.x * g->block.y * g->block.z;
+  unsigned ws = (unsigned)g->warp_size;
+  unsigned nwarps = (n + ws - 1) / ws;
+  hipError_t err = reserve(w, g, n, nwarps);
+
+  if (err != hipSuccess)
+    return err;
+  b->runner_stack = ah_cpu_stack_get(w);
+  if (b->runner_stack == NULL)
+    return hipErrorOutOfMemory;
+  b->grid = g;
+  b->nthreads = n;
+  b->warp_size = ws;
+  b->nwarps = nwarps;
+  b->fiber_mode = 0;
+  b->cur = 0;
+  b->threads = w->threads;
+  b->warps = w->warps;
+  blockIdx.x = (unsigned)(linear % g->grid.x);
+  blockIdx.y = (unsigned)(linear / g->grid.x % g->grid.y);
+  blockIdx.z = (unsigned)(linear / g->grid.x / g->grid.y);
+  blockDim = (ahCpuIndex){g->block.x, g->block.y, g->block.z};
+  gridDim = (ahCpuIndex){g->grid.x, g->grid.y, g->grid.z};
+  __ah_cpu_shared = w->shared;
+
+  ah_fiber_init(&w->runner, b->runner_stack, w->stack_size, fast_main, w);
+  w->in_kernel = 1;
+  ah_fiber_switch(&w->native, &w->runner);
+  w->in_kernel = 0;
+  ah_cpu_block_abandon(w); /* nothing is left running: just give the stacks back */
+  return hipSuccess;
+}
+
+/* After the block finished or faulted: stacks back to the pool. */
+void ah_cpu_block_abandon(struct ah_cpu_worker *w) {
+  struct ah_cpu_block *b = &w->block;
+
+  w->in_kernel = 0;
+  if (b->fiber_mode) {
+    for (unsigned i = 0; i < b->nthreads; i++) {
+      if (b->threads[i].stack != NULL) {
+        ah_cpu_stack_put(w, b->threads[i].stack);
+        b->threads[i].stack = NULL;
+      }
+    }
+    b->fiber_mode = 0;
+  }
+  if (b->runner_stack != NULL) {
+    ah_cpu_stack_put(w, b->runner_stack);
+    b->runner_stack = NULL;
+  }
+}
+
+void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why) {
+  w->fault_sig = 0;
+  w->fault_addr = NULL;
+  w->fault_thread = threadIdx;
+  w->fault_err = err;
+  w->fault_why = why;
+  w->in_kernel = 0;
+  siglongjmp(w->jb, 1);
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/* The CPU device's kernel engine, as its files see each other:
+ *   cpu_sched.c  worker pool, grids and blocks handed to workers, counters
+ *   cpu_block.c  one block: fast path, switch to fibers, barriers, scheduling
+ *   cpu_warp.c   warp collectives (shuffles, votes, match, reductions)
+ *   cpu_stack.c  fiber stacks (mmap'd with a guard page, pooled per worker)
+ *   cpu_fault.c  SIGSEGV/SIGBUS/SIGFPE/SIGILL inside kernels
+ * Everything here runs on one worker thread at a time: a block's state and
+ * its fibers belong to the worker that runs the block, so none of it is
+ * locked. The rest of the CPU device needs only ah_cpu_grid_run
+ * (cpu_internal.h) and the constants at the top. */
+#ifndef AH_CPU_ENGINE_H
+#define AH_CPU_ENGINE_H
+
+#include "cpu_internal.h"
+
+#include <hip/anyhip/cpu/state.h>
+#include <setjmp.h>
+#include <signal.h>
+
+#include "../../os/fiber.h"
+
+/* wall_clock64() counts nanoseconds of CLOCK_MONOTONIC: a constant rate of
+ * 1 GHz, which hipDeviceAttributeWallClockRate reports in kHz. */
+#define AH_CPU_WALL_CLOCK_KHZ 1000000
+
+/* Fiber stacks smaller than this are rounded up: host-compiled device code
+ * calls the C library (printf alone takes a few KiB). */
+#define AH_CPU_STACK_MIN ((size_t)16 * 1024)
+
+/* ---- one GPU thread, and one block ---- */
+
+enum ah_cpu_tstate {
+  AH_T_NEW,     /* not started: gets a fiber when first scheduled */
+  AH_T_READY,   /* can run */
+  AH_T_RUNNING, /* the one running (one per block) */
+  AH_T_BARRIER, /* waiting at __syncthreads */
+  AH_T_WARP,    /* waiting at a warp collective */
+  AH_T_DONE     /* returned from the kernel: takes part in nothing */
+};
+
+struct ah_cpu_gthread {
+  ahCpuIndex idx;  /* threadIdx */
+  unsigned lane;
+  struct ah_fiber fiber;
+  void *stack;     /* from the worker's pool; NULL while none */
+  unsigned tid;    /* linear thread id in the block */
+  unsigned char state;
+  /* barrier result, written when the barrier opens */
+  unsigned bar_true, bar_n;
+  /* the warp collective this thread waits at */
+  int wop, warg, wwidth;
+  uint64_t wvalue, wmask, wresult;
+  const void *wsite;
+};
+
+struct ah_cpu_warp {
+  uint64_t live;    /* lanes that exist and have not returned */
+  uint64_t waiting; /* lanes waiting at a collective */
+};
+
+struct ah_cpu_block {
+  const struct ah_cpu_grid *grid;
+  unsigned nthreads, warp_size, nwarps;
+  int fiber_mode;   /* 0: fast path, threads one after another */
+  unsigned cur;     /* running thread (fast path: its tid) */
+  unsigned live;    /* threads not returned (fiber mode) */
+  unsigned runnable; /* threads NEW or READY */
+  unsigned bar_arrived, bar_true;
+  void *runner_stack; /* the stack the fast path runs on */
+  struct ah_cpu_gthread *threads; /* nthreads of them (worker-owned array) */
+  struct ah_cpu_warp *warps;      /* nwarps */
+};
+
+/* ---- one worker thread ---- */
+
+struct ah_cpu_worker {
+  struct ah_fiber native; /* the worker's own context, waiting while a block runs */
+  struct ah_fiber runner; /* the fast path's context */
+  struct ah_cpu_block block;
+  struct ah_cpu_gthread *threads;
+  struct ah_cpu_warp *warps;
+  unsigned threads_cap, warps_cap;
+  void *shared; /* dynamic shared memory */
+  size_t shared_cap;
+  /* stack pool: stacks of stack_size usable bytes */
+  size_t stack_size;
+  void **stacks;
+  unsigned nstacks, stacks_cap;
+  /* faults: the handler (or ah_cpu_block_fail) fills these and jumps to jb */
+  sigjmp_buf jb;
+  volatile sig_atomic_t in_kernel;
+  volatile int fault_sig;    /* 0 for an engine failure */
+  void *volatile fault_addr;
+  ahCpuIndex fault_thread;
+  hipError_t fault_err;      /* what the launch returns */
+  const char *fault_why;     /* engine failures only */
+  void *altstack;
+  size_t altstack_size;
+  /* counters, read by other threads (relaxed) */
+  _Atomic unsigned long long fibers, blocks;
+  struct ah_cpu_worker *next; /* in the pool's list */
+};
+
+/* The worker running on this OS thread, NULL elsewhere. */
+extern __thread struct ah_cpu_worker *ah_cpu_self __attribute__((tls_model("initial-exec")));
+
+/* cpu_sched.c */
+void ah_cpu_count_fiber(struct ah_cpu_worker *w);
+
+/* cpu_block.c. Runs block number `linear` of g on w; returns when every
+ * thread of it has returned. On a fault the signal handler jumps to w->jb
+ * instead and the caller calls ah_cpu_block_abandon. */
+hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g,
+                            uint64_t linear);
+void ah_cpu_block_abandon(struct ah_cpu_worker *w);
+/* Gives up the running block (no memory for a fiber stack, say): jumps to
+ * w->jb like a fault, with `err` for the launch. Does not return. */
+void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why)
+    __attribute__((noreturn));
+/* Releases w's memory (the thread exits after). */
+void ah_cpu_worker_free(struct ah_cpu_worker *w);
+/* Switches the running block from the fast path to fibers: the running
+ * thread keeps its stack, the threads before it have returned, the threads
+ * after it get fibers when first scheduled. */
+void ah_cpu_block_convert(struct ah_cpu_worker *w, struct ah_cpu_block *b);
+/* The running thread blocked (state BARRIER or WARP) or returned (DONE): run
+ * another thread of the block until someone makes it RUNNING again. */
+void ah_cpu_block_yield(struct ah_cpu_worker *w, struct ah_cpu_block *b);
+
+/* cpu_warp.c */
+/* A lane of warp `wi` returned: complete every collective of that warp that
+ * now has all its lanes. */
+void ah_cpu_warp_recheck(struct ah_cpu_block *b, unsigned wi);
+/* Nothing is runnable: complete one waiting collective with the lanes that
+ * reached it (they are the active lanes of a divergent warp). Returns 0 when
+ * no collective was waiting. */
+int ah_cpu_warp_resolve(struct ah_cpu_block *b);
+
+/* cpu_stack.c */
+hipError_t ah_cpu_stack_setsize(struct ah_cpu_worker *w, size_t size);
+void *ah_cpu_stack_get(struct ah_cpu_worker *w); /* NULL when out of memory */
+void ah_cpu_stack_put(struct ah_cpu_worker *w, void *stack);
+void ah_cpu_stacks_free(struct ah_cpu_worker *w);
+
+/* cpu_fault.c */
+void ah_cpu_fault_install(void); /* once per process */
+hipError_t ah_cpu_fault_thread_init(struct ah_cpu_worker *w); /* the alternate signal stack */
+void ah_cpu_fault_thread_fini(struct ah_cpu_worker *w);
+/* Prints the fault that brought w back to its jump buffer. */
+void ah_cpu_fault_report(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t block);
+
+#endif

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/* Faults inside kernels. A SIGSEGV, SIGBUS, SIGFPE or SIGILL raised by a
+ * worker while it runs a block is caught on the worker's alternate signal
+ * stack (so a GPU thread's stack overflow is caught too), the block is
+ * abandoned by a jump back to the worker's loop, and the launch fails with
+ * hipErrorLaunchFailure after a one-line report naming the kernel, the block
+ * and the thread. Any other fault keeps its previous behaviour: the handler
+ * that was installed before ours runs, or the default action (a core dump). */
+#define _GNU_SOURCE
+#include "cpu_engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../os/symbols.h"
+
+static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+#define NSIG_FAULT (sizeof(fault_signals) / sizeof(fault_signals[0]))
+static struct sigaction previous[NSIG_FAULT];
+
+static int slot(int sig) {
+  for (unsigned i = 0; i < NSIG_FAULT; i++)
+    if (fault_signals[i] == sig)
+      return (int)i;
+  return -1;
+}
+
+/* Not a kernel's fault: behave as if we had never been installed. */
+static void chain(int sig, siginfo_t *si, void *uc) {
+  int i = slot(sig);
+  struct sigaction *old = i >= 0 ? &previous[i] : NULL;
+
+  if (old != NULL && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction != NULL) {
+    old->sa_sigaction(sig, si, uc);
+    return;
+  }
+  if (old != NULL && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+    old->sa_handler(sig);
+    return;
+  }
+  /* Default action. Returning re-runs the faulting instruction, which now
+   * kills the process with the right signal and state for a core dump; a
+   * signal someone sent (kill) is raised again instead. */
+  signal(sig, SIG_DFL);
+  if (si->si_code <= 0)
+    raise(sig);
+}
+
+static void handler(int sig, siginfo_t *si, void *uc) {
+  struct ah_cpu_worker *w = ah_cpu_self;
+  sigset_t set;
+
+  if (w == NULL || !w->in_kernel || si->si_code <= 0) {
+    chain(sig, si, uc);
+    return;
+  }
+  w->in_kernel = 0;
+  w->fault_sig = sig;
+  w->fault_addr = si->si_addr;
+  w->fault_thread = threadIdx;
+  w->fault_err = hipErrorLaunchFailure;
+  w->fault_why = NULL;
+  /* The jump buffer does not hold a signal mask (saving one costs a system
+   * call per block): unblock the signal ourselves. */
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+  siglongjmp(w->jb, 1);
+}
+
+static void install(void) {
+  struct sigaction sa;
+
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_sigaction = handler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  for (unsigned i = 0; i < NSIG_FAULT; i++)
+    sigaction(fault_signals[i], &sa, &previous[i]);
+}
+
+void ah_cpu_fault_install(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+  pthread_once(&once, install);
+}
+
+hipError_t ah_cpu_fault_thread_init(struct ah_cpu_worker *w) {
+  stack_t ss;
+  size_t size = 64 * 1024;
+
+  if ((size_t)SIGSTKSZ > size)
+    size = (size_t)SIGSTKSZ;
+  w->altstack = malloc(size);
+  if (w->altstack == NULL)
+    return hipErrorOutOfMemory;
+  w->altstack_size = size;
+  memset(&ss, 0, sizeof(ss));
+  ss.ss_sp = w->altstack;
+  ss.ss_size = size;
+  if (sigaltstack(&ss, NULL) != 0) {
+    free(w->altstack);
+    w->altstack = NULL;
+    return hipErrorOutOfMemory;
+  }
+  return hipSuccess;
+}
+
+void ah_cpu_fault_thread_fini(struct ah_cpu_worker *w) {
+  stack_t ss;
+
+  if (w->altstack == NULL)
+    return;
+  memset(&ss, 0, sizeof(ss));
+  ss.ss_flags = SS_DISABLE;
+  sigaltstack(&ss, NULL);
+  free(w->altstack);
+  w->altstack = NULL;
+}
+
+static const char *signal_name(int sig) {
+  switch (sig) {
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  default:
+    return "signal";
+  }
+}
+
+void ah_cpu_fault_report(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t block) {
+  char name[512];
+  const ahCpuIndex *t = &w->fault_thread;
+  unsigned bx = (unsigned)(block % g->grid.x), by = (unsigned)(block / g->grid.x % g->grid.y);
+  unsigned bz = (unsigned)(block / g->grid.x / g->grid.y);
+
+  if (ah_symbol_pretty(g->fn, name, sizeof(name)) == NULL)
+    snprintf(name, sizeof(name), "%p", g->fn);
+  if (w->fault_sig != 0)
+    fprintf(stderr,
+            "anyhip: kernel '%s' faulted: %s at address %p (block (%u,%u,%u), thread "
+            "(%u,%u,%u))\n",
+            name, signal_name(w->fault_sig), w->fault_addr, bx, by, bz, t->x, t->y, t->z);
+  else
+    fprintf(stderr, "anyhip: kernel '%s' failed: %s (block (%u,%u,%u), thread (%u,%u,%u))\n",
+            name, w->fault_why, bx, by, bz, t->x, t->y, t->z);
+}

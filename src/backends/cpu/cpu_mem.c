@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/* Memory of the CPU device. Device, pinned host and managed memory are all
+ * ordinary host memory, zero-filled: many HIP programs (unknowingly) rely on
+ * fresh GPU memory reading as zero. Small blocks come from the C heap, so
+ * that valgrind and sanitizers watch them; large ones are anonymous
+ * mappings, zero for free and returned to the system when freed. Host
+ * registration checks that the range is mapped and hands back the same
+ * address; device variables are found in the ELF symbol tables. */
+#define _GNU_SOURCE
+#include "cpu_internal.h"
+#include "../../os/symbols.h"
+
+#include <search.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* HIP guarantees 256-byte alignment for device memory; pinned host memory
+ * is page-aligned, as a pinning driver would give it. */
+#define DEVICE_ALIGN 256
+/* From this size on, blocks are mmap'd (zero pages cost nothing until used). */
+#define MAP_THRESHOLD ((size_t)1 << 20)
+
+/* The mmap'd blocks and their lengths, so that free knows how to give back.
+ * Few blocks are this large, so one mutex is plenty. */
+struct mapping {
+  void *ptr;
+  size_t len;
+};
+static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *maps;
+
+static int cmp_mapping(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const struct mapping *)a)->ptr;
+  uintptr_t y = (uintptr_t)((const struct mapping *)b)->ptr;
+
+  return (x > y) - (x < y);
+}
+
+static size_t page_size(void) {
+  long p = sysconf(_SC_PAGESIZE);
+
+  return p > 0 ? (size_t)p : 4096;
+}
+
+static hipError_t map_block(size_t bytes, void **out) {
+  size_t page = page_size();
+  struct mapping *m;
+  void *p, **node;
+
+  if (bytes > SIZE_MAX - page)
+    return hipErrorOutOfMemory;
+  m = malloc(sizeof(*m));
+  if (m == NULL)
+    return hipErrorOutOfMemory;
+  m->len = (bytes + page - 1) / page * page;
+  p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    free(m);
+    return hipErrorOutOfMemory;
+  }
+  m->ptr = p;
+  pthread_mutex_lock(&maps_lock);
+  node = tsearch(m, &maps, cmp_mapping);
+  pthread_mutex_unlock(&maps_lock);
+  if (node == NULL) {
+    munmap(p, m->len);
+    free(m);
+    return hipErrorOutOfMemory;
+  }
+  *out = p;
+  return hipSuccess;
+}
+
+hipError_t ah_cpu_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
+                            unsigned flags, void **out) {
+  size_t align = kind == AH_MEM_HOST ? page_size() : DEVICE_ALIGN;
+  void *p = NULL;
+
+  if (bytes == 0)
+    bytes = 1;
+  if (bytes >= MAP_THRESHOLD)
+    return map_block(bytes, out);
+  if (posix_memalign(&p, align, bytes) != 0)
+    return hipErrorOutOfMemory;
+  memset(p, 0, bytes);
+  *out = p;
+  return hipSuccess;
+}
+
+hipError_t ah_cpu_mem_free(struct ah_device *dev, void *ptr, enum ah_mem_kind kind) {
+  struct mapping key = {.ptr = ptr}, *m = NULL;
+  void **node;
+
+  pthread_mutex_lock(&maps_lock);
+  node = tfind(&key, &maps, cmp_mapping);
+  if (node != NULL) {
+    m = *node;
+    tdelete(&key, &maps, cmp_mapping);
+  }
+  pthread_mutex_unlock(&maps_lock);
+  if (m != NULL) {
+    munmap(m->ptr, m->len);
+    free(m);
+  } else {
+    free(ptr);
+  }
+  return hipSuccess;
+}
+
+/* Returns 1 when every page of [ptr, ptr + bytes) is mapped. mincore fails
+ * with ENOMEM on a hole; it is asked a bounded number of pages at a time. */
+static int range_mapped(const void *ptr, size_t bytes) {
+  size_t page = page_size();
+  uintptr_t lo = (uintptr_t)ptr / page * page, hi;
+  unsigned char vec[1024];
+
+  if ((uintptr_t)ptr > UINTPTR_MAX - bytes)
+    return 0;
+  hi = (uintptr_t)ptr + bytes;
+  while (lo < hi) {
+    size_t n = (hi - lo + page - 1) / page;
+
+    if (n > sizeof(vec))
+      n = sizeof(vec);
+    if (mincore((void *)lo, n * page, vec) != 0)
+      return 0;
+    lo += n * page;
+  }
+  return 1;
+}
+
+hipError_t ah_cpu_host_register(struct ah_device *dev, void *ptr, size_t bytes, unsigned flags,
+                                void **device_ptr) {
+  if (!range_mapped(ptr, bytes))
+    return hipErrorInvalidValue;
+  *device_ptr = ptr; /* the device reads host memory where it is */
+  return hipSuccess;
+}
+
+hipError_t ah_cpu_host_unregister(struct ah_device *dev, void *ptr) {
+  return hipSuccess;
+}
+
+/* A __device__ or __constant__ variable compiled for the CPU is an ordinary
+ * global: its device address is its host address, its size the symbol's. */
+hipError_t ah_cpu_symbol_address(struct ah_device *dev, const void *host_symbol, void **out,
+                                 size_t *bytes) {
+  struct ah_symbol s;
+
+  if (host_symbol == NULL || !ah_symbol_lookup(host_symbol, &s) || s.start != host_symbol ||
+      s.size == 0)
+    return hipErrorInvalidSymbol;
+  *out = (void *)host_symbol;
+  *bytes = s.size;
+  return hipSuccess;
+}
+
+/* Every host function is CPU code. */
+hipError_t ah_cpu_function_check(struct ah_device *dev, const void *fn) {
+  return fn != NULL ? hipSuccess : hipErrorInvalidDeviceFunction;
+}

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/* The CPU engine's worker pool and grid scheduling. One pool per process,
+ * shared by every virtual CPU device, started by the first launch with
+ * ah_config.cpu_threads workers (0: one per core the process may run on).
+ * A grid joins a FIFO list; idle workers take it and claim its blocks one at
+ * a time from an atomic counter, so several grids (from several streams) run
+ * at once and a slow block never holds up the others. The launching thread
+ * waits. A cooperative grid gets one thread per block instead, so that all
+ * its blocks are resident at once. */
+#define _GNU_SOURCE
+#include "cpu_engine.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One launch while it runs; lives on the launching thread's stack. */
+struct grid_run {
+  const struct ah_cpu_grid *g;
+  uint64_t nblocks;
+  _Atomic uint64_t next;   /* next block to hand out */
+  atomic_int failed;       /* a block faulted: hand out no more */
+  hipError_t err;          /* first failure (pool lock) */
+  int active;              /* workers inside (pool lock) */
+  int listed;              /* in the pool's list (pool lock) */
+  pthread_cond_t done;     /* signalled when !listed && active == 0 */
+  struct grid_run *next_run;
+};
+
+static struct {
+  pthread_once_t once;
+  hipError_t start_err;
+  pthread_mutex_t lock; /* guards everything below */
+  pthread_cond_t work;  /* idle workers wait here */
+  struct grid_run *head, *tail;
+  int nworkers, idle;
+  struct ah_cpu_worker *workers; /* every worker ever made, for the counters */
+  unsigned long long grids;
+} pool = {.once = PTHREAD_ONCE_INIT,
+          .lock = PTHREAD_MUTEX_INITIALIZER,
+          .work = PTHREAD_COND_INITIALIZER};
+
+/* Counters of workers that are gone (cooperative launches). */
+static _Atomic unsigned long long retired_fibers, retired_blocks;
+
+void ah_cpu_count_fiber(struct ah_cpu_worker *w) {
+  atomic_store_explicit(&w->fibers, atomic_load_explicit(&w->fibers, memory_order_relaxed) + 1,
+                        memory_order_relaxed);
+}
+
+static unsigned long long sum(int fibers) {
+  unsigned long long n = atomic_load(fibers ? &retired_fibers : &retired_blocks);
+
+  pthread_mutex_lock(&pool.lock);
+  for (struct ah_cpu_worker *w = pool.workers; w != NULL; w = w->next)
+    n += atomic_load_explicit(fibers ? &w->fibers : &w->blocks, memory_order_relaxed);
+  pthread_mutex_unlock(&pool.lock);
+  return n;
+}
+
+AH_EXPORT unsigned long long __ah_cpu_fibers_created(void) { return sum(1); }
+AH_EXPORT unsigned long long __ah_cpu_blocks_run(void) { return sum(0); }
+
+/* ---- running blocks ---- */
+
+/* Claims and runs blocks of r on w until none is left (or, with `only`, runs
+ * just that block). A fault jumps back here; the block is abandoned and the
+ * grid hands out no more blocks. */
+static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t only) {
+  const struct ah_cpu_grid *g = r->g;
+  volatile uint64_t b = only;
+  hipError_t err;
+
+  if (sigsetjmp(w->jb, 0) != 0) {
+    ah_cpu_block_abandon(w);
+    if (atomic_exchange(&r->failed, 1) == 0) {
+      ah_cpu_fault_report(w, g, b);
+      pthread_mutex_lock(&pool.lock);
+      r->err = w->fault_err;
+      pthread_mutex_unlock(&pool.lock);
+    }
+    return;
+  }
+  for (;;) {
+    if (atomic_load_explicit(&r->failed, memory_order_relaxed))
+      return;
+    if (only == UINT64_MAX) {
+      b = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
+      if (b >= r->nblocks)
+        return;
+    }
+    err = ah_cpu_block_run(w, g, b);
+    atomic_store_explicit(&w->blocks,
+                          atomic_load_explicit(&w->blocks, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    if (err != hipSuccess) {
+      if (atomic_exchange(&r->failed, 1) == 0) {
+        pthread_mutex_lock(&pool.lock);
+        r->err = err;
+        pthread_mutex_unlock(&pool.lock);
+      }
+      return;
+    }
+    if (only != UINT64_MAX)
+      return;
+  }
+}
+
+/* Makes the calling thread the worker w (a zeroed struct). Without an
+ * alternate signal stack the worker still runs blocks; only a GPU thread's
+ * stack overflow then goes unreported. */
+static void worker_begin(struct ah_cpu_worker *w) {
+  ah_cpu_self = w;
+  if (ah_cpu_fault_thread_init(w) != hipSuccess)
+    AH_LOG(CPU, "worker without an alternate signal stack");
+}
+
+static void worker_end(struct ah_cpu_worker *w) {
+  ah_cpu_fault_thread_fini(w);
+  ah_cpu_worker_free(w);
+  ah_cpu_self = NULL;
+}
+
+static void *worker_main(void *arg) {
+  struct ah_cpu_worker *w = arg;
+  struct grid_run *r;
+
+  worker_begin(w);
+  pthread_mutex_lock(&pool.lock);
+  for (;;) {
+    while (pool.head == NULL) {
+      pool.idle++;
+      pthread_cond_wait(&pool.work, &pool.lock);
+      pool.idle--;
+    }
+    r = pool.head;
+    r->active++;
+    pthread_mutex_unlock(&pool.lock);
+
+    run_blocks(w, r, UINT64_MAX);
+
+    pthread_mutex_lock(&pool.lock);
+    /* Every block is handed out (or the grid failed): take it off the list
+     * so that no other worker enters it. */
+    if (r->listed) {
+      struct grid_run **p = &pool.head, *prev = NULL;
+
+      while (*p != r) {
+        prev = *p;
+        p = &(*p)->next_run;
+      }
+      *p = r->next_run;
+      if (pool.tail == r)
+        pool.tail = prev;
+      r->listed = 0;
+    }
+    if (--r->active == 0)
+      pthread_cond_signal(&r->done);
+  }
+  return NULL;
+}
+
+static int online_cpus(void) {
+  cpu_set_t set;
+
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+    return CPU_COUNT(&set);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
+static void log_counters(void) {
+  if (ah_config.log & AH_LOG_CPU)
+    ah_log("cpu", "%llu grids, %llu blocks, %llu fibers created", pool.grids,
+           __ah_cpu_blocks_run(), __ah_cpu_fibers_created());
+}
+
+static void pool_start(void) {
+  int n = ah_config.cpu_threads > 0 ? ah_config.cpu_threads : online_cpus();
+  pthread_attr_t attr;
+
+  warpSize = ah_config.cpu_warp_size == 32 ? 32 : 64;
+  ah_cpu_fault_install();
+  pthread_attr_init(&attr);
+  /* Workers' own stacks hold only the worker loop and the signal handler's
+   * caller; kernels run on fiber stacks. */
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  for (int i = 0; i < n; i++) {
+    struct ah_cpu_worker *w = calloc(1, sizeof(*w));
+    pthread_t t;
+
+    if (w == NULL)
+      break;
+    pthread_mutex_lock(&pool.lock);
+    w->next = pool.workers;
+    pool.workers = w;
+    pthread_mutex_unlock(&pool.lock);
+    if (pthread_create(&t, &attr, worker_main, w) != 0)
+      break;
+    pool.nworkers++;
+  }
+  pthread_attr_destroy(&attr);
+  if (pool.nworkers == 0)
+    pool.start_err = hipErrorOutOfMemory;
+  AH_LOG(CPU, "%d workers", pool.nworkers);
+  atexit(log_counters);
+}
+
+/* ---- cooperative grids ---- */
+
+struct coop_arg {
+  struct grid_run *r;
+  uint64_t block;
+};
+
+static void *coop_main(void *arg) {
+  struct coop_arg *a = arg;
+  struct ah_cpu_worker w;
+
+  memset(&w, 0, sizeof(w));
+  worker_begin(&w);
+  run_blocks(&w, a->r, a->block);
+  atomic_fetch_add(&retired_fibers, atomic_load(&w.fibers));
+  atomic_fetch_add(&retired_blocks, atomic_load(&w.blocks));
+  worker_end(&w);
+  return NULL;
+}
+
+static hipError_t run_cooperative(struct grid_run *r) {
+  pthread_t *t = calloc(r->nblocks, sizeof(*t));
+  struct coop_arg *a = calloc(r->nblocks, sizeof(*a));
+  pthread_attr_t attr;
+  uint64_t started = 0;
+  hipError_t err = hipSuccess;
+
+  if (t == NULL || a == NULL) {
+    free(t);
+    free(a);
+    return hipErrorOutOfMemory;
+  }
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  for (; started < r->nblocks; started++) {
+    a[started] = (struct coop_arg){r, started};
+    if (pthread_create(&t[started], &attr, coop_main, &a[started]) != 0) {
+      /* Not every block can be resident: the launch cannot run. */
+      atomic_store(&r->failed, 1);
+      err = hipErrorCooperativeLaunchTooLarge;
+      break;
+    }
+  }
+  pthread_attr_destroy(&attr);
+  for (uint64_t i = 0; i < started; i++)
+    pthread_join(t[i], NULL);
+  free(t);
+  free(a);
+  if (err == hipSuccess && r->err != hipSuccess)
+    err = r->err;
+  return err;
+}
+
+/* ---- the entry point ---- */
+
+static void start(void) {
+  pool_start();
+}
+
+hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
+  struct grid_run r;
+  hipError_t err;
+  uint64_t wake;
+
+  if (g->sig == NULL || g->sig->invoke == NULL)
+    return hipErrorInvalidDeviceFunction;
+  pthread_once(&pool.once, start);
+  if (pool.start_err != hipSuccess)
+    return pool.start_err;
+
+  memset(&r, 0, sizeof(r));
+  r.g = g;
+  r.nblocks = (uint64_t)g->grid.x * g->grid.y * g->grid.z;
+  r.err = hipSuccess;
+  if (r.nblocks == 0 || (uint64_t)g->block.x * g->block.y * g->block.z == 0)
+    return hipSuccess;
+
+  pthread_mutex_lock(&pool.lock);
+  pool.grids++;
+  pthread_mutex_unlock(&pool.lock);
+  if (g->cooperative)
+    return run_cooperative(&r);
+
+  pthread_cond_init(&r.done, NULL);
+  pthread_mutex_lock(&pool.lock);
+  r.listed = 1;
+  if (pool.tail != NULL)
+    pool.tail->next_run = &r;
+  else
+    pool.head = &r;
+  pool.tail = &r;
+  /* Wake as many idle workers as there are blocks for them. */
+  wake = r.nblocks < (uint64_t)pool.idle ? r.nblocks : (uint64_t)pool.idle;
+  if (wake == (uint64_t)pool.idle)
+    pthread_cond_broadcast(&pool.work);
+  else
+    for (uint64_t i = 0; i < wake; i++)
+      pthread_cond_signal(&pool.work);
+  while (r.listed || r.active != 0)
+    pthread_cond_wait(&r.done, &pool.lock);
+  err = r.err;
+  pthread_mutex_unlock(&pool.lock);
+  pthread_cond_destroy(&r.done);
+  return err;
+}

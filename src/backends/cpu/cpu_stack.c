@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* Fiber stacks for the CPU engine: each is an anonymous mapping with a
+ * PROT_NONE guard page below it, so that a GPU thread that overflows its
+ * stack faults (and is reported) instead of writing over its neighbour.
+ * Every worker keeps a pool of stacks of the current size (the device's
+ * hipLimitStackSize); mapping is done once, not per block. */
+#define _GNU_SOURCE
+#include "cpu_engine.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static size_t page_size(void) {
+  return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static void *map_stack(size_t size) {
+  size_t guard = page_size();
+  char *p = mmap(NULL, size + guard, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+
+  if (p == MAP_FAILED)
+    return NULL;
+  if (mprotect(p, guard, PROT_NONE) != 0) {
+    munmap(p, size + guard);
+    return NULL;
+  }
+  return p + guard;
+}
+
+static void unmap_stack(void *stack, size_t size) {
+  size_t guard = page_size();
+
+  munmap((char *)stack - guard, size + guard);
+}
+
+/* Makes w's stacks `size` bytes (rounded up to pages, at least
+ * AH_CPU_STACK_MIN); pooled stacks of another size are unmapped. */
+hipError_t ah_cpu_stack_setsize(struct ah_cpu_worker *w, size_t size) {
+  size_t page = page_size();
+
+  if (size < AH_CPU_STACK_MIN)
+    size = AH_CPU_STACK_MIN;
+  size = (size + page - 1) & ~(page - 1);
+  if (size == w->stack_size)
+    return hipSuccess;
+  ah_cpu_stacks_free(w);
+  w->stack_size = size;
+  return hipSuccess;
+}
+
+void *ah_cpu_stack_get(struct ah_cpu_worker *w) {
+  if (w->nstacks > 0)
+    return w->stacks[--w->nstacks];
+  return map_stack(w->stack_size);
+}
+
+/* Never fails: the pool grows, or the stack is unmapped. */
+void ah_cpu_stack_put(struct ah_cpu_worker *w, void *stack) {
+  if (w->nstacks == w->stacks_cap) {
+    unsigned cap = w->stacks_cap ? 2 * w->stacks_cap : 64;
+    void **s = realloc(w->stacks, cap * sizeof(*s));
+
+    if (s == NULL) {
+      unmap_stack(stack, w->stack_size);
+      return;
+    }
+    w->stacks = s;
+    w->stacks_cap = cap;
+  }
+  w->stacks[w->nstacks++] = stack;
+}
+
+void ah_cpu_stacks_free(struct ah_cpu_worker *w) {
+  while (w->nstacks > 0)
+    unmap_stack(w->stacks[--w->nstacks], w->stack_size);
+}

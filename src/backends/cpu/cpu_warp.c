@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/* Warp collectives: shuffles, votes, match and reductions. Lanes are
+ * consecutive linear thread ids of the block. A collective waits until every
+ * lane that takes part has reached it (all fibers of a block run on one
+ * worker, so no atomics are needed), then the last lane to arrive computes
+ * every lane's result at once. Lanes take part when they have not returned,
+ * are in the call's mask (the _sync forms) and are at the same call site;
+ * when the block can go no further because a warp's lanes wait at different
+ * places (a divergent warp), the collective with the lowest call-site address
+ * runs with the lanes that reached it, as the active lanes of a diverged warp
+ * would on a GPU. */
+#include "cpu_engine.h"
+
+#include <string.h>
+
+static uint64_t bit(unsigned lane) { return 1ull << lane; }
+
+static float as_f32(uint64_t v) {
+  uint32_t u = (uint32_t)v;
+  float f;
+
+  memcpy(&f, &u, sizeof(f));
+  return f;
+}
+
+static double as_f64(uint64_t v) {
+  double d;
+
+  memcpy(&d, &v, sizeof(d));
+  return d;
+}
+
+static uint64_t from_f32(float f) {
+  uint32_t u;
+
+  memcpy(&u, &f, sizeof(u));
+  return u;
+}
+
+static uint64_t from_f64(double d) {
+  uint64_t u;
+
+  memcpy(&u, &d, sizeof(u));
+  return u;
+}
+
+/* One reduction over the lanes G of lanes[], in lane order. */
+#define AH_FOLD(T, get, put)                                  \
+  do {                                                        \
+    T acc = get(lanes[first].wvalue);                         \
+    for (uint64_t m = G & (G - 1); m != 0; m &= m - 1) {      \
+      T v = get(lanes[__builtin_ctzll(m)].wvalue);            \
+      switch (op) {                                           \
+      case AH_CPU_WARP_RED_ADD: acc = acc + v; break;         \
+      case AH_CPU_WARP_RED_MIN: acc = v < acc ? v : acc; break; \
+      case AH_CPU_WARP_RED_MAX: acc = v > acc ? v : acc; break; \
+      default: break;                                         \
+      }                                                       \
+    }                                                         \
+    return put(acc);                                          \
+  } while (0)
+
+#define AH_ID(x) (x)
+#define AH_I32(x) ((int32_t)(uint32_t)(x))
+#define AH_U32(x) ((uint32_t)(x))
+#define AH_I64(x) ((int64_t)(x))
+#define AH_PUT_I32(x) ((uint64_t)(uint32_t)(x))
+#define AH_PUT_I64(x) ((uint64_t)(x))
+
+static uint64_t reduce(const struct ah_cpu_gthread *lanes, uint64_t G, int op, int type) {
+  unsigned first = (unsigned)__builtin_ctzll(G);
+
+  if (op == AH_CPU_WARP_RED_AND || op == AH_CPU_WARP_RED_OR || op == AH_CPU_WARP_RED_XOR) {
+    uint64_t acc = lanes[first].wvalue;
+
+    for (uint64_t m = G & (G - 1); m != 0; m &= m - 1) {
+      uint64_t v = lanes[__builtin_ctzll(m)].wvalue;
+
+      acc = op == AH_CPU_WARP_RED_AND ? acc & v : op == AH_CPU_WARP_RED_OR ? acc | v : acc ^ v;
+    }
+    return type == AH_CPU_T_I32 || type == AH_CPU_T_U32 ? (uint32_t)acc : acc;
+  }
+  switch (type) {
+  case AH_CPU_T_I32:
+    AH_FOLD(int64_t, AH_I32, AH_PUT_I32); /* wraps like the GPU's 32-bit add */
+  case AH_CPU_T_U32:
+    AH_FOLD(uint32_t, AH_U32, AH_PUT_I32);
+  case AH_CPU_T_I64:
+    AH_FOLD(int64_t, AH_I64, AH_PUT_I64);
+  case AH_CPU_T_F32:
+    AH_FOLD(float, as_f32, from_f32);
+  case AH_CPU_T_F64:
+    AH_FOLD(double, as_f64, from_f64);
+  default:
+    AH_FOLD(uint64_t, AH_ID, AH_ID);
+  }
+}
+
+/* Which lane a shuffle of lane `l` reads, HIP's rules for `width`
+ * sub-groups: out of range reads the caller's own value. */
+static unsigned shfl_source(int op, unsigned l, int arg, unsigned width) {
+  unsigned base = l & ~(width - 1);
+
+  switch (op) {
+  case AH_CPU_WARP_SHFL:
+    return base + ((unsigned)arg & (width - 1));
+  case AH_CPU_WARP_SHFL_UP:
+    return (unsigned)arg > l - base ? l : l - (unsigned)arg;
+  case AH_CPU_WARP_SHFL_DOWN:
+    return (l - base) + (unsigned)arg >= width ? l : l + (unsigned)arg;
+  default: { /* xor: a later sub-group reads the caller's own */
+    unsigned s = l ^ (unsigned)arg;
+    return s >= base + width ? l : s;
+  }
+  }
+}
+
+/* Computes the result of every lane in G (lanes[] is lane 0 of the warp). */
+static void compute(struct ah_cpu_gthread *lanes, uint64_t G, unsigned ws) {
+  unsigned first = (unsigned)__builtin_ctzll(G);
+  int op0 = lanes[first].wop;
+  uint64_t ballot = 0, red = 0, all_equal = 1;
+
+  for (uint64_t m = G; m != 0; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+
+    if (lanes[l].wvalue != 0)
+      ballot |= bit(l);
+    if (lanes[l].wvalue != lanes[first].wvalue)
+      all_equal = 0;
+  }
+  if (op0 >= AH_CPU_WARP_RED_ADD)
+    red = reduce(lanes, G, op0, lanes[first].warg);
+
+  for (uint64_t m = G; m != 0; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    struct ah_cpu_gthread *t = &lanes[l];
+    uint64_t r = 0;
+
+    switch (t->wop) {
+    case AH_CPU_WARP_SHFL:
+    case AH_CPU_WARP_SHFL_UP:
+    case AH_CPU_WARP_SHFL_DOWN:
+    case AH_CPU_WARP_SHFL_XOR: {
+      unsigned width = (unsigned)t->wwidth;
+      unsigned s;
+
+      if (width == 0 || width > ws || (width & (width - 1)) != 0)
+        width = ws;
+      s = shfl_source(t->wop, l, t->warg, width);
+      /* A lane that does not take part (returned, diverged, beyond the
+       * block) reads as 0, like an inactive lane of a GPU warp. */
+      r = s < ws && (G & bit(s)) ? lanes[s].wvalue : 0;
+      break;
+    }
+    case AH_CPU_WARP_BALLOT:
+      r = ballot;
+      break;
+    case AH_CPU_WARP_ANY:
+      r = ballot != 0;
+      break;
+    case AH_CPU_WARP_ALL:
+      r = ballot == G;
+      break;
+    case AH_CPU_WARP_ACTIVE:
+      r = G;
+      break;
+    case AH_CPU_WARP_MATCH_ANY:
+      for (uint64_t k = G; k != 0; k &= k - 1)
+        if (lanes[__builtin_ctzll(k)].wvalue == t->wvalue)
+          r |= bit((unsigned)__builtin_ctzll(k));
+      break;
+    case AH_CPU_WARP_MATCH_ALL:
+      r = all_equal ? G : 0;
+      break;
+    case AH_CPU_WARP_SYNC:
+      break;
+    default:
+      r = red;
+      break;
+    }
+    t->wresult = r;
+  }
+}
+
+/* The lanes waiting at the same collective as lane l. */
+static uint64_t group_of(struct ah_cpu_gthread *lanes, uint64_t waiting, unsigned l) {
+  uint64_t G = 0;
+
+  for (uint64_t m = waiting; m != 0; m &= m - 1) {
+    unsigned k = (unsigned)__builtin_ctzll(m);
+
+    if (lanes[k].wsite == lanes[l].wsite && lanes[k].wmask == lanes[l].wmask)
+      G |= bit(k);
+  }
+  return G;
+}
+
+/* Runs the collective of the lanes G of warp wi; they may all go on. */
+static void complete(struct ah_cpu_block *b, unsigned wi, uint64_t G) {
+  struct ah_cpu_gthread *lanes = &b->threads[wi * b->warp_size];
+
+  compute(lanes, G, b->warp_size);
+  for (uint64_t m = G; m != 0; m &= m - 1) {
+    lanes[__builtin_ctzll(m)].state = AH_T_READY;
+    b->runnable++;
+  }
+  b->warps[wi].waiting &= ~G;
+}
+
+/* Completes lane l's collective if every lane it waits for is there. */
+static int try_complete(struct ah_cpu_block *b, unsigned wi, unsigned l) {
+  struct ah_cpu_gthread *lanes = &b->threads[wi * b->warp_size];
+  struct ah_cpu_warp *w = &b->warps[wi];
+  uint64_t G = group_of(lanes, w->waiting, l);
+  uint64_t need = w->live & lanes[l].wmask;
+
+  if ((need & ~G) != 0)
+    return 0;
+  complete(b, wi, G);
+  return 1;
+}
+
+void ah_cpu_warp_recheck(struct ah_cpu_block *b, unsigned wi) {
+  struct ah_cpu_gthread *lanes = &b->threads[wi * b->warp_size];
+  uint64_t pending = b->warps[wi].waiting;
+
+  while (pending != 0) {
+    unsigned l = (unsigned)__builtin_ctzll(pending);
+
+    pending &= ~group_of(lanes, b->warps[wi].waiting, l);
+    try_complete(b, wi, l);
+  }
+}
+
+int ah_cpu_warp_resolve(struct ah_cpu_block *b) {
+  for (unsigned wi = 0; wi < b->nwarps; wi++) {
+    struct ah_cpu_gthread *lanes = &b->threads[wi * b->warp_size];
+    uint64_t pending = b->warps[wi].waiting, best = 0;
+    unsigned bl = 0;
+
+    if (pending == 0)
+      continue;
+    while (pending != 0) {
+      unsigned l = (unsigned)__builtin_ctzll(pending);
+      uint64_t G = group_of(lanes, b->warps[wi].waiting, l);
+
+      pending &= ~G;
+      if (best == 0 || (uintptr_t)lanes[l].wsite < (uintptr_t)lanes[bl].wsite) {
+        best = G;
+        bl = l;
+      }
+    }
+    complete(b, wi, best);
+    return 1;
+  }
+  return 0;
+}
+
+AH_EXPORT uint64_t __ah_cpu_warp(int op, uint64_t value, int arg, int width, uint64_t mask) {
+  const void *site = __builtin_return_address(0);
+  struct ah_cpu_worker *w = ah_cpu_self;
+  struct ah_cpu_block *b;
+  struct ah_cpu_gthread *self;
+  unsigned tid, wi, lane;
+
+  if (w == NULL || !w->in_kernel) {
+    /* Host code: a warp of one lane. */
+    struct ah_cpu_gthread solo = {.wop = op, .warg = arg, .wwidth = width, .wvalue = value};
+
+    compute(&solo, 1, 1);
+    return solo.wresult;
+  }
+  b = &w->block;
+  tid = b->cur;
+  wi = tid / b->warp_size;
+  lane = tid % b->warp_size;
+  self = &b->threads[tid];
+  self->wop = op;
+  self->warg = arg;
+  self->wwidth = width;
+  self->wvalue = value;
+  self->wmask = mask;
+  self->wsite = site;
+  if (!b->fiber_mode) {
+    unsigned end = (wi + 1) * b->warp_size;
+
+    if (end > b->nthreads)
+      end = b->nthreads;
+    if (tid == end - 1) {
+      /* The fast path's lanes before this one have returned, and there is
+       * no lane after it: it is alone. */
+      compute(self - lane, bit(lane), b->warp_size);
+      return self->wresult;
+    }
+    ah_cpu_block_convert(w, b);
+  }
+  self->state = AH_T_WARP;
+  b->warps[wi].waiting |= bit(lane);
+  if (try_complete(b, wi, lane)) {
+    self->state = AH_T_RUNNING;
+    b->runnable--;
+  } else {
+    ah_cpu_block_yield(w, b);
+  }
+  return self->wresult;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* The NVIDIA device's private interface between its parts:
+ *   cuda_dl.c         the driver table ah_cuda (dlopen + cuGetProcAddress) and
+ *                     ah_cuda_status, the one CUresult -> hipError_t map
+ *   nvidia_backend.c  the ah_backend_nvidia table, probe, device_open (props
+ *                     from the driver), attributes, limits, reset
+ *   nvidia_mem.c      allocation, host registration
+ *   nvidia_queue.c    streams, events, command submission
+ *   nvidia_module.c   embedded fatbins: registration, eager loading on every
+ *                     device, kernel and variable lookup by symbol name
+ * A queue handle is the CUstream itself (the null stream is CU_STREAM_LEGACY)
+ * and an event handle is the CUevent. */
+#ifndef AH_NVIDIA_INTERNAL_H
+#define AH_NVIDIA_INTERNAL_H
+
+#include "../../core/internal.h"
+#include "cuda_types.h"
+
+/* ---- cuda_dl.c ---- */
+
+struct ah_cuda_api {
+#define AH_CU(name, params) CUresult (*name) params;
+#define AH_CU_OPT(name, version, params) CUresult (*name) params;
+#include "cuda_syms.def"
+#undef AH_CU
+#undef AH_CU_OPT
+};
+extern struct ah_cuda_api ah_cuda; /* callers write ah_cuda.cuInit(0) */
+
+/* Opens the driver at path, resolves every symbol and calls cuInit. Returns 1
+ * when the driver is usable; 0 means "no NVIDIA devices", not an error. Called
+ * once, under the init lock. */
+int ah_cuda_load(const char *path);
+/* The one map from CUDA's error codes to HIP's. */
+hipError_t ah_cuda_status(CUresult r);
+/* CUDA's name of r ("CUDA_ERROR_..."), for logs. */
+const char *ah_cuda_error_name(CUresult r);
+
+/* ---- per-device state (dev->impl) ---- */
+
+struct ah_nv_entry; /* nvidia_module.c's lookup cache */
+struct ah_nv_device {
+  struct ah_device *dev;
+  CUdevice cu;
+  CUcontext ctx;            /* the device's primary context, retained */
+  int least_priority;       /* cuCtxGetStreamPriorityRange */
+  int greatest_priority;
+  size_t static_smem_limit; /* dynamic shared memory that needs no opt-in */
+  pthread_mutex_t lock;     /* guards everything below */
+  CUmodule *modules;        /* one per registered image, NULL when it failed */
+  size_t nmodules;
+  struct ah_nv_entry *cache; /* open addressing, keyed by host address */
+  size_t cache_cap, cache_used;
+};
+
+/* Makes the device's primary context current on the calling thread (a
+ * no-op when it already is). Every op calls it before using the driver. */
+static inline hipError_t ah_nv_enter(struct ah_nv_device *nd) {
+  CUcontext cur = NULL;
+
+  if (ah_cuda.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == nd->ctx)
+    return hipSuccess;
+  return ah_cuda_status(ah_cuda.cuCtxSetCurrent(nd->ctx));
+}
+
+#define AH_NV(dev) ((struct ah_nv_device *)(dev)->impl)
+
+/* ---- nvidia_mem.c ---- */
+hipError_t ah_nv_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
+                           unsigned flags, void **out);
+hipError_t ah_nv_mem_free(struct ah_device *dev, void *ptr, enum ah_mem_kind kind);
+hipError_t ah_nv_host_register(struct ah_device *dev, void *ptr, size_t bytes, unsigned flags,
+                               void **device_ptr);
+hipError_t ah_nv_host_unregister(struct ah_device *dev, void *ptr);
+hipError_t ah_nv_mem_info(struct ah_device *dev, size_t *free_bytes, size_t *total_bytes);
+
+/* ---- nvidia_queue.c ---- */
+hipError_t ah_nv_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q);
+hipError_t ah_nv_queue_destroy(struct ah_device *dev, void *q);
+hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
+hipError_t ah_nv_queue_sync(struct ah_device *dev, void *q);
+hipError_t ah_nv_queue_query(struct ah_device *dev, void *q);
+hipError_t ah_nv_device_sync(struct ah_device *dev);
+hipError_t ah_nv_event_create(struct ah_device *dev, unsigned flags, void **ev);
+hipError_t ah_nv_event_destroy(struct ah_device *dev, void *ev);
+hipError_t ah_nv_event_record(struct ah_device *dev, void *q, void *ev);
+hipError_t ah_nv_event_query(struct ah_device *dev, void *ev);
+hipError_t ah_nv_event_sync(struct ah_device *dev, void *ev);
+hipError_t ah_nv_event_elapsed(struct ah_device *dev, void *start, void *stop, float *ms);
+hipError_t ah_nv_queue_wait_event(struct ah_device *dev, void *q, void *ev);
+
+/* ---- nvidia_module.c ---- */
+/* Loads every registered image into nd's context and remembers nd so that
+ * images registered later are loaded into it at once. Called by device_open
+ * (and device_reset) with nd's context current. */
+hipError_t ah_nv_modules_open(struct ah_nv_device *nd);
+/* How many images are registered, and their total size. */
+size_t ah_nv_images(size_t *bytes);
+/* Unloads nd's modules and forgets its lookups (before a context reset). */
+void ah_nv_modules_close(struct ah_nv_device *nd);
+/* The kernel whose host function is fn, allowed to use `dyn_smem` bytes of
+ * dynamic shared memory (raised through the function attribute when that is
+ * over the default limit), or hipErrorInvalidDeviceFunction. Needs nd's
+ * context current. */
+hipError_t ah_nv_function(struct ah_nv_device *nd, const void *fn, size_t dyn_smem,
+                          CUfunction *out);
+hipError_t ah_nv_symbol_address(struct ah_device *dev, const void *host_symbol, void **out,
+                                size_t *bytes);
+hipError_t ah_nv_function_check(struct ah_device *dev, const void *fn);
+
+#endif

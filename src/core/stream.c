@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/* Streams and events as the core sees them: the objects behind hipStream_t
+ * and hipEvent_t, each owning one backend queue or event. Destroyed objects
+ * are kept (magic cleared) and reused only after many others, so a stale
+ * handle is refused by ah_object_cast without ever reading freed memory.
+ * hipStreamPerThread is a blocking stream per host thread and device, made on
+ * first use and destroyed when the thread exits. */
+#include "stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* HIP 6 names the legacy null stream explicitly; older headers lack it. */
+#ifdef hipStreamLegacy
+#define AH_STREAM_LEGACY hipStreamLegacy
+#else
+#define AH_STREAM_LEGACY ((hipStream_t)1)
+#endif
+
+/* A destroyed object is reused only once this many others died after it. */
+#define AH_GRAVE_KEEP 64
+
+struct stream_obj {
+  struct ah_stream s; /* first: the handle points here */
+  uint64_t id;        /* unique per creation; tells a reused object from the old one */
+  struct stream_obj *grave_next;
+};
+
+struct event_obj {
+  struct ah_event e;
+  struct event_obj *grave_next;
+};
+
+/* FIFO lists of destroyed objects, oldest first. */
+static pthread_mutex_t grave_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct stream_obj *sgrave_head, *sgrave_tail;
+static struct event_obj *egrave_head, *egrave_tail;
+static unsigned sgrave_n, egrave_n;
+static atomic_uint_fast64_t next_stream_id = 1;
+
+static struct stream_obj *stream_obj_get(void) {
+  struct stream_obj *o = NULL;
+
+  pthread_mutex_lock(&grave_lock);
+  if (sgrave_n > AH_GRAVE_KEEP) {
+    o = sgrave_head;
+    sgrave_head = o->grave_next;
+    if (sgrave_head == NULL)
+      sgrave_tail = NULL;
+    sgrave_n--;
+  }
+  pthread_mutex_unlock(&grave_lock);
+  if (o == NULL)
+    o = malloc(sizeof(*o));
+  if (o != NULL)
+    memset(o, 0, sizeof(*o));
+  return o;
+}
+
+static void stream_obj_put(struct stream_obj *o) {
+  pthread_mutex_lock(&grave_lock);
+  o->grave_next = NULL;
+  if (sgrave_tail != NULL)
+    sgrave_tail->grave_next = o;
+  else
+    sgrave_head = o;
+  sgrave_tail = o;
+  sgrave_n++;
+  pthread_mutex_unlock(&grave_lock);
+}
+
+static struct event_obj *event_obj_get(void) {
+  struct event_obj *o = NULL;
+
+  pthread_mutex_lock(&grave_lock);
+  if (egrave_n > AH_GRAVE_KEEP) {
+    o = egrave_head;
+    egrave_head = o->grave_next;
+    if (egrave_head == NULL)
+      egrave_tail = NULL;
+    egrave_n--;
+  }
+  pthread_mutex_unlock(&grave_lock);
+  if (o == NULL)
+    o = malloc(sizeof(*o));
+  if (o != NULL)
+    memset(o, 0, sizeof(*o));
+  return o;
+}
+
+static void event_obj_put(struct event_obj *o) {
+  pthread_mutex_lock(&grave_lock);
+  o->grave_next = NULL;
+  if (egrave_tail != NULL)
+    egrave_tail->grave_next = o;
+  else
+    egrave_head = o;
+  egrave_tail = o;
+  egrave_n++;
+  pthread_mutex_unlock(&grave_lock);
+}
+
+/* ---- streams ---- */
+
+hipError_t ah_stream_create(struct ah_device *dev, unsigned flags, int priority,
+                            struct ah_stream **out) {
+  struct stream_obj *o = stream_obj_get();
+  hipError_t err;
+
+  if (o == NULL)
+    return hipErrorOutOfMemory;
+  o->s.dev = dev;
+  o->s.flags = flags;
+  o->s.priority = priority;
+  err = dev->backend->queue_create(dev, flags, priority, &o->s.queue);
+  if (err != hipSuccess) {
+    stream_obj_put(o);
+    return err;
+  }
+  o->id = atomic_fetch_add(&next_stream_id, 1);
+  ah_object_init(&o->s.obj, AH_KIND_STREAM);
+  pthread_mutex_lock(&dev->lock);
+  o->s.next = dev->streams;
+  dev->streams = &o->s;
+  pthread_mutex_unlock(&dev->lock);
+  *out = &o->s;
+  return hipSuccess;
+}
+
+/* Clears the handle and hands the queue back; s must be unlinked already. */
+static void stream_release(struct ah_stream *s) {
+  struct ah_device *dev = s->dev;
+  void *q = s->queue;
+
+  ah_object_fini(&s->obj);
+  s->queue = NULL;
+  dev->backend->queue_destroy(dev, q);
+  stream_obj_put((struct stream_obj *)s);
+}
+
+hipError_t ah_stream_destroy(struct ah_stream *s) {
+  struct ah_device *dev = s->dev;
+  struct ah_stream **pp;
+
+  pthread_mutex_lock(&dev->lock);
+  for (pp = &dev->streams; *pp != NULL && *pp != s; pp = &(*pp)->next)
+    ;
+  if (*pp == NULL) {
+    /* Another thread destroyed it first. */
+    pthread_mutex_unlock(&dev->lock);
+    return hipErrorContextIsDestroyed;
+  }
+  *pp = s->next;
+  pthread_mutex_unlock(&dev->lock);
+  stream_release(s);
+  return hipSuccess;
+}
+
+void ah_streams_destroy_all(struct ah_device *dev) {
+  struct ah_stream *list;
+
+  pthread_mutex_lock(&dev->lock);
+  list = dev->streams;
+  dev->streams = NULL;
+  pthread_mutex_unlock(&dev->lock);
+  while (list != NULL) {
+    struct ah_stream *next = list->next;
+
+    stream_release(list);
+    list = next;
+  }
+}
+
+/* ---- the per-thread default stream ---- */
+
+struct pt_slot {
+  struct stream_obj *o;
+  uint64_t id;
+};
+
+static pthread_key_t pt_key;
+static pthread_once_t pt_once = PTHREAD_ONCE_INIT;
+static _Thread_local struct pt_slot *pt_slots; /* one per device ordinal */
+
+static int slot_live(const struct pt_slot *sl) {
+  return sl->o != NULL && ah_object_cast(&sl->o->s, AH_KIND_STREAM) != NULL &&
+         sl->o->id == sl->id;
+}
+
+/* At thread exit: the thread's streams go, their queued work still runs. */
+static void pt_exit(void *p) {
+  struct pt_slot *slots = p;
+  int n = ah_device_count();
+
+  for (int i = 0; i < n; i++)
+    if (slot_live(&slots[i]))
+      ah_stream_destroy(&slots[i].o->s);
+  free(slots);
+}
+
+static void pt_key_init(void) {
+  pthread_key_create(&pt_key, pt_exit);
+}
+
+static hipError_t per_thread_stream(struct ah_stream **out) {
+  struct ah_device *dev = ah_current_device();
+  struct pt_slot *sl;
+  struct ah_stream *s;
+  hipError_t err;
+
+  if (dev == NULL)
+    return hipErrorNoDevice;
+  if (pt_slots == NULL) {
+    pthread_once(&pt_once, pt_key_init);
+    pt_slots = calloc((size_t)ah_device_count(), sizeof(*pt_slots));
+    if (pt_slots == NULL)
+      return hipErrorOutOfMemory;
+    pthread_setspecific(pt_key, pt_slots);
+  }
+  sl = &pt_slots[dev->ordinal];
+  if (!slot_live(sl)) {
+    /* First use, or hipDeviceReset destroyed it: make a new one. */
+    err = ah_stream_create(dev, hipStreamDefault, 0, &s);
+    if (err != hipSuccess)
+      return err;
+    sl->o = (struct stream_obj *)s;
+    sl->id = sl->o->id;
+  }
+  *out = &sl->o->s;
+  return hipSuccess;
+}
+
+hipError_t ah_stream_lookup(hipStream_t h, struct ah_stream **out) {
+  struct ah_stream *s;
+
+  if (h == NULL || h == AH_STREAM_LEGACY) {
+    *out = NULL;
+    return hipSuccess;
+  }
+  if (h == hipStreamPerThread)
+    return per_thread_stream(out);
+  s = ah_object_cast(h, AH_KIND_STREAM);
+  if (s == NULL || ah_device_get(s->dev->ordinal) != s->dev)
+    return hipErrorContextIsDestroyed;
+  *out = s;
+  return hipSuccess;
+}
+
+hipError_t ah_stream_resolve(hipStream_t h, struct ah_device **dev, void **queue) {
+  struct ah_stream *s;
+  hipError_t err = ah_stream_lookup(h, &s);
+
+  if (err != hipSuccess)
+    return err;
+  if (s != NULL) {
+    *dev = s->dev;
+    *queue = s->queue;
+    return hipSuccess;
+  }
+  *dev = ah_current_device();
+  if (*dev == NULL)
+    return hipErrorNoDevice;
+  *queue = (*dev)->null_queue;
+  return hipSuccess;
+}
+
+/* ---- events ---- */
+
+hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_event **out) {
+  struct event_obj *o = event_obj_get();
+  hipError_t err;
+
+  if (o == NULL)
+    return hipErrorOutOfMemory;
+  o->e.dev = dev;
+  o->e.flags = flags;
+  err = dev->backend->event_create(dev, flags, &o->e.impl);
+  if (err != hipSuccess) {
+    event_obj_put(o);
+    return err;
+  }
+  ah_object_init(&o->e.obj, AH_KIND_EVENT);
+  *out = &o->e;
+  return hipSuccess;
+}
+
+hipError_t ah_event_destroy(struct ah_event *e) {
+  struct ah_device *dev = e->dev;
+  void *impl = e->impl;
+
+  ah_object_fini(&e->obj);
+  e->impl = NULL;
+  dev->backend->event_destroy(dev, impl);
+  event_obj_put((struct event_obj *)e);
+  return hipSuccess;
+}
+
+struct ah_event *ah_event_lookup(hipEvent_t h) {
+  return ah_object_cast(h, AH_KIND_EVENT);
+}

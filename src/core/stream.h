@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* Core streams and events (src/core/stream.c): creating and destroying the
+ * objects behind hipStream_t and hipEvent_t, turning user handles back into
+ * objects, and the per-thread default stream. No argument checks here; the
+ * entry points in src/api/ do them. */
+#ifndef AH_STREAM_H
+#define AH_STREAM_H
+
+#include "internal.h"
+
+/* Stream priorities, as HIP on AMD reports them through
+ * hipDeviceGetStreamPriorityRange: lower is more urgent; the default is 0. */
+#define AH_STREAM_PRIORITY_LEAST 1
+#define AH_STREAM_PRIORITY_GREATEST (-1)
+
+/* Makes a stream on dev (flags: hipStreamDefault or hipStreamNonBlocking;
+ * priority already clamped) and links it into dev->streams. */
+hipError_t ah_stream_create(struct ah_device *dev, unsigned flags, int priority,
+                            struct ah_stream **out);
+/* Unlinks and frees s; its queued work still completes in the background. */
+hipError_t ah_stream_destroy(struct ah_stream *s);
+/* hipDeviceReset: destroys every user stream of dev, per-thread ones included. */
+void ah_streams_destroy_all(struct ah_device *dev);
+/* The live user stream behind h (hipStreamPerThread: this thread's, made on
+ * first use), or NULL for the null stream (NULL, hipStreamLegacy). Returns
+ * hipErrorContextIsDestroyed for a destroyed or foreign handle, as HIP does. */
+hipError_t ah_stream_lookup(hipStream_t h, struct ah_stream **out);
+
+hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_event **out);
+hipError_t ah_event_destroy(struct ah_event *e);
+/* The live event behind h, or NULL. */
+struct ah_event *ah_event_lookup(hipEvent_t h);
+
+#endif

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of kernel launches from C: __ahLaunchKernel (what chevrons compile
+ * into), hipLaunchKernel with the registry, the configure/setup/launch
+ * triple, and every refused configuration. The "kernel" is a C function
+ * with a hand-written signature descriptor; the CPU device calls it once per
+ * GPU thread, so counting calls checks the grid. */
+#include "ah_test.h"
+#include "gate.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Not in HIP's public header any more, but still exported by HIP. */
+hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream);
+hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset);
+hipError_t hipLaunchByPtr(const void *func);
+
+static atomic_llong total;
+
+/* kernel(atomic_llong *sum, int add, char tag, double scale): sum += add * scale + tag */
+static void count_kernel(atomic_llong *sum, int add, char tag, double scale) {
+  atomic_fetch_add(sum, (long long)(add * scale) + tag);
+}
+
+static void count_invoke(const void *fn, void **args) {
+  ((void (*)(atomic_llong *, int, char, double))fn)(*(atomic_llong **)args[0], *(int *)args[1],
+                                                     *(char *)args[2], *(double *)args[3]);
+}
+
+static const size_t count_sizes[] = {sizeof(atomic_llong *), sizeof(int), sizeof(char),
+                                     sizeof(double)};
+static const size_t count_aligns[] = {_Alignof(atomic_llong *), _Alignof(int), _Alignof(char),
+                                      _Alignof(double)};
+static const ahKernelSig count_sig = {count_invoke, 4, count_sizes, count_aligns};
+
+/* A kernel that takes nothing. */
+static atomic_int noarg_calls;
+static void noarg_kernel(void) {
+  atomic_fetch_add(&noarg_calls, 1);
+}
+static void noarg_invoke(const void *fn, void **args) {
+  (void)args;
+  ((void (*)(void))fn)();
+}
+static const size_t zero[] = {0};
+static const ahKernelSig noarg_sig = {noarg_invoke, 0, zero, zero};
+
+static hipError_t launch_count(dim3 grid, dim3 block, size_t shm, hipStream_t s, int add) {
+  atomic_llong *p = &total;
+  char tag = 0;
+  double scale = 1.0;
+  void *args[] = {&p, &add, &tag, &scale};
+
+  return __ahLaunchKernel((const void *)count_kernel, &count_sig, grid, block, shm, s, args);
+}
+
+static dim3 d3(unsigned x, unsigned y, unsigned z) {
+  dim3 d = {x, y, z};
+  return d;
+}
+
+AH_TEST(launch_runs_every_thread) {
+  atomic_store(&total, 0);
+  CHECK_HIP(launch_count(d3(2, 3, 1), d3(4, 2, 1), 0, NULL, 1));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&total), 2 * 3 * 4 * 2);
+  atomic_store(&total, 0);
+  CHECK_HIP(launch_count(d3(3, 2, 2), d3(1, 5, 3), 1024, hipStreamPerThread, 2));
+  CHECK_HIP(hipStreamSynchronize(hipStreamPerThread));
+  CHECK_EQ(atomic_load(&total), 2 * 12 * 15);
+  atomic_store(&noarg_calls, 0);
+  CHECK_HIP(__ahLaunchKernel((const void *)noarg_kernel, &noarg_sig, d3(5, 1, 1), d3(7, 1, 1), 0,
+                             NULL, NULL));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&noarg_calls), 35);
+  return AH_PASS;
+}
+
+/* Arguments are copied at launch: changing them afterwards changes nothing. */
+AH_TEST(launch_args_by_value) {
+  struct gate g = GATE_INIT;
+  atomic_llong *p = &total;
+  int add = 5;
+  char tag = 3;
+  double scale = 2.0;
+  void *args[] = {&p, &add, &tag, &scale};
+  hipStream_t s;
+
+  atomic_store(&total, 0);
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipLaunchHostFunc(s, gate_fn, &g));
+  CHECK_HIP(__ahLaunchKernel((const void *)count_kernel, &count_sig, d3(2, 1, 1), d3(8, 1, 1), 0,
+                             s, args));
+  add = 1000;
+  tag = 100;
+  scale = 9.0;
+  p = NULL;
+  sleep_ms(10);
+  CHECK_EQ(atomic_load(&total), 0); /* held behind the gate */
+  gate_open(&g);
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_EQ(atomic_load(&total), 16 * (5 * 2 + 3));
+  CHECK_HIP(hipStreamDestroy(s));
+  return AH_PASS;
+}
+
+/* Every refused configuration gives HIP's error, is kept as the last error,
+ * and runs nothing. */
+AH_TEST(launch_bad_config) {
+  hipDeviceProp_t prop;
+  hipStream_t dead;
+  struct {
+    dim3 grid, block;
+    size_t shm;
+    hipError_t want;
+  } bad[] = {
+    {{1, 1, 1}, {1025, 1, 1}, 0, hipErrorInvalidConfiguration},
+    {{1, 1, 1}, {512, 2, 2}, 0, hipErrorInvalidConfiguration},
+    {{1, 1, 1}, {1, 1, 1025}, 0, hipErrorInvalidConfiguration},
+    {{1, 1, 1}, {1, 1025, 1}, 0, hipErrorInvalidConfiguration},
+    {{1, 1, 1}, {65536, 65536, 1}, 0, hipErrorInvalidConfiguration}, /* product overflows 32 bits */
+    {{0, 1, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
+    {{1, 0, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
+    {{1, 1, 0}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
+    {{1, 1, 1}, {0, 1, 1}, 0, hipErrorInvalidConfiguration},
+    {{1, 1, 1}, {1, 0, 1}, 0, hipErrorInvalidConfiguration},
+    {{1, 1, 1}, {1, 1, 0}, 0, hipErrorInvalidConfiguration},
+    {{0x80000000u, 1, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},  /* over maxGridSize */
+    {{0x7fffffffu, 1, 1}, {3, 1, 1}, 0, hipErrorInvalidConfiguration},  /* x threads >= 2^32 */
+    {{1, 0xffffffffu, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
+  };
+
+  CHECK_HIP(hipGetDeviceProperties(&prop, 0));
+  CHECK_EQ(prop.maxThreadsPerBlock, 1024);
+  atomic_store(&total, 0);
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    (void)hipGetLastError();
+    CHECK_ERR(launch_count(bad[i].grid, bad[i].block, bad[i].shm, NULL, 1), bad[i].want);
+    CHECK_EQ(hipGetLastError(), bad[i].want);
+  }
+  /* Dynamic shared memory over the per-block limit. */
+  CHECK_ERR(launch_count(d3(1, 1, 1), d3(1, 1, 1), prop.sharedMemPerBlock + 1, NULL, 1),
+            hipErrorInvalidValue);
+  CHECK_ERR(launch_count(d3(1, 1, 1), d3(1, 1, 1), SIZE_MAX, NULL, 1), hipErrorInvalidValue);
+  /* A null kernel. */
+  CHECK_ERR(__ahLaunchKernel(NULL, &count_sig, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, NULL),
+            hipErrorInvalidDeviceFunction);
+  /* Arguments missing for a kernel that has parameters. */
+  CHECK_ERR(__ahLaunchKernel((const void *)count_kernel, &count_sig, d3(1, 1, 1), d3(1, 1, 1), 0,
+                             NULL, NULL),
+            hipErrorInvalidValue);
+  /* A destroyed stream. */
+  CHECK_HIP(hipStreamCreate(&dead));
+  CHECK_HIP(hipStreamDestroy(dead));
+  CHECK_ERR(launch_count(d3(1, 1, 1), d3(1, 1, 1), 0, dead, 1), hipErrorContextIsDestroyed);
+  CHECK_EQ(hipGetLastError(), hipErrorContextIsDestroyed);
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&total), 0);
+
+  /* The limits themselves are fine. */
+  CHECK_HIP(launch_count(d3(1, 1, 1), d3(1024, 1, 1), prop.sharedMemPerBlock, NULL, 1));
+  CHECK_HIP(launch_count(d3(1, 1, 1), d3(1, 1, 1024), 0, NULL, 1));
+  CHECK_HIP(launch_count(d3(1, 1, 1), d3(16, 8, 8), 0, NULL, 1));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&total), 3 * 1024);
+  return AH_PASS;
+}
+
+AH_TEST(launch_hipLaunchKernel) {
+  atomic_llong *p = &total;
+  int add = 3;
+  char tag = 1;
+  double scale = 1.0;
+  void *args[] = {&p, &add, &tag, &scale};
+  hipStream_t s;
+
+  /* Not registered: the runtime does not know its parameters. */
+  atomic_store(&total, 0);
+  CHECK_ERR(hipLaunchKernel((const void *)count_kernel, d3(1, 1, 1), d3(4, 1, 1), args, 0, NULL),
+            hipErrorInvalidDeviceFunction);
+  CHECK_ERR(hipLaunchKernel(NULL, d3(1, 1, 1), d3(4, 1, 1), args, 0, NULL),
+            hipErrorInvalidDeviceFunction);
+  __ahRegisterKernel((const void *)count_kernel, &count_sig);
+  __ahRegisterKernel((const void *)noarg_kernel, &noarg_sig);
+  CHECK_ERR(hipLaunchKernel((const void *)count_kernel, d3(1, 1, 1), d3(4, 1, 1), NULL, 0, NULL),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipLaunchKernel((const void *)count_kernel, d3(1, 1, 1), d3(2048, 1, 1), args, 0,
+                            NULL),
+            hipErrorInvalidConfiguration);
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&total), 0);
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipLaunchKernel((const void *)count_kernel, d3(2, 1, 1), d3(4, 1, 1), args, 0, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_EQ(atomic_load(&total), 8 * 4);
+  CHECK_HIP(hipLaunchKernel((const void *)noarg_kernel, d3(3, 1, 1), d3(1, 1, 1), NULL, 0, NULL));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_ERR(hipLaunchKernel((const void *)count_kernel, d3(1, 1, 1), d3(1, 1, 1), args, 0, s),
+            hipErrorContextIsDestroyed);
+  return AH_PASS;
+}
+
+/* Many kernels registered: the registry grows and finds each. */
+static void many_invoke(const void *fn, void **args) {
+  (void)fn;
+  (void)args;
+}
+
+AH_TEST(launch_registry_many) {
+  static char fns[5000];
+  static ahKernelSig sigs[5000];
+
+  for (int i = 0; i < 5000; i++) {
+    sigs[i] = (ahKernelSig){many_invoke, (unsigned)i, zero, zero};
+    __ahRegisterKernel(&fns[i], &sigs[i]);
+  }
+  /* Each lookup finds its own layout: nargs > 0 without args is refused,
+   * the one without parameters runs. */
+  for (int i = 1; i < 5000; i++)
+    CHECK_ERR(hipLaunchKernel(&fns[i], d3(1, 1, 1), d3(1, 1, 1), NULL, 0, NULL),
+              hipErrorInvalidValue);
+  CHECK_HIP(hipLaunchKernel(&fns[0], d3(1, 1, 1), d3(1, 1, 1), NULL, 0, NULL));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_ERR(hipLaunchKernel(fns + 5000, d3(1, 1, 1), d3(1, 1, 1), NULL, 0, NULL),
+            hipErrorInvalidDeviceFunction);
+  return AH_PASS;
+}
+
+/* The configure / setup-argument / launch-by-pointer triple. */
+AH_TEST(launch_by_ptr) {
+  atomic_llong *p = &total;
+  int add = 7;
+  char tag = 2;
+  double scale = 1.0;
+  size_t off_add = sizeof(p), off_tag = off_add + sizeof(int);
+  size_t off_scale = (off_tag + 1 + _Alignof(double) - 1) / _Alignof(double) * _Alignof(double);
+
+  atomic_store(&total, 0);
+  __ahRegisterKernel((const void *)count_kernel, &count_sig);
+  CHECK_ERR(hipLaunchByPtr((const void *)count_kernel), hipErrorMissingConfiguration);
+  CHECK_ERR(hipSetupArgument(&p, sizeof(p), 0), hipErrorMissingConfiguration);
+  CHECK_HIP(hipConfigureCall(d3(2, 1, 1), d3(3, 1, 1), 0, NULL));
+  CHECK_HIP(hipSetupArgument(&p, sizeof(p), 0));
+  CHECK_HIP(hipSetupArgument(&add, sizeof(add), off_add));
+  CHECK_HIP(hipSetupArgument(&tag, sizeof(tag), off_tag));
+  CHECK_HIP(hipSetupArgument(&scale, sizeof(scale), off_scale));
+  CHECK_HIP(hipLaunchByPtr((const void *)count_kernel));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&total), 6 * 9);
+  /* An argument left out. */
+  CHECK_HIP(hipConfigureCall(d3(1, 1, 1), d3(1, 1, 1), 0, NULL));
+  CHECK_HIP(hipSetupArgument(&p, sizeof(p), 0));
+  CHECK_ERR(hipLaunchByPtr((const void *)count_kernel), hipErrorInvalidValue);
+  return AH_PASS;
+}
+
+/* A kernel goes only to a stream of the current device. */
+AH_TEST(launch_other_device_stream) {
+  hipStream_t s1;
+  int n = 0;
+
+  if (getenv("ANYHIP_CPU_DEVICES") == NULL)
+    setenv("ANYHIP_CPU_DEVICES", "2", 1);
+  CHECK_HIP(hipGetDeviceCount(&n));
+  if (n < 2)
+    SKIP("needs two devices");
+  atomic_store(&total, 0);
+  CHECK_HIP(hipSetDevice(1));
+  CHECK_HIP(hipStreamCreate(&s1));
+  CHECK_HIP(launch_count(d3(1, 1, 1), d3(2, 1, 1), 0, s1, 1));
+  CHECK_HIP(hipStreamSynchronize(s1));
+  CHECK_HIP(hipSetDevice(0));
+  CHECK_ERR(launch_count(d3(1, 1, 1), d3(2, 1, 1), 0, s1, 1), hipErrorInvalidHandle);
+  CHECK_HIP(launch_count(d3(1, 1, 1), d3(2, 1, 1), 0, NULL, 1));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&total), 4);
+  CHECK_HIP(hipStreamDestroy(s1));
+  return AH_PASS;
+}

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: MIT
+# hipcc end to end: builds programs from e2e/ with hipcc and runs them.
+#   CASE=run          vector_add.hip compiled and linked in one command (-v), run;
+#                     hipcc's temporary directory must be gone afterwards
+#   CASE=separate     -c for each file (HIP, C), a separate link, and the
+#                     kernels in a -shared -fPIC library
+#   CASE=diagnostics  a compile error names the user's file and line, the exit
+#                     status is the compiler's, no temporary file is left
+# Inputs: HIPCC SRC WORK CASE.
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK}/tmp)
+set(ENV{TMPDIR} ${WORK}/tmp)
+
+# Runs a command; fails the test unless it exits 0. Sets out/err in the caller.
+function(must)
+  execute_process(COMMAND ${ARGN} WORKING_DIRECTORY ${WORK}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT rc EQUAL 0)
+    string(REPLACE ";" " " cmd "${ARGN}")
+    message(FATAL_ERROR "`${cmd}` exited with ${rc}\nstdout:\n${o}\nstderr:\n${e}")
+  endif()
+  set(out "${o}" PARENT_SCOPE)
+  set(err "${e}" PARENT_SCOPE)
+endfunction()
+
+function(expect_passed program)
+  must(${program})
+  if(NOT out MATCHES "PASSED")
+    message(FATAL_ERROR "${program} did not print PASSED:\n${out}")
+  endif()
+endfunction()
+
+function(expect_no_temporaries)
+  file(GLOB left ${WORK}/tmp/*)
+  if(left)
+    message(FATAL_ERROR "hipcc left temporary files behind: ${left}")
+  endif()
+endfunction()
+
+if(CASE STREQUAL "run")
+  must(${HIPCC} -v -O1 ${SRC}/vector_add.hip -o ${WORK}/vector_add)
+  foreach(step "--ah-prepare" "-include hip/hip_runtime.h" "-lanyhip")
+    if(NOT err MATCHES "${step}")
+      message(FATAL_ERROR "hipcc -v did not print a step with '${step}':\n${err}")
+    endif()
+  endforeach()
+  expect_no_temporaries()
+  expect_passed(${WORK}/vector_add)
+elseif(CASE STREQUAL "separate")
+  must(${HIPCC} -c ${SRC}/kernels.hip -o ${WORK}/kernels.o)
+  must(${HIPCC} -c ${SRC}/main_separate.hip)
+  must(${HIPCC} -c ${SRC}/helper.c -o ${WORK}/helper.o)
+  must(${HIPCC} ${WORK}/main_separate.o ${WORK}/kernels.o ${WORK}/helper.o -o ${WORK}/app)
+  expect_passed(${WORK}/app)
+  must(${HIPCC} -shared -fPIC ${SRC}/kernels.hip -o ${WORK}/libkernels.so)
+  must(${HIPCC} ${SRC}/main_separate.hip ${WORK}/helper.o -L${WORK} -lkernels
+    -Wl,-rpath,${WORK} -o ${WORK}/app_shared)
+  expect_passed(${WORK}/app_shared)
+  expect_no_temporaries()
+elseif(CASE STREQUAL "diagnostics")
+  execute_process(COMMAND ${HIPCC} -c ${SRC}/type_error.hip -o ${WORK}/type_error.o
+    WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE e)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "hipcc compiled type_error.hip")
+  endif()
+  if(NOT e MATCHES "type_error\\.hip:10:[0-9]+: error: .*undeclared_name")
+    message(FATAL_ERROR "the error does not point at type_error.hip:10:\n${e}")
+  endif()
+  if(e MATCHES "hip-cpu\\.cpp")
+    message(FATAL_ERROR "the error names hipcc's prepared file:\n${e}")
+  endif()
+  expect_no_temporaries()
+else()
+  message(FATAL_ERROR "unknown CASE '${CASE}'")
+endif()

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Helpers for the CPU engine's kernel tests (barrier*, warp*, shared*, ...):
+// the harness's checks, a check that the CPU device ran the kernels (for the
+// tests that read the engine's counters), and running a test at both warp
+// sizes by executing the program again with ANYHIP_CPU_WARP_SIZE set.
+#ifndef AH_ENGINE_TEST_H
+#define AH_ENGINE_TEST_H
+
+#include <hip/hip_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
+#include "ah_test.h"
+
+// The device's warp size as the host sees it.
+static inline int ah_device_warp_size() {
+  int ws = 0;
+  if (hipDeviceGetAttribute(&ws, hipDeviceAttributeWarpSize, 0) != hipSuccess)
+    return 0;
+  return ws;
+}
+
+// Runs body(warp size), then, when that passed, the same program once more
+// with the other warp size (64 <-> 32) through ANYHIP_CPU_WARP_SIZE. A device
+// whose warp size the variable does not change (an NVIDIA GPU) runs once.
+static inline int ah_run_both_warp_sizes(char **argv, int (*body)(int ws)) {
+  int ws = ah_device_warp_size();
+  const char *want = std::getenv("AH_TEST_WARP_SIZE");
+  int r;
+
+  if (ws != 32 && ws != 64) {
+    std::fprintf(stderr, "unexpected warp size %d\n", ws);
+    return AH_FAIL;
+  }
+  if (want != NULL && std::atoi(want) != ws) {
+    std::printf("warp size stays %d on this device: tested once\n", ws);
+    return AH_PASS;
+  }
+  r = body(ws);
+  std::printf("warp size %d: %s\n", ws, r == AH_PASS ? "passed" : "FAILED");
+  if (r != AH_PASS || want != NULL)
+    return r;
+  const char *other = ws == 64 ? "32" : "64";
+  setenv("AH_TEST_WARP_SIZE", other, 1);
+  setenv("ANYHIP_CPU_WARP_SIZE", other, 1);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  execv("/proc/self/exe", argv);
+  std::perror("execv");
+  return AH_FAIL;
+}
+
+#endif
