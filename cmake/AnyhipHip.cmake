@@ -1,8 +1,16 @@
 # SPDX-License-Identifier: MIT
 # anyhip_hip_executable(<name> SOURCES <files...> [FLAGS <hipcc flags...>])
 # Builds a HIP program with the hipcc of this build tree, the way a user would.
+# The NVIDIA pass (nvcc) runs only when NVIDIA is among ANYHIP_TEST_DEVICES:
+# it is slow, and useless where the programs will only run on the CPU.
+if("nvidia" IN_LIST ANYHIP_TEST_DEVICES)
+  set(ANYHIP_PROGRAM_OFFLOAD "")
+else()
+  set(ANYHIP_PROGRAM_OFFLOAD "--offload-arch=cpu")
+endif()
 function(anyhip_hip_executable name)
   cmake_parse_arguments(ARG "" "" "SOURCES;FLAGS" ${ARGN})
+  list(PREPEND ARG_FLAGS ${ANYHIP_PROGRAM_OFFLOAD})
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name})
   set(srcs "")
   foreach(s ${ARG_SOURCES})

@@ -11,15 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Flags that only mean something to AMD's device compiler: accepted so that
- * build systems written for ROCm work, and ignored. */
+/* Flags that only mean something to AMD's device compiler (and nvcc's
+ * -lineinfo): accepted so that build systems written for ROCm work, and
+ * ignored. */
 static const char *const amd_only[] = {
     "-munsafe-fp-atomics", "-mno-unsafe-fp-atomics", "-fgpu-rdc", "-fno-gpu-rdc",
     "-mwavefrontsize64", "-mno-wavefrontsize64", "-mcumode", "-mno-cumode",
     "--resource-usage", "-fgpu-flush-denormals-to-zero", "-fno-gpu-flush-denormals-to-zero",
     "-fhip-new-launch-api", "-fno-hip-new-launch-api", "--hip-link", "-lamdhip64",
     "-fno-gpu-allow-device-init", "-fgpu-allow-device-init", "-fcuda-flush-denormals-to-zero",
-    "-fno-cuda-flush-denormals-to-zero", NULL};
+    "-fno-cuda-flush-denormals-to-zero", "-lineinfo", NULL};
 static const char *const amd_only_prefix[] = {"--rocm-path=", "--hip-path=",
                                               "--hip-device-lib-path=", "--hip-version=",
                                               "-Rpass-analysis=kernel-resource-usage", NULL};

@@ -252,8 +252,10 @@ static size_t count_newlines(const struct prep *p, size_t a, size_t b) {
 /* ---- triple chevrons ------------------------------------------------------ */
 
 static int stops_callee(const struct prep *p, const struct ah_token *t) {
-  static const char *const kw[] = {"return", "else", "case", "do", "throw", "new", "delete",
-                                   "co_await", "co_return", "sizeof", "typedef", NULL};
+  static const char *const kw[] = {"return", "else",     "case",      "do",     "throw",
+                                   "new",    "delete",   "co_await",  "co_return", "sizeof",
+                                   "typedef", "if",      "while",     "for",    "switch",
+                                   "catch",  "co_yield", "goto",      NULL};
 
   for (int i = 0; kw[i]; i++)
     if (is(p, t, kw[i]))
@@ -287,7 +289,7 @@ static size_t callee_start(const struct prep *p, const struct ah_tokens *ts, siz
         return j;
       j = m;
       if (j > 0 && (is_ident(&ts->t[j - 1]) || is(p, &ts->t[j - 1], ">") ||
-                    is(p, &ts->t[j - 1], ")") || is(p, &ts->t[j - 1], "]")) &&
+                    is(p, &ts->t[j - 1], "]")) &&
           !stops_callee(p, &ts->t[j - 1]))
         continue; /* a call or a subscript: keep the postfix expression */
       return j;
@@ -665,16 +667,16 @@ static void emit_registrations(struct prep *p, FILE *f, const char *qfile) {
  * declaration, or i + 1 when this is some other extern. */
 static size_t extern_shared(struct prep *p, const struct ah_tokens *ts, size_t i, int in_macro,
                             const char *qfile) {
-  size_t k = i + 1, first = 0, last = 0, name = 0, end;
-  int shared = 0, ndecl = 0, has_semi = 0;
-  char *type, *ins;
+  size_t k = i + 1, name = 0, end, *decl = NULL, ndecl = 0, cap = 0;
+  int shared = 0, has_semi = 0;
+  char *type, *ins, *o;
 
   for (; k < ts->n; k++) {
     const struct ah_token *t = &ts->t[k];
     size_t n = skip_attribute(p, ts, k);
 
     if (n != k) {
-      k = n - 1;
+      k = n - 1; /* __align__(16), alignas(8), ...: the buffer is aligned anyway */
     } else if (is(p, t, "__shared__")) {
       shared = 1;
     } else if (is(p, t, ";")) {
@@ -685,27 +687,42 @@ static size_t extern_shared(struct prep *p, const struct ah_tokens *ts, size_t i
     } else if (t->kind == AH_TOK_STRING || t->kind == AH_TOK_EOF ||
                t->kind == AH_TOK_DIRECTIVE || is(p, t, "{") || is(p, t, "}") ||
                is(p, t, "(") || is(p, t, ",") || is(p, t, "=")) {
-      return i + 1;
+      break;
     } else if (is(p, t, "[")) {
-      if (name == 0 && ndecl > 0 && is_ident(&ts->t[k - 1]))
+      if (name == 0 && ndecl > 1 && decl[ndecl - 1] == k - 1 && is_ident(&ts->t[k - 1]))
         name = k - 1;
       k = match_fwd(p, ts, k);
-      if (k >= ts->n - 1)
-        return i + 1;
+      if (k >= ts->n - 1 || name == 0)
+        break;
     } else if (name == 0) {
-      if (first == 0)
-        first = k;
-      last = k;
-      ndecl++;
+      decl = grow_array(decl, &cap, ndecl + 1, sizeof(*decl));
+      decl[ndecl++] = k;
     } else {
-      return i + 1; /* `T a[], b[]` or anything after the array: not ours */
+      break; /* `T a[], b[]` or anything after the array: not ours */
     }
   }
-  if (!shared || name == 0 || name != last || first == name)
+  if (!shared || name == 0 || !(has_semi || (in_macro && ts->t[k].kind == AH_TOK_EOF))) {
+    free(decl);
     return i + 1;
+  }
+  /* The type: the declaration's tokens before the name, attributes left out. */
+  end = 1;
+  for (size_t d = 0; d + 1 < ndecl; d++)
+    end += ts->t[decl[d]].len + 1;
+  o = type = ah_xmalloc(end);
+  for (size_t d = 0; d + 1 < ndecl; d++) {
+    const struct ah_token *t = &ts->t[decl[d]];
+
+    if (d > 0 && (decl[d] != decl[d - 1] + 1 ||
+                  ts->t[decl[d - 1]].off + ts->t[decl[d - 1]].len != t->off))
+      *o++ = ' ';
+    memcpy(o, p->s + t->off, t->len);
+    o += t->len;
+  }
+  *o = '\0';
+  free(decl);
   /* The replaced text: `extern` up to the `;`, or to the last `]` in a macro. */
   end = has_semi ? ts->t[k].off + 1 : ts->t[k - 1].off + ts->t[k - 1].len;
-  type = join_tokens(p, ts, first, name);
   if (!in_macro && at_namespace_scope(p)) {
     /* HIP allows it at namespace scope, where a variable cannot follow the
      * launch: every later use of the name reads the current launch's buffer. */
@@ -725,12 +742,12 @@ static size_t extern_shared(struct prep *p, const struct ah_tokens *ts, size_t i
     size_t nl = count_newlines(p, ts->t[i].off, end);
     size_t col = nl ? ts->t[i].off - p->lines[line_of(p, ts->t[i].off) - 1] : 0;
     const char *brk = in_macro ? " \\\n" : "\n";
-    char *full = ah_xmalloc(nl * strlen(brk) + col + strlen(ins) + 1), *o = full;
+    char *full = ah_xmalloc(nl * strlen(brk) + col + strlen(ins) + 1), *w = full;
 
     for (size_t n = 0; n < nl; n++)
-      o += sprintf(o, "%s", brk);
-    memset(o, ' ', col);
-    strcpy(o + col, ins);
+      w += sprintf(w, "%s", brk);
+    memset(w, ' ', col);
+    strcpy(w + col, ins);
     free(ins);
     add_edit(p, ts->t[i].off, end - ts->t[i].off, full);
   }

@@ -453,9 +453,9 @@ AH_TEST(device_limits) {
   CHECK_HIP(hipDeviceSetLimit(hipLimitStackSize, 1024 * 8));
   CHECK_HIP(hipDeviceGetLimit(&v, hipLimitStackSize));
   CHECK_EQ(v, 8192);
-  CHECK_HIP(hipDeviceSetLimit(hipLimitStackSize, 1 << 20));
+  CHECK_HIP(hipDeviceSetLimit(hipLimitStackSize, 256 << 10));
   CHECK_HIP(hipDeviceGetLimit(&v, hipLimitStackSize));
-  CHECK_EQ(v, 1 << 20);
+  CHECK_EQ(v, 256 << 10);
 
   CHECK_HIP(hipDeviceGetLimit(&v, hipLimitPrintfFifoSize));
   CHECK(v > 0);
@@ -478,7 +478,7 @@ AH_TEST(device_limits) {
     /* More stack per thread than the CPU device allows: refused, unchanged. */
     CHECK_ERR(hipDeviceSetLimit(hipLimitStackSize, (size_t)1 << 40), hipErrorInvalidValue);
     CHECK_HIP(hipDeviceGetLimit(&v, hipLimitStackSize));
-    CHECK_EQ(v, 1 << 20);
+    CHECK_EQ(v, 256 << 10);
   }
   return AH_PASS;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Helpers for the CPU engine's kernel tests (barrier*, warp*, shared*, ...):
-// the harness's checks, a check that the CPU device ran the kernels (for the
-// tests that read the engine's counters), and running a test at both warp
-// sizes by executing the program again with ANYHIP_CPU_WARP_SIZE set.
+// the harness's checks, whether the device is a CPU device (some tests check
+// what only the CPU engine promises), and running a test at both warp sizes
+// by executing the program again with ANYHIP_CPU_WARP_SIZE set.
 #ifndef AH_ENGINE_TEST_H
 #define AH_ENGINE_TEST_H
 
@@ -10,9 +10,20 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <unistd.h>
 
 #include "ah_test.h"
+
+// Whether the current device is a CPU device (the engine under test), not
+// an NVIDIA GPU.
+static inline bool ah_on_cpu_device() {
+  hipDeviceProp_t p;
+  int dev = 0;
+  if (hipGetDevice(&dev) != hipSuccess || hipGetDeviceProperties(&p, dev) != hipSuccess)
+    return false;
+  return std::strcmp(p.gcnArchName, "cpu") == 0;
+}
 
 // The device's warp size as the host sees it.
 static inline int ah_device_warp_size() {

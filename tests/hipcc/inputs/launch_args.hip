@@ -29,4 +29,6 @@ void host(int *d, int n, hipStream_t stream, Table t, Table *tp) {
   else
     k<<<1, 1, 0, 0>>>(d, n);
   for (int i = 0; i < 2; i++) k<<<i + 1, 1>>>(d, i);
+  while (n-- > 0) (k)<<<1, 1>>>(d, n);
+  switch (n) { case 0: k<<<1, 1>>>(d, n); }
 }
