@@ -8,7 +8,10 @@
  * when the block can go no further because a warp's lanes wait at different
  * places (a divergent warp), the collective with the lowest call-site address
  * runs with the lanes that reached it, as the active lanes of a diverged warp
- * would on a GPU. */
+ * would on a GPU. That is right when the other lanes wait at a barrier, have
+ * returned, or wait at a collective of their own branch; lanes that
+ * reconverge at a collective right after a branch may be told apart (the
+ * compiler can duplicate the call into both paths), which a GPU would not. */
 #include "cpu_engine.h"
 
 #include <string.h>
