@@ -3,16 +3,18 @@
 // 6233-6370): the same 50 iterations as stream_sequential, with A's copies and kernel on
 // streamA and B's on streamB; the host waits for streamA before launching kernelB.
 // Fixed: `#include <cstdliblib>` is gone; the grid covers the 2^16-double array (see
-// stream_sequential); and a race: nothing kept the next iteration's copy into d_dataA and
-// kernelA (streamA) from running while this iteration's kernelB (streamB) still reads
-// d_dataA, so each iteration now ends by waiting for streamB. The program returns
-// EXIT_FAILURE on a mismatch, and HIP_CHECK exits on error.
+// stream_sequential); the host buffers are page-locked (hipHostMalloc), so that the copies
+// are really asynchronous; and a race that this exposes: nothing kept the next iteration's
+// copy into d_dataA and kernelA (streamA) from running while this iteration's kernelB
+// (streamB) still reads d_dataA, so each iteration now ends by waiting for streamB (without
+// that wait this program fails on the CPU device: some B ends 1428 instead of 1427).
+// EXIT_FAILURE on a mismatch; HIP_CHECK exits on error.
 #include "common/example_utils.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <iostream>
-#include <vector>
 
 // GPU Kernels
 __global__ void kernelA(double *arrayA, std::size_t size) {
@@ -38,8 +40,14 @@ int main() {
   double initValueA = 0.0;
   double initValueB = 2.0;
 
-  std::vector<double> vectorA(arraySize, initValueA);
-  std::vector<double> vectorB(arraySize, initValueB);
+  // Page-locked host buffers, as asynchronous copies want (§10.4.2.1). With the guide's
+  // pageable std::vectors the device-to-host copies block the host, which hides the
+  // ordering bugs fixed here; with these, the copies really run behind the host's back.
+  double *vectorA, *vectorB;
+  HIP_CHECK(hipHostMalloc(&vectorA, arraySize * sizeof(*vectorA)));
+  HIP_CHECK(hipHostMalloc(&vectorB, arraySize * sizeof(*vectorB)));
+  std::fill(vectorA, vectorA + arraySize, initValueA);
+  std::fill(vectorB, vectorB + arraySize, initValueB);
   // Allocate device memory
   HIP_CHECK(hipMalloc(&d_dataA, arraySize * sizeof(*d_dataA)));
   HIP_CHECK(hipMalloc(&d_dataB, arraySize * sizeof(*d_dataB)));
@@ -49,10 +57,10 @@ int main() {
   HIP_CHECK(hipStreamCreate(&streamB));
   for (unsigned int iteration = 0; iteration < numberOfIterations; iteration++) {
     // Stream 1: Host to Device 1
-    HIP_CHECK(hipMemcpyAsync(d_dataA, vectorA.data(), arraySize * sizeof(*d_dataA),
+    HIP_CHECK(hipMemcpyAsync(d_dataA, vectorA, arraySize * sizeof(*d_dataA),
                              hipMemcpyHostToDevice, streamA));
     // Stream 2: Host to Device 2
-    HIP_CHECK(hipMemcpyAsync(d_dataB, vectorB.data(), arraySize * sizeof(*d_dataB),
+    HIP_CHECK(hipMemcpyAsync(d_dataB, vectorB, arraySize * sizeof(*d_dataB),
                              hipMemcpyHostToDevice, streamB));
     // Stream 1: Kernel 1
     kernelA<<<numOfBlocks, threadsPerBlock, 0, streamA>>>(d_dataA, arraySize);
@@ -61,10 +69,10 @@ int main() {
     // Stream 2: Kernel 2
     kernelB<<<numOfBlocks, threadsPerBlock, 0, streamB>>>(d_dataA, d_dataB, arraySize);
     // Stream 1: Device to Host 2 (after Kernel 1)
-    HIP_CHECK(hipMemcpyAsync(vectorA.data(), d_dataA, arraySize * sizeof(*vectorA.data()),
+    HIP_CHECK(hipMemcpyAsync(vectorA, d_dataA, arraySize * sizeof(*vectorA),
                              hipMemcpyDeviceToHost, streamA));
     // Stream 2: Device to Host 2 (after Kernel 2)
-    HIP_CHECK(hipMemcpyAsync(vectorB.data(), d_dataB, arraySize * sizeof(*vectorB.data()),
+    HIP_CHECK(hipMemcpyAsync(vectorB, d_dataB, arraySize * sizeof(*vectorB),
                              hipMemcpyDeviceToHost, streamB));
     // kernelB reads d_dataA: the next iteration may overwrite it only after streamB is done.
     HIP_CHECK(hipStreamSynchronize(streamB));
@@ -102,5 +110,7 @@ int main() {
   HIP_CHECK(hipStreamDestroy(streamB));
   HIP_CHECK(hipFree(d_dataA));
   HIP_CHECK(hipFree(d_dataB));
+  HIP_CHECK(hipHostFree(vectorA));
+  HIP_CHECK(hipHostFree(vectorB));
   return passed ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -3,17 +3,21 @@
 // lines 6372-6553): as stream_async, but streamB waits for an event recorded after kernelA
 // on streamA instead of the host waiting for streamA.
 // Fixed: `#include <cstdliblib>` and `initialValueB` (is initValueB); the grid covers the
-// 2^16-double array (see stream_sequential); the end of each iteration made each stream wait
-// for its own event (eventA on streamA, eventB on streamB), which orders nothing: so the next
-// iteration's copy into d_dataA raced with kernelB reading it. The streams now wait for each
-// other's event. The results were verified without waiting for the streams at all: the
-// host now synchronizes both before checking. EXIT_FAILURE on a mismatch; HIP_CHECK exits.
+// 2^16-double array (see stream_sequential); the host buffers are page-locked
+// (hipHostMalloc), so that the copies are really asynchronous, which exposes two bugs.
+// Each iteration ended by making each stream wait for its own event (eventA on streamA,
+// eventB on streamB), which orders nothing, so the next iteration's copy into d_dataA raced
+// with kernelB reading it: the streams now wait for each other's event. And the results
+// were verified without waiting for the streams: the host now synchronizes both first.
+// (Either bug alone makes this program fail on the CPU device, nearly every run.)
+// EXIT_FAILURE on a
+// mismatch; HIP_CHECK exits on error.
 #include "common/example_utils.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <iostream>
-#include <vector>
 
 // GPU Kernels
 __global__ void kernelA(double *arrayA, std::size_t size) {
@@ -39,8 +43,14 @@ int main() {
   double initValueA = 0.0;
   double initValueB = 2.0;
 
-  std::vector<double> vectorA(arraySize, initValueA);
-  std::vector<double> vectorB(arraySize, initValueB);
+  // Page-locked host buffers, as asynchronous copies want (§10.4.2.1). With the guide's
+  // pageable std::vectors the device-to-host copies block the host, which hides the
+  // ordering bugs fixed here; with these, the copies really run behind the host's back.
+  double *vectorA, *vectorB;
+  HIP_CHECK(hipHostMalloc(&vectorA, arraySize * sizeof(*vectorA)));
+  HIP_CHECK(hipHostMalloc(&vectorB, arraySize * sizeof(*vectorB)));
+  std::fill(vectorA, vectorA + arraySize, initValueA);
+  std::fill(vectorB, vectorB + arraySize, initValueB);
   // Allocate device memory
   HIP_CHECK(hipMalloc(&d_dataA, arraySize * sizeof(*d_dataA)));
   HIP_CHECK(hipMalloc(&d_dataB, arraySize * sizeof(*d_dataB)));
@@ -55,10 +65,10 @@ int main() {
   HIP_CHECK(hipEventCreate(&eventB));
   for (unsigned int iteration = 0; iteration < numberOfIterations; iteration++) {
     // Stream 1: Host to Device 1
-    HIP_CHECK(hipMemcpyAsync(d_dataA, vectorA.data(), arraySize * sizeof(*d_dataA),
+    HIP_CHECK(hipMemcpyAsync(d_dataA, vectorA, arraySize * sizeof(*d_dataA),
                              hipMemcpyHostToDevice, streamA));
     // Stream 2: Host to Device 2
-    HIP_CHECK(hipMemcpyAsync(d_dataB, vectorB.data(), arraySize * sizeof(*d_dataB),
+    HIP_CHECK(hipMemcpyAsync(d_dataB, vectorB, arraySize * sizeof(*d_dataB),
                              hipMemcpyHostToDevice, streamB));
     // Stream 1: Kernel 1
     kernelA<<<numOfBlocks, threadsPerBlock, 0, streamA>>>(d_dataA, arraySize);
@@ -69,10 +79,10 @@ int main() {
     // Stream 2: Kernel 2
     kernelB<<<numOfBlocks, threadsPerBlock, 0, streamB>>>(d_dataA, d_dataB, arraySize);
     // Stream 1: Device to Host 2 (after Kernel 1)
-    HIP_CHECK(hipMemcpyAsync(vectorA.data(), d_dataA, arraySize * sizeof(*vectorA.data()),
+    HIP_CHECK(hipMemcpyAsync(vectorA, d_dataA, arraySize * sizeof(*vectorA),
                              hipMemcpyDeviceToHost, streamA));
     // Stream 2: Device to Host 2 (after Kernel 2)
-    HIP_CHECK(hipMemcpyAsync(vectorB.data(), d_dataB, arraySize * sizeof(*vectorB.data()),
+    HIP_CHECK(hipMemcpyAsync(vectorB, d_dataB, arraySize * sizeof(*vectorB),
                              hipMemcpyDeviceToHost, streamB));
     // Each stream's next iteration waits for the other stream's work of this one.
     HIP_CHECK(hipEventRecord(eventA, streamA));
@@ -116,5 +126,7 @@ int main() {
   HIP_CHECK(hipStreamDestroy(streamB));
   HIP_CHECK(hipFree(d_dataA));
   HIP_CHECK(hipFree(d_dataB));
+  HIP_CHECK(hipHostFree(vectorA));
+  HIP_CHECK(hipHostFree(vectorB));
   return passed ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Atomics under contention: 48 blocks of 256 threads (on every worker at
-// once) hammer one address per operation, 16 times per thread. atomicAdd,
+// Atomics under contention: 48 blocks of 256 threads on 4 workers (more than
+// the cores of a small machine, so that workers are preempted in the middle
+// of an operation) hammer one address per operation, 64 times per thread. atomicAdd,
 // Sub, Min, Max, Exch, CAS, And, Or, Xor, Inc and Dec on the types HIP has
 // (int, unsigned int, unsigned long long, long long, float, double), the
-// _system and _block forms, and shared-memory atomics. Besides each final
+// _system and _block forms, and shared-memory atomics (long long has only
+// min and max, as in HIP). Besides each final
 // value, the old values returned by atomicAdd and atomicExch must each be
 // seen exactly once, which only a true read-modify-write gives.
 #include "engine_test.h"
@@ -11,7 +13,7 @@
 #include <algorithm>
 #include <vector>
 
-constexpr int kBlocks = 48, kThreads = 256, kIters = 16;
+constexpr int kBlocks = 48, kThreads = 256, kIters = 64;
 constexpr int kN = kBlocks * kThreads;
 
 template <typename T> struct Cells {
@@ -21,12 +23,14 @@ template <typename T> struct Cells {
 template <typename T> __global__ void arith(Cells<T> *c, T *olds) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   for (int k = 0; k < kIters; k++) {
-    olds[i * kIters + k] = atomicAdd(&c->add, (T)1);
-    atomicSub(&c->sub, (T)2);
     atomicMin(&c->mn, (T)((i * 7 + k) % 1000 + 5));
     atomicMax(&c->mx, (T)((i * 7 + k) % 1000 + 5));
-    atomicAdd_system(&c->sys, (T)1);
-    atomicAdd_block(&c->blk, (T)1);
+    if constexpr (!std::is_same<T, long long>::value) {
+      olds[i * kIters + k] = atomicAdd(&c->add, (T)1);
+      atomicSub(&c->sub, (T)2);
+      atomicAdd_system(&c->sys, (T)1);
+      atomicAdd_block(&c->blk, (T)1);
+    }
   }
 }
 
@@ -42,17 +46,19 @@ template <typename T> static int check_arith() {
   arith<T><<<kBlocks, kThreads>>>(d, dolds);
   CHECK_HIP(hipMemcpy(&out, d, sizeof(out), hipMemcpyDeviceToHost));
   CHECK_HIP(hipMemcpy(olds.data(), dolds, olds.size() * sizeof(T), hipMemcpyDeviceToHost));
-  CHECK(out.add == (T)(kN * kIters));
-  CHECK(out.sub == (T)0);
+  CHECK_HIP(hipFree(d));
+  CHECK_HIP(hipFree(dolds));
   CHECK(out.mn == (T)5);
   CHECK(out.mx == (T)1004);
+  if (std::is_same<T, long long>::value)
+    return AH_PASS;
+  CHECK(out.add == (T)(kN * kIters));
+  CHECK(out.sub == (T)0);
   CHECK(out.sys == (T)(kN * kIters));
   CHECK(out.blk == (T)(kN * kIters));
   std::sort(olds.begin(), olds.end());
   for (size_t k = 0; k < olds.size(); k++)
     CHECK(olds[k] == (T)k); // every old value seen once
-  CHECK_HIP(hipFree(d));
-  CHECK_HIP(hipFree(dolds));
   return AH_PASS;
 }
 
@@ -102,6 +108,7 @@ __global__ void histogram(const int *in, unsigned long long *hist) {
 }
 
 int main() {
+  setenv("ANYHIP_CPU_THREADS", "4", 0); // read at the first HIP call
   if (check_arith<int>() || check_arith<unsigned int>() || check_arith<long long>() ||
       check_arith<unsigned long long>() || check_arith<float>() || check_arith<double>())
     return AH_FAIL;
@@ -139,7 +146,7 @@ int main() {
   int *din = nullptr;
   unsigned long long *dh = nullptr;
   for (size_t k = 0; k < in.size(); k++) {
-    in[k] = (int)((k * 2654435761u) >> 7) % 16;
+    in[k] = (int)(((k * 2654435761u) >> 7) % 16);
     want[in[k]]++;
   }
   CHECK_HIP(hipMalloc(&din, in.size() * sizeof(int)));

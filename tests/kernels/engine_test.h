@@ -25,6 +25,16 @@ static inline bool ah_on_cpu_device() {
   return std::strcmp(p.gcnArchName, "cpu") == 0;
 }
 
+// The CPU engine's counters (hip/anyhip/cpu/state.h); nvcc's pass of a test
+// does not see that header, and its host code is not the one that runs.
+#if defined(__HIP_PLATFORM_NVIDIA__)
+static inline unsigned long long ah_cpu_fibers() { return 0; }
+static inline unsigned long long ah_cpu_blocks() { return 0; }
+#else
+static inline unsigned long long ah_cpu_fibers() { return __ah_cpu_fibers_created(); }
+static inline unsigned long long ah_cpu_blocks() { return __ah_cpu_blocks_run(); }
+#endif
+
 // The device's warp size as the host sees it.
 static inline int ah_device_warp_size() {
   int ws = 0;

@@ -367,7 +367,7 @@ int main() {
     if (check_nvidia_only())
       return 1;
   } else {
-    std::printf("NVIDIA-only checks skipped: not an NVIDIA device\n");
+    std::printf("NVIDIA-only checks: not applicable here (not an NVIDIA device)\n");
   }
   std::printf("ok\n");
   return 0;

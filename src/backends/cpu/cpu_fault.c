@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "cpu_engine.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,9 +146,10 @@ void ah_cpu_fault_report(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, u
     snprintf(name, sizeof(name), "%p", g->fn);
   if (w->fault_sig != 0)
     fprintf(stderr,
-            "anyhip: kernel '%s' faulted: %s at address %p (block (%u,%u,%u), thread "
-            "(%u,%u,%u))\n",
-            name, signal_name(w->fault_sig), w->fault_addr, bx, by, bz, t->x, t->y, t->z);
+            "anyhip: kernel '%s' faulted: %s at address 0x%" PRIxPTR
+            " (block (%u,%u,%u), thread (%u,%u,%u))\n",
+            name, signal_name(w->fault_sig), (uintptr_t)w->fault_addr, bx, by, bz, t->x, t->y,
+            t->z);
   else
     fprintf(stderr, "anyhip: kernel '%s' failed: %s (block (%u,%u,%u), thread (%u,%u,%u))\n",
             name, w->fault_why, bx, by, bz, t->x, t->y, t->z);
