@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The guide's block_reduce with warp-size-dependent lane masks (§9.2.2, seed 000 lines
-// 2861-2908 for the kernel using the runtime `warpSize`, 2958-2992 and 3052-3072 for the
+// 2861-2908 for the kernel using the runtime `warpSize`, 2956-2992 and 3058-3080 for the
 // host code). Each block sums the inputs whose lane bit is set in its warp's mask: a shared
 // memory tree down to one warp, then __shfl_down within the warp. Written once against
 // `warpSize`, so the same binary is right for warp size 64 (the CPU device's default, AMD

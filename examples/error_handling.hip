@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The guide's error-handling example (§10.3.2, seed 000 lines 5910-6005): every API call
+// The guide's error-handling example (§10.3.2, seed 000 lines 5908-6006): every API call
 // wrapped in HIP_CHECK, hipGetLastError() after the launch for launch errors and
 // hipDeviceSynchronize() for errors during execution. Then the error functions of §10.3 at
 // work on real errors: an invalid launch seen by hipPeekAtLastError() (reads) and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The guide's "hipStreamWaitEvent" version of the stream example (§10.4.3.4, seed 000
-// lines 6372-6553): as stream_async, but streamB waits for an event recorded after kernelA
+// lines 6386-6554): as stream_async, but streamB waits for an event recorded after kernelA
 // on streamA instead of the host waiting for streamA.
 // Fixed: `#include <cstdliblib>` and `initialValueB` (is initValueB); the grid covers the
 // 2^16-double array (see stream_sequential); the host buffers are page-locked
@@ -9,9 +9,8 @@
 // eventB on streamB), which orders nothing, so the next iteration's copy into d_dataA raced
 // with kernelB reading it: the streams now wait for each other's event. And the results
 // were verified without waiting for the streams: the host now synchronizes both first.
-// (Either bug alone makes this program fail on the CPU device, nearly every run.)
-// EXIT_FAILURE on a
-// mismatch; HIP_CHECK exits on error.
+// Either bug alone makes this program fail on the CPU device in most runs. EXIT_FAILURE
+// on a mismatch; HIP_CHECK exits on error.
 #include "common/example_utils.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The guide's "Sequential" version of the stream example (§10.4.3.4, seed 000 lines
-// 6094-6231): 50 iterations of copy A and B to the device, kernelA (A += 1), kernelB
+// 6092-6232): 50 iterations of copy A and B to the device, kernelA (A += 1), kernelB
 // (B += A + 3), copy both back, all on the null stream; the results are compared with the
 // closed form the guide gives.
 // Fixed: a page break had closed the loop after the host-to-device copies (the launches and

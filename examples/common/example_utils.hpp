@@ -53,8 +53,8 @@ private:
   std::mt19937 gen_;
 };
 
-// Prints "<what>: PASSED" or "<what>: FAILED (<n> mismatches)" and returns the count, so a
-// program can sum the failures of its parts and exit non-zero.
+// Prints "<what>: PASSED" or "<what>: FAILED (<n> mismatches)" and returns 1 on failure,
+// 0 otherwise, so that a program can add up its parts' failures and exit non-zero.
 inline int report_check(const char *what, std::size_t mismatches) {
   if (mismatches == 0)
     std::printf("%s: PASSED\n", what);

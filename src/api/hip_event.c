@@ -9,10 +9,10 @@
 #define hipEventDisableSystemFence 0x20000000u
 #endif
 
-#define AH_EVENT_FLAGS                                                                 \
-  ((unsigned)(hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess |   \
+#define AH_EVENT_FLAGS                                                                             \
+  ((unsigned)(hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess |                \
               hipEventReleaseToDevice | hipEventReleaseToSystem | hipEventDisableSystemFence))
-#define AH_EVENT_RELEASE_FLAGS \
+#define AH_EVENT_RELEASE_FLAGS                                                                     \
   ((unsigned)(hipEventReleaseToDevice | hipEventReleaseToSystem | hipEventDisableSystemFence))
 
 static hipError_t create(hipEvent_t *event, unsigned flags) {

@@ -71,8 +71,8 @@ static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3
   return dev->backend->submit(dev, q, &cmd, 0);
 }
 
-AH_EXPORT hipError_t __ahLaunchKernel(const void *fn, const ahKernelSig *sig, dim3 grid,
-                                      dim3 block, size_t shmem, hipStream_t stream, void **args) {
+AH_EXPORT hipError_t __ahLaunchKernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
+                                      size_t shmem, hipStream_t stream, void **args) {
   AH_ENTER();
   AH_RETURN(launch(fn, sig, grid, block, shmem, stream, args));
 }
@@ -83,9 +83,8 @@ AH_EXPORT void __ahRegisterKernel(const void *fn, const ahKernelSig *sig) {
   ah_kernel_register(fn, sig);
 }
 
-AH_EXPORT hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks,
-                                     dim3 dimBlocks, void **args, size_t sharedMemBytes,
-                                     hipStream_t stream) {
+AH_EXPORT hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
+                                     void **args, size_t sharedMemBytes, hipStream_t stream) {
   AH_ENTER();
   AH_REQUIRE(function_address != NULL, hipErrorInvalidDeviceFunction);
   AH_RETURN(launch(function_address, ah_kernel_sig(function_address), numBlocks, dimBlocks,

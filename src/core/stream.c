@@ -183,8 +183,7 @@ static pthread_once_t pt_once = PTHREAD_ONCE_INIT;
 static _Thread_local struct pt_slot *pt_slots; /* one per device ordinal */
 
 static int slot_live(const struct pt_slot *sl) {
-  return sl->o != NULL && ah_object_cast(&sl->o->s, AH_KIND_STREAM) != NULL &&
-         sl->o->id == sl->id;
+  return sl->o != NULL && ah_object_cast(&sl->o->s, AH_KIND_STREAM) != NULL && sl->o->id == sl->id;
 }
 
 /* At thread exit: the thread's streams go, their queued work still runs. */

@@ -16,13 +16,13 @@ static void sleep_fn(void *p) {
 
 AH_TEST(event_create_flags) {
   static const unsigned ok[] = {
-    hipEventDefault,
-    hipEventBlockingSync,
-    hipEventDisableTiming,
-    hipEventBlockingSync | hipEventDisableTiming,
-    hipEventInterprocess | hipEventDisableTiming,
-    hipEventReleaseToDevice,
-    hipEventReleaseToSystem,
+      hipEventDefault,
+      hipEventBlockingSync,
+      hipEventDisableTiming,
+      hipEventBlockingSync | hipEventDisableTiming,
+      hipEventInterprocess | hipEventDisableTiming,
+      hipEventReleaseToDevice,
+      hipEventReleaseToSystem,
   };
   hipEvent_t e = NULL;
 

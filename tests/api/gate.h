@@ -16,7 +16,8 @@ struct gate {
   atomic_int entered; /* the host function started */
 };
 
-#define GATE_INIT {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0}
+#define GATE_INIT                                                                                  \
+  { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 }
 
 /* hipHostFn_t: blocks its stream until gate_open. */
 static inline void gate_fn(void *p) {

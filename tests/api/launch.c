@@ -25,7 +25,7 @@ static void count_kernel(atomic_llong *sum, int add, char tag, double scale) {
 
 static void count_invoke(const void *fn, void **args) {
   ((void (*)(atomic_llong *, int, char, double))fn)(*(atomic_llong **)args[0], *(int *)args[1],
-                                                     *(char *)args[2], *(double *)args[3]);
+                                                    *(char *)args[2], *(double *)args[3]);
 }
 
 static const size_t count_sizes[] = {sizeof(atomic_llong *), sizeof(int), sizeof(char),
@@ -55,12 +55,22 @@ static hipError_t launch_count(dim3 grid, dim3 block, size_t shm, hipStream_t s,
   return __ahLaunchKernel((const void *)count_kernel, &count_sig, grid, block, shm, s, args);
 }
 
+/* The kernels here are plain C functions: only the CPU device runs them. */
+#define REQUIRE_CPU()                                                                              \
+  do {                                                                                             \
+    hipDeviceProp_t p_;                                                                            \
+    CHECK_HIP(hipGetDeviceProperties(&p_, 0));                                                     \
+    if (strcmp(p_.gcnArchName, "cpu") != 0)                                                        \
+      SKIP("C kernels need the CPU device");                                                       \
+  } while (0)
+
 static dim3 d3(unsigned x, unsigned y, unsigned z) {
   dim3 d = {x, y, z};
   return d;
 }
 
 AH_TEST(launch_runs_every_thread) {
+  REQUIRE_CPU();
   atomic_store(&total, 0);
   CHECK_HIP(launch_count(d3(2, 3, 1), d3(4, 2, 1), 0, NULL, 1));
   CHECK_HIP(hipDeviceSynchronize());
@@ -87,11 +97,12 @@ AH_TEST(launch_args_by_value) {
   void *args[] = {&p, &add, &tag, &scale};
   hipStream_t s;
 
+  REQUIRE_CPU();
   atomic_store(&total, 0);
   CHECK_HIP(hipStreamCreate(&s));
   CHECK_HIP(hipLaunchHostFunc(s, gate_fn, &g));
-  CHECK_HIP(__ahLaunchKernel((const void *)count_kernel, &count_sig, d3(2, 1, 1), d3(8, 1, 1), 0,
-                             s, args));
+  CHECK_HIP(__ahLaunchKernel((const void *)count_kernel, &count_sig, d3(2, 1, 1), d3(8, 1, 1), 0, s,
+                             args));
   add = 1000;
   tag = 100;
   scale = 9.0;
@@ -115,22 +126,24 @@ AH_TEST(launch_bad_config) {
     size_t shm;
     hipError_t want;
   } bad[] = {
-    {{1, 1, 1}, {1025, 1, 1}, 0, hipErrorInvalidConfiguration},
-    {{1, 1, 1}, {512, 2, 2}, 0, hipErrorInvalidConfiguration},
-    {{1, 1, 1}, {1, 1, 1025}, 0, hipErrorInvalidConfiguration},
-    {{1, 1, 1}, {1, 1025, 1}, 0, hipErrorInvalidConfiguration},
-    {{1, 1, 1}, {65536, 65536, 1}, 0, hipErrorInvalidConfiguration}, /* product overflows 32 bits */
-    {{0, 1, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
-    {{1, 0, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
-    {{1, 1, 0}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
-    {{1, 1, 1}, {0, 1, 1}, 0, hipErrorInvalidConfiguration},
-    {{1, 1, 1}, {1, 0, 1}, 0, hipErrorInvalidConfiguration},
-    {{1, 1, 1}, {1, 1, 0}, 0, hipErrorInvalidConfiguration},
-    {{0x80000000u, 1, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},  /* over maxGridSize */
-    {{0x7fffffffu, 1, 1}, {3, 1, 1}, 0, hipErrorInvalidConfiguration},  /* x threads >= 2^32 */
-    {{1, 0xffffffffu, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
+      {{1, 1, 1}, {1025, 1, 1}, 0, hipErrorInvalidConfiguration},
+      {{1, 1, 1}, {512, 2, 2}, 0, hipErrorInvalidConfiguration},
+      {{1, 1, 1}, {1, 1, 1025}, 0, hipErrorInvalidConfiguration},
+      {{1, 1, 1}, {1, 1025, 1}, 0, hipErrorInvalidConfiguration},
+      /* 2^32 threads: the product overflows 32 bits */
+      {{1, 1, 1}, {65536, 65536, 1}, 0, hipErrorInvalidConfiguration},
+      {{0, 1, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
+      {{1, 0, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
+      {{1, 1, 0}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
+      {{1, 1, 1}, {0, 1, 1}, 0, hipErrorInvalidConfiguration},
+      {{1, 1, 1}, {1, 0, 1}, 0, hipErrorInvalidConfiguration},
+      {{1, 1, 1}, {1, 1, 0}, 0, hipErrorInvalidConfiguration},
+      {{0x80000000u, 1, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration}, /* over maxGridSize */
+      {{0x7fffffffu, 1, 1}, {3, 1, 1}, 0, hipErrorInvalidConfiguration}, /* x threads >= 2^32 */
+      {{1, 0xffffffffu, 1}, {1, 1, 1}, 0, hipErrorInvalidConfiguration},
   };
 
+  REQUIRE_CPU();
   CHECK_HIP(hipGetDeviceProperties(&prop, 0));
   CHECK_EQ(prop.maxThreadsPerBlock, 1024);
   atomic_store(&total, 0);
@@ -175,6 +188,7 @@ AH_TEST(launch_hipLaunchKernel) {
   void *args[] = {&p, &add, &tag, &scale};
   hipStream_t s;
 
+  REQUIRE_CPU();
   /* Not registered: the runtime does not know its parameters. */
   atomic_store(&total, 0);
   CHECK_ERR(hipLaunchKernel((const void *)count_kernel, d3(1, 1, 1), d3(4, 1, 1), args, 0, NULL),
@@ -185,8 +199,7 @@ AH_TEST(launch_hipLaunchKernel) {
   __ahRegisterKernel((const void *)noarg_kernel, &noarg_sig);
   CHECK_ERR(hipLaunchKernel((const void *)count_kernel, d3(1, 1, 1), d3(4, 1, 1), NULL, 0, NULL),
             hipErrorInvalidValue);
-  CHECK_ERR(hipLaunchKernel((const void *)count_kernel, d3(1, 1, 1), d3(2048, 1, 1), args, 0,
-                            NULL),
+  CHECK_ERR(hipLaunchKernel((const void *)count_kernel, d3(1, 1, 1), d3(2048, 1, 1), args, 0, NULL),
             hipErrorInvalidConfiguration);
   CHECK_HIP(hipDeviceSynchronize());
   CHECK_EQ(atomic_load(&total), 0);
@@ -213,6 +226,7 @@ AH_TEST(launch_registry_many) {
   static char fns[5000];
   static ahKernelSig sigs[5000];
 
+  REQUIRE_CPU();
   for (int i = 0; i < 5000; i++) {
     sigs[i] = (ahKernelSig){many_invoke, (unsigned)i, zero, zero};
     __ahRegisterKernel(&fns[i], &sigs[i]);
@@ -238,6 +252,7 @@ AH_TEST(launch_by_ptr) {
   size_t off_add = sizeof(p), off_tag = off_add + sizeof(int);
   size_t off_scale = (off_tag + 1 + _Alignof(double) - 1) / _Alignof(double) * _Alignof(double);
 
+  REQUIRE_CPU();
   atomic_store(&total, 0);
   __ahRegisterKernel((const void *)count_kernel, &count_sig);
   CHECK_ERR(hipLaunchByPtr((const void *)count_kernel), hipErrorMissingConfiguration);
@@ -264,6 +279,7 @@ AH_TEST(launch_other_device_stream) {
 
   if (getenv("ANYHIP_CPU_DEVICES") == NULL)
     setenv("ANYHIP_CPU_DEVICES", "2", 1);
+  REQUIRE_CPU();
   CHECK_HIP(hipGetDeviceCount(&n));
   if (n < 2)
     SKIP("needs two devices");

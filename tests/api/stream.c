@@ -622,8 +622,10 @@ static void *mt_thread(void *p) {
 
   *err = hipStreamCreate(&s);
   for (int i = 0; i < MT_EACH && *err == hipSuccess; i++)
-    *err = hipLaunchHostFunc(i % 3 == 0 ? NULL : i % 3 == 1 ? s : hipStreamPerThread, count_fn,
-                             NULL);
+    *err = hipLaunchHostFunc(i % 3 == 0   ? NULL
+                             : i % 3 == 1 ? s
+                                          : hipStreamPerThread,
+                             count_fn, NULL);
   if (*err == hipSuccess)
     *err = hipStreamSynchronize(s);
   if (*err == hipSuccess)

@@ -243,6 +243,7 @@ static int templates_and_namespaces() {
   CHECK_ERR(hipLaunchKernel(reinterpret_cast<const void *>(&outer::inner::fill), dim3(1),
                             dim3(1025), args, 0, 0),
             hipErrorInvalidConfiguration);
+  CHECK_ERR(hipGetLastError(), hipErrorInvalidConfiguration); // kept, and now cleared
 
   float *cv = nullptr;
   float hc[2];

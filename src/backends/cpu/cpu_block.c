@@ -140,6 +140,8 @@ void ah_cpu_block_convert(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
       m = k >= hi ? 0 : m & ~((1ull << (k - lo)) - 1);
     b->warps[wi].live = m;
     b->warps[wi].waiting = 0;
+    b->warps[wi].same = 0;
+    b->warps[wi].mixed = 0;
   }
   b->live = n - k;
   b->runnable = n - k - 1;
@@ -185,7 +187,8 @@ void ah_cpu_block_yield(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
     next->stack = ah_cpu_stack_get(w);
     if (next->stack == NULL)
       ah_cpu_block_fail(w, hipErrorOutOfMemory, "no memory for a fiber stack");
-    ah_fiber_init(&next->fiber, next->stack, w->stack_size, thread_main, NULL);
+    ah_fiber_init(&next->fiber, next->stack, ah_cpu_stack_usable(w, next->tid), thread_main,
+                  NULL);
     ah_cpu_count_fiber(w);
   }
   next->state = AH_T_RUNNING;
@@ -299,7 +302,7 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
   gridDim = (ahCpuIndex){g->grid.x, g->grid.y, g->grid.z};
   __ah_cpu_shared = w->shared;
 
-  ah_fiber_init(&w->runner, b->runner_stack, w->stack_size, fast_main, w);
+  ah_fiber_init(&w->runner, b->runner_stack, ah_cpu_stack_usable(w, 0), fast_main, w);
   w->in_kernel = 1;
   ah_fiber_switch(&w->native, &w->runner);
   w->in_kernel = 0;
@@ -330,6 +333,7 @@ void ah_cpu_block_abandon(struct ah_cpu_worker *w) {
 void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why) {
   w->fault_sig = 0;
   w->fault_addr = NULL;
+  w->fault_overflow = 0;
   w->fault_thread = threadIdx;
   w->fault_err = err;
   w->fault_why = why;

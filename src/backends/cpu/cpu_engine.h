@@ -4,7 +4,7 @@
  *   cpu_block.c  one block: fast path, switch to fibers, barriers, scheduling
  *   cpu_warp.c   warp collectives (shuffles, votes, match, reductions)
  *   cpu_stack.c  fiber stacks (mmap'd with a guard page, pooled per worker)
- *   cpu_fault.c  SIGSEGV/SIGBUS/SIGFPE/SIGILL inside kernels
+ *   cpu_fault.c  SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGTRAP inside kernels
  * Everything here runs on one worker thread at a time: a block's state and
  * its fibers belong to the worker that runs the block, so none of it is
  * locked. The rest of the CPU device needs only ah_cpu_grid_run
@@ -57,6 +57,12 @@ struct ah_cpu_gthread {
 struct ah_cpu_warp {
   uint64_t live;    /* lanes that exist and have not returned */
   uint64_t waiting; /* lanes waiting at a collective */
+  /* The usual case, kept without scanning: every waiting lane is at the
+   * same call site with the same mask. `mixed` when they are not. */
+  uint64_t same;    /* waiting lanes with site and mask below */
+  const void *site;
+  uint64_t mask;
+  int mixed;
 };
 
 struct ah_cpu_block {
@@ -83,8 +89,8 @@ struct ah_cpu_worker {
   unsigned threads_cap, warps_cap;
   void *shared; /* dynamic shared memory */
   size_t shared_cap;
-  /* stack pool: stacks of stack_size usable bytes */
-  size_t stack_size;
+  /* stack pool: stacks of stack_size usable bytes, guard bytes below each */
+  size_t stack_size, guard_size;
   void **stacks;
   unsigned nstacks, stacks_cap;
   /* faults: the handler (or ah_cpu_block_fail) fills these and jumps to jb */
@@ -93,6 +99,7 @@ struct ah_cpu_worker {
   volatile int fault_sig;    /* 0 for an engine failure */
   void *volatile fault_addr;
   ahCpuIndex fault_thread;
+  int fault_overflow;        /* the address is in the stack's guard page */
   hipError_t fault_err;      /* what the launch returns */
   const char *fault_why;     /* engine failures only */
   void *altstack;
@@ -141,6 +148,8 @@ int ah_cpu_warp_resolve(struct ah_cpu_block *b);
 hipError_t ah_cpu_stack_setsize(struct ah_cpu_worker *w, size_t size);
 void *ah_cpu_stack_get(struct ah_cpu_worker *w); /* NULL when out of memory */
 void ah_cpu_stack_put(struct ah_cpu_worker *w, void *stack);
+/* How many bytes from `stack` up thread tid's fiber uses (at least stack_size). */
+size_t ah_cpu_stack_usable(struct ah_cpu_worker *w, unsigned tid);
 void ah_cpu_stacks_free(struct ah_cpu_worker *w);
 
 /* cpu_fault.c */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Faults inside kernels. A SIGSEGV, SIGBUS, SIGFPE or SIGILL raised by a
+/* Faults inside kernels. A SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGTRAP (what
+ * __trap() raises on aarch64) raised by a
  * worker while it runs a block is caught on the worker's alternate signal
  * stack (so a GPU thread's stack overflow is caught too), the block is
  * abandoned by a jump back to the worker's loop, and the launch fails with
@@ -17,7 +18,7 @@
 
 #include "../../os/symbols.h"
 
-static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
 #define NSIG_FAULT (sizeof(fault_signals) / sizeof(fault_signals[0]))
 static struct sigaction previous[NSIG_FAULT];
 
@@ -49,6 +50,17 @@ static void chain(int sig, siginfo_t *si, void *uc) {
     raise(sig);
 }
 
+/* Whether addr is in the guard page of the running GPU thread's stack. */
+static int in_guard(struct ah_cpu_worker *w, const void *addr) {
+  struct ah_cpu_block *b = &w->block;
+  char *stack = b->runner_stack;
+
+  if (b->fiber_mode && b->threads[b->cur].stack != NULL)
+    stack = b->threads[b->cur].stack;
+  return stack != NULL && (const char *)addr < stack &&
+         (const char *)addr >= stack - w->guard_size;
+}
+
 static void handler(int sig, siginfo_t *si, void *uc) {
   struct ah_cpu_worker *w = ah_cpu_self;
   sigset_t set;
@@ -60,6 +72,7 @@ static void handler(int sig, siginfo_t *si, void *uc) {
   w->in_kernel = 0;
   w->fault_sig = sig;
   w->fault_addr = si->si_addr;
+  w->fault_overflow = sig == SIGSEGV && in_guard(w, si->si_addr);
   w->fault_thread = threadIdx;
   w->fault_err = hipErrorLaunchFailure;
   w->fault_why = NULL;
@@ -131,6 +144,8 @@ static const char *signal_name(int sig) {
     return "SIGFPE";
   case SIGILL:
     return "SIGILL";
+  case SIGTRAP:
+    return "SIGTRAP";
   default:
     return "signal";
   }
@@ -147,9 +162,10 @@ void ah_cpu_fault_report(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, u
   if (w->fault_sig != 0)
     fprintf(stderr,
             "anyhip: kernel '%s' faulted: %s at address 0x%" PRIxPTR
-            " (block (%u,%u,%u), thread (%u,%u,%u))\n",
+            " (block (%u,%u,%u), thread (%u,%u,%u))%s\n",
             name, signal_name(w->fault_sig), (uintptr_t)w->fault_addr, bx, by, bz, t->x, t->y,
-            t->z);
+            t->z,
+            w->fault_overflow ? ": stack overflow (raise hipLimitStackSize)" : "");
   else
     fprintf(stderr, "anyhip: kernel '%s' failed: %s (block (%u,%u,%u), thread (%u,%u,%u))\n",
             name, w->fault_why, bx, by, bz, t->x, t->y, t->z);

@@ -29,18 +29,18 @@ struct dep {
 
 struct cpu_event {
   unsigned flags;
-  int refs;         /* the user's, plus one per pending record command */
-  struct cq *q;     /* queue of the latest record (a reference), NULL if never recorded */
-  uint64_t seq;     /* that record's command number in q */
-  uint64_t gen;     /* number of records so far; a record stamps only if still the latest */
-  uint64_t ns;      /* CLOCK_MONOTONIC time at which the latest record ran */
+  int refs;     /* the user's, plus one per pending record command */
+  struct cq *q; /* queue of the latest record (a reference), NULL if never recorded */
+  uint64_t seq; /* that record's command number in q */
+  uint64_t gen; /* number of records so far; a record stamps only if still the latest */
+  uint64_t ns;  /* CLOCK_MONOTONIC time at which the latest record ran */
 };
 
 struct qcmd {
   struct qcmd *next;
-  int op;              /* enum ah_cmd_kind or OP_* */
+  int op; /* enum ah_cmd_kind or OP_* */
   uint64_t seq;
-  struct ah_cmd cmd;   /* a copy; kernel args point into this allocation */
+  struct ah_cmd cmd;    /* a copy; kernel args point into this allocation */
   struct cpu_event *ev; /* OP_RECORD */
   uint64_t ev_gen;
   unsigned ndeps;
@@ -49,22 +49,22 @@ struct qcmd {
 
 struct cq {
   struct ah_cpu_queues *dq;
-  struct cq *next;      /* in dq->list while it has work or the user holds it */
-  unsigned flags;       /* hipStreamNonBlocking */
+  struct cq *next; /* in dq->list while it has work or the user holds it */
+  unsigned flags;  /* hipStreamNonBlocking */
   int priority;
   int is_null;
   struct qcmd *head, *tail;
-  uint64_t submitted;   /* number of the last command submitted */
-  uint64_t completed;   /* number of the last command completed (in order) */
-  int busy;             /* a command is running (dispatcher or inline) */
-  int closing;          /* the user destroyed it; finish the work, then go */
+  uint64_t submitted; /* number of the last command submitted */
+  uint64_t completed; /* number of the last command completed (in order) */
+  int busy;           /* a command is running (dispatcher or inline) */
+  int closing;        /* the user destroyed it; finish the work, then go */
   int in_list;
   int thread_started;
-  int refs;             /* user, dispatcher thread, dependencies, events, waiters */
-  int waiters;          /* threads sleeping on `done` */
-  uint64_t wake_at;     /* the smallest command number one of them waits for */
-  pthread_cond_t work;  /* new command, or closing */
-  pthread_cond_t done;  /* command number wake_at completed */
+  int refs;            /* user, dispatcher thread, dependencies, events, waiters */
+  int waiters;         /* threads sleeping on `done` */
+  uint64_t wake_at;    /* the smallest command number one of them waits for */
+  pthread_cond_t work; /* new command, or closing */
+  pthread_cond_t done; /* command number wake_at completed */
 };
 
 struct ah_cpu_queues {
@@ -165,15 +165,15 @@ static void event_unref(struct cpu_event *ev) {
 
 static hipError_t run_kernel(struct ah_cpu_queues *dq, const struct ah_cmd *c) {
   struct ah_cpu_grid g = {
-    .fn = c->kernel.fn,
-    .sig = c->kernel.sig,
-    .args = c->kernel.args,
-    .grid = c->kernel.grid,
-    .block = c->kernel.block,
-    .shared_bytes = c->kernel.shared_bytes,
-    .cooperative = c->kernel.cooperative,
-    .stack_size = dq->cd->stack_size,
-    .warp_size = ah_config.cpu_warp_size == 32 ? 32 : 64,
+      .fn = c->kernel.fn,
+      .sig = c->kernel.sig,
+      .args = c->kernel.args,
+      .grid = c->kernel.grid,
+      .block = c->kernel.block,
+      .shared_bytes = c->kernel.shared_bytes,
+      .cooperative = c->kernel.cooperative,
+      .stack_size = dq->cd->stack_size,
+      .warp_size = ah_config.cpu_warp_size == 32 ? 32 : 64,
   };
 
   return ah_cpu_grid_run(&g);
@@ -459,8 +459,8 @@ static hipError_t submit_op(struct cq *q, int op, const struct ah_cmd *cmd,
     err = q->dq->sticky;
     goto done;
   }
-  if (wait_ev != NULL && (wait_ev->q == NULL || wait_ev->q == q ||
-                          wait_ev->q->completed >= wait_ev->seq))
+  if (wait_ev != NULL &&
+      (wait_ev->q == NULL || wait_ev->q == q || wait_ev->q->completed >= wait_ev->seq))
     goto done; /* nothing to wait for, or FIFO order on q already gives it */
   inline_run = wait && cq_drained(q);
   if (!inline_run && !q->thread_started) {
@@ -630,8 +630,7 @@ static hipError_t sync_set(struct ah_cpu_queues *dq, struct cq *only, int blocki
     for (;;) {
       struct cq *p = dq->list;
 
-      while (p != NULL && !(cq_pending(p) && !(blocking_only &&
-                                               (p->flags & hipStreamNonBlocking))))
+      while (p != NULL && !(cq_pending(p) && !(blocking_only && (p->flags & hipStreamNonBlocking))))
         p = p->next;
       if (p == NULL)
         break;

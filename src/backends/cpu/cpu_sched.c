@@ -5,8 +5,9 @@
  * A grid joins a FIFO list; idle workers take it and claim its blocks one at
  * a time from an atomic counter, so several grids (from several streams) run
  * at once and a slow block never holds up the others. The launching thread
- * waits. A cooperative grid gets one thread per block instead, so that all
- * its blocks are resident at once. */
+ * waits, except for a grid of one block, which it runs itself (waking a
+ * worker would cost more than most such blocks). A cooperative grid gets one
+ * thread per block instead, so that all its blocks are resident at once. */
 #define _GNU_SOURCE
 #include "cpu_engine.h"
 
@@ -43,7 +44,11 @@ static struct {
           .lock = PTHREAD_MUTEX_INITIALIZER,
           .work = PTHREAD_COND_INITIALIZER};
 
-/* Counters of workers that are gone (cooperative launches). */
+/* Launching threads that ran a block themselves: freed at their exit. */
+static pthread_key_t caller_key;
+static void caller_exit(void *arg);
+
+/* Counters of workers that are gone (cooperative launches, launching threads). */
 static _Atomic unsigned long long retired_fibers, retired_blocks;
 
 void ah_cpu_count_fiber(struct ah_cpu_worker *w) {
@@ -174,7 +179,7 @@ static int online_cpus(void) {
 
 static void log_counters(void) {
   if (ah_config.log & AH_LOG_CPU)
-    ah_log("cpu", "%llu grids, %llu blocks, %llu fibers created", pool.grids,
+    ah_log("CPU", "%llu grids, %llu blocks, %llu fibers created", pool.grids,
            __ah_cpu_blocks_run(), __ah_cpu_fibers_created());
 }
 
@@ -184,6 +189,10 @@ static void pool_start(void) {
 
   warpSize = ah_config.cpu_warp_size == 32 ? 32 : 64;
   ah_cpu_fault_install();
+  if (pthread_key_create(&caller_key, caller_exit) != 0) {
+    pool.start_err = hipErrorOutOfMemory;
+    return;
+  }
   pthread_attr_init(&attr);
   /* Workers' own stacks hold only the worker loop and the signal handler's
    * caller; kernels run on fiber stacks. */
@@ -208,6 +217,44 @@ static void pool_start(void) {
     pool.start_err = hipErrorOutOfMemory;
   AH_LOG(CPU, "%d workers", pool.nworkers);
   atexit(log_counters);
+}
+
+/* ---- blocks run by the launching thread ---- */
+
+static __thread struct ah_cpu_worker *caller;
+
+static void caller_exit(void *arg) {
+  struct ah_cpu_worker *w = arg, **p;
+
+  pthread_mutex_lock(&pool.lock);
+  for (p = &pool.workers; *p != NULL && *p != w; p = &(*p)->next)
+    ;
+  if (*p == w)
+    *p = w->next;
+  pthread_mutex_unlock(&pool.lock);
+  atomic_fetch_add(&retired_fibers, atomic_load(&w->fibers));
+  atomic_fetch_add(&retired_blocks, atomic_load(&w->blocks));
+  worker_end(w);
+  free(w);
+}
+
+/* The calling thread as a worker (made on first use, freed at thread exit). */
+static struct ah_cpu_worker *caller_worker(void) {
+  struct ah_cpu_worker *w = caller;
+
+  if (w != NULL)
+    return w;
+  w = calloc(1, sizeof(*w));
+  if (w == NULL)
+    return NULL;
+  worker_begin(w);
+  pthread_mutex_lock(&pool.lock);
+  w->next = pool.workers;
+  pool.workers = w;
+  pthread_mutex_unlock(&pool.lock);
+  pthread_setspecific(caller_key, w);
+  caller = w;
+  return w;
 }
 
 /* ---- cooperative grids ---- */
@@ -279,6 +326,8 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
   pthread_once(&pool.once, start);
   if (pool.start_err != hipSuccess)
     return pool.start_err;
+  if (warpSize != g->warp_size)
+    warpSize = g->warp_size; /* the same for every launch: the configuration's */
 
   memset(&r, 0, sizeof(r));
   r.g = g;
@@ -292,6 +341,14 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
   pthread_mutex_unlock(&pool.lock);
   if (g->cooperative)
     return run_cooperative(&r);
+  if (r.nblocks == 1) {
+    struct ah_cpu_worker *w = caller_worker();
+
+    if (w != NULL) {
+      run_blocks(w, &r, 0);
+      return r.err;
+    }
+  }
 
   pthread_cond_init(&r.done, NULL);
   pthread_mutex_lock(&pool.lock);

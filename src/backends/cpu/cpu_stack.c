@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Fiber stacks for the CPU engine: each is an anonymous mapping with a
  * PROT_NONE guard page below it, so that a GPU thread that overflows its
- * stack faults (and is reported) instead of writing over its neighbour.
+ * stack faults (and is reported) instead of writing over its neighbour, and
+ * one more page above the size asked for, so that fibers can start at
+ * different offsets in a page (ah_cpu_stack_top) without losing any of it.
  * Every worker keeps a pool of stacks of the current size (the device's
  * hipLimitStackSize); mapping is done once, not per block. */
 #define _GNU_SOURCE
@@ -17,13 +19,13 @@ static size_t page_size(void) {
 
 static void *map_stack(size_t size) {
   size_t guard = page_size();
-  char *p = mmap(NULL, size + guard, PROT_READ | PROT_WRITE,
+  char *p = mmap(NULL, size + 2 * guard, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
 
   if (p == MAP_FAILED)
     return NULL;
   if (mprotect(p, guard, PROT_NONE) != 0) {
-    munmap(p, size + guard);
+    munmap(p, size + 2 * guard);
     return NULL;
   }
   return p + guard;
@@ -32,7 +34,17 @@ static void *map_stack(size_t size) {
 static void unmap_stack(void *stack, size_t size) {
   size_t guard = page_size();
 
-  munmap((char *)stack - guard, size + guard);
+  munmap((char *)stack - guard, size + 2 * guard);
+}
+
+/* The usable bytes of a stack for the fiber of thread `tid`: its top moves
+ * down by a different multiple of 128 bytes per thread, so that the hot top
+ * frames of a block's fibers do not all fall in the same cache sets (they
+ * would, page-aligned: 4 KiB apart maps to the same L1 set). */
+size_t ah_cpu_stack_usable(struct ah_cpu_worker *w, unsigned tid) {
+  size_t color = (tid * 128) % w->guard_size;
+
+  return w->stack_size + w->guard_size - color;
 }
 
 /* Makes w's stacks `size` bytes (rounded up to pages, at least
@@ -43,6 +55,7 @@ hipError_t ah_cpu_stack_setsize(struct ah_cpu_worker *w, size_t size) {
   if (size < AH_CPU_STACK_MIN)
     size = AH_CPU_STACK_MIN;
   size = (size + page - 1) & ~(page - 1);
+  w->guard_size = page;
   if (size == w->stack_size)
     return hipSuccess;
   ah_cpu_stacks_free(w);

@@ -124,14 +124,16 @@ static void compute(struct ah_cpu_gthread *lanes, uint64_t G, unsigned ws) {
   int op0 = lanes[first].wop;
   uint64_t ballot = 0, red = 0, all_equal = 1;
 
-  for (uint64_t m = G; m != 0; m &= m - 1) {
-    unsigned l = (unsigned)__builtin_ctzll(m);
+  /* Shuffles (the common case) need no group-wide values. */
+  if (op0 > AH_CPU_WARP_SHFL_XOR)
+    for (uint64_t m = G; m != 0; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
 
-    if (lanes[l].wvalue != 0)
-      ballot |= bit(l);
-    if (lanes[l].wvalue != lanes[first].wvalue)
-      all_equal = 0;
-  }
+      if (lanes[l].wvalue != 0)
+        ballot |= bit(l);
+      if (lanes[l].wvalue != lanes[first].wvalue)
+        all_equal = 0;
+    }
   if (op0 >= AH_CPU_WARP_RED_ADD)
     red = reduce(lanes, G, op0, lanes[first].warg);
 
@@ -199,29 +201,66 @@ static uint64_t group_of(struct ah_cpu_gthread *lanes, uint64_t waiting, unsigne
   return G;
 }
 
+/* After lanes left the waiting set of a mixed warp: whether the lanes still
+ * waiting are one group again. */
+static void regroup(struct ah_cpu_gthread *lanes, struct ah_cpu_warp *w) {
+  unsigned l;
+
+  if (w->waiting == 0) {
+    w->mixed = 0;
+    w->same = 0;
+    return;
+  }
+  l = (unsigned)__builtin_ctzll(w->waiting);
+  w->site = lanes[l].wsite;
+  w->mask = lanes[l].wmask;
+  w->same = group_of(lanes, w->waiting, l);
+  w->mixed = w->same != w->waiting;
+}
+
 /* Runs the collective of the lanes G of warp wi; they may all go on. */
 static void complete(struct ah_cpu_block *b, unsigned wi, uint64_t G) {
   struct ah_cpu_gthread *lanes = &b->threads[wi * b->warp_size];
+  struct ah_cpu_warp *w = &b->warps[wi];
 
   compute(lanes, G, b->warp_size);
   for (uint64_t m = G; m != 0; m &= m - 1) {
     lanes[__builtin_ctzll(m)].state = AH_T_READY;
     b->runnable++;
   }
-  b->warps[wi].waiting &= ~G;
+  w->waiting &= ~G;
+  if (w->mixed)
+    regroup(lanes, w);
+  else
+    w->same &= ~G;
 }
 
 /* Completes lane l's collective if every lane it waits for is there. */
 static int try_complete(struct ah_cpu_block *b, unsigned wi, unsigned l) {
   struct ah_cpu_gthread *lanes = &b->threads[wi * b->warp_size];
   struct ah_cpu_warp *w = &b->warps[wi];
-  uint64_t G = group_of(lanes, w->waiting, l);
+  uint64_t G = w->mixed ? group_of(lanes, w->waiting, l) : w->same;
   uint64_t need = w->live & lanes[l].wmask;
 
   if ((need & ~G) != 0)
     return 0;
   complete(b, wi, G);
   return 1;
+}
+
+/* Lane `lane` starts waiting at (site, mask). */
+static void arrive(struct ah_cpu_warp *w, unsigned lane, const void *site, uint64_t mask) {
+  if (w->waiting == 0) {
+    w->site = site;
+    w->mask = mask;
+    w->same = 0;
+    w->mixed = 0;
+  }
+  if (!w->mixed && site == w->site && mask == w->mask)
+    w->same |= bit(lane);
+  else
+    w->mixed = 1;
+  w->waiting |= bit(lane);
 }
 
 void ah_cpu_warp_recheck(struct ah_cpu_block *b, unsigned wi) {
@@ -299,7 +338,7 @@ AH_EXPORT uint64_t __ah_cpu_warp(int op, uint64_t value, int arg, int width, uin
     ah_cpu_block_convert(w, b);
   }
   self->state = AH_T_WARP;
-  b->warps[wi].waiting |= bit(lane);
+  arrive(&b->warps[wi], lane, site, mask);
   if (try_complete(b, wi, lane)) {
     self->state = AH_T_RUNNING;
     b->runnable--;

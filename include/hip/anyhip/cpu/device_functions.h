@@ -74,6 +74,13 @@ AH_DEV_INLINE unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, un
 
 /* ---- integer arithmetic ---- */
 
+namespace anyhip {
+namespace cpu {
+__extension__ typedef __int128 i128; /* quiet under -Wpedantic */
+__extension__ typedef unsigned __int128 u128;
+} // namespace cpu
+} // namespace anyhip
+
 AH_DEV_INLINE int __mul24(int x, int y) {
   return (int)((long long)((x << 8) >> 8) * (long long)((y << 8) >> 8));
 }
@@ -85,10 +92,10 @@ AH_DEV_INLINE unsigned int __umulhi(unsigned int x, unsigned int y) {
   return (unsigned int)(((unsigned long long)x * y) >> 32);
 }
 AH_DEV_INLINE long long __mul64hi(long long x, long long y) {
-  return (long long)(((__int128)x * y) >> 64);
+  return (long long)(((anyhip::cpu::i128)x * y) >> 64);
 }
 AH_DEV_INLINE unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
-  return (unsigned long long)(((unsigned __int128)x * y) >> 64);
+  return (unsigned long long)(((anyhip::cpu::u128)x * y) >> 64);
 }
 AH_DEV_INLINE int __hadd(int x, int y) { return (int)(((long long)x + y) >> 1); }
 AH_DEV_INLINE int __rhadd(int x, int y) { return (int)(((long long)x + y + 1) >> 1); }
@@ -196,22 +203,11 @@ AH_DEV_INLINE long long wall_clock64() {
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* clock64(): the processor's cycle-like counter (the time-stamp counter on
- * x86-64, the virtual counter on aarch64), else the wall clock. clock() is
- * the C library's (process time), which also only ever goes up. */
-AH_DEV_INLINE long long clock64() {
-#if defined(__x86_64__)
-  unsigned int lo, hi;
-  __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-  return (long long)(((unsigned long long)hi << 32) | lo);
-#elif defined(__aarch64__)
-  unsigned long long v;
-  __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
-  return (long long)v;
-#else
-  return wall_clock64();
-#endif
-}
+/* clock64(): also nanoseconds, the rate the CPU device reports as
+ * hipDeviceAttributeClockInstructionRate, so that cycles / rate is time as
+ * on a GPU. clock() is the C library's (process time in CLOCKS_PER_SEC),
+ * which also only goes forward. */
+AH_DEV_INLINE long long clock64() { return wall_clock64(); }
 AH_DEV_INLINE long long __clock64() { return clock64(); }
 
 /* ---- traps ---- */
