@@ -19,12 +19,15 @@
 #ifndef AH_SOURCE_DIR
 #define AH_SOURCE_DIR ""
 #endif
+#ifndef AH_INSTALL_LIBDIR
+#define AH_INSTALL_LIBDIR "lib" /* CMake's CMAKE_INSTALL_LIBDIR, e.g. lib/x86_64-linux-gnu */
+#endif
 
 struct config {
   char self[PATH_MAX];
   char prefix[PATH_MAX];  /* HIP_PATH: what holds bin/hipcc */
   char include[PATH_MAX + 16]; /* holds hip/hip_runtime.h */
-  char lib[PATH_MAX + 16];     /* holds libanyhip.so */
+  char lib[PATH_MAX + sizeof(AH_INSTALL_LIBDIR) + 16]; /* holds libanyhip.so */
   const char *cxx, *cc;
 };
 
@@ -89,7 +92,9 @@ static void find(struct config *c) {
   snprintf(c->include, sizeof(c->include), "%s/include", c->prefix);
   if (!exists_in(c->include, "hip/anyhip") && AH_SOURCE_DIR[0] && !(env && *env))
     snprintf(c->include, sizeof(c->include), "%s/include", AH_SOURCE_DIR);
-  snprintf(c->lib, sizeof(c->lib), "%s/lib64", c->prefix);
+  snprintf(c->lib, sizeof(c->lib), "%s/%s", c->prefix, AH_INSTALL_LIBDIR);
+  if (!exists_in(c->lib, "libanyhip.so"))
+    snprintf(c->lib, sizeof(c->lib), "%s/lib64", c->prefix);
   if (!exists_in(c->lib, "libanyhip.so"))
     snprintf(c->lib, sizeof(c->lib), "%s/lib", c->prefix);
   c->cxx = compiler("HIPCC_CXX", "CXX", "g++");

@@ -793,6 +793,11 @@ hipError_t hipEventDestroy(hipEvent_t event);
 hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
                            void **args, size_t sharedMemBytes __dparm(0),
                            hipStream_t stream __dparm(0));
+/* The older launch interface: configure, push each argument, launch. */
+hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem __dparm(0),
+                            hipStream_t stream __dparm(0));
+hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset);
+hipError_t hipLaunchByPtr(const void *func);
 hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim,
                                       void **kernelParams, unsigned int sharedMemBytes,
                                       hipStream_t stream);

@@ -64,6 +64,8 @@ static hipError_t resolve_symbol(struct ah_device *dev, const void *symbol, void
                                  size_t *size) {
   hipError_t err;
 
+  if (dev == NULL)
+    return hipErrorNoDevice;
   if (dev->backend->symbol_address == NULL)
     return hipErrorInvalidSymbol;
   err = dev->backend->symbol_address(dev, symbol, addr, size);

@@ -27,6 +27,8 @@ static hipError_t alloc_record(struct ah_device *dev, size_t bytes, enum ah_mem_
   void *p = NULL;
   hipError_t err;
 
+  if (dev == NULL)
+    return hipErrorNoDevice;
   /* A request larger than the whole device can never succeed; refusing it
    * here keeps an overcommitting host from pretending otherwise. */
   if (kind != AH_MEM_HOST && dev->props.totalGlobalMem != 0 && bytes > dev->props.totalGlobalMem)
@@ -115,6 +117,8 @@ static hipError_t malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t h
 
   *ptr = NULL;
   *pitch = 0;
+  if (dev == NULL)
+    return hipErrorNoDevice;
   if (width == 0 || height == 0)
     return hipSuccess;
   p = pitch_of(dev, width);
@@ -152,6 +156,7 @@ AH_EXPORT hipError_t hipMemGetInfo(size_t *free, size_t *total) {
   AH_ENTER();
   AH_REQUIRE(free != NULL && total != NULL, hipErrorInvalidValue);
   dev = ah_current_device();
+  AH_REQUIRE(dev != NULL, hipErrorNoDevice);
   if (dev->backend->mem_info == NULL) {
     *free = *total = dev->props.totalGlobalMem;
     return hipSuccess;
@@ -228,6 +233,8 @@ static hipError_t host_register(struct ah_device *dev, void *ptr, size_t bytes, 
   void *dptr = NULL;
   hipError_t err;
 
+  if (dev == NULL)
+    return hipErrorNoDevice;
   if ((uintptr_t)ptr > UINTPTR_MAX - bytes)
     return hipErrorInvalidValue;
   /* Checked before the backend pins anything: a range the map knows. */

@@ -11,10 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Not in HIP's public header any more, but still exported by HIP. */
-hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream);
-hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset);
-hipError_t hipLaunchByPtr(const void *func);
 
 static atomic_llong total;
 

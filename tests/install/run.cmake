@@ -66,6 +66,7 @@ file(RENAME ${stage} ${prefix})
 # 2. The installed programs find their tree where it is now.
 run(out ${prefix}/bin/hipconfig --path)
 expect("hipconfig --path" "${out}" "^@P@$")
+run(out ${prefix}/bin/hipconfig --check)
 run(out ${prefix}/bin/hipconfig --cpp_config)
 expect("hipconfig --cpp_config" "${out}" "-I@P@/include")
 run(out ${prefix}/bin/hipInfo)
