@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# anyhip_hip_executable(<name> SOURCES <files...> [FLAGS <hipcc flags...>])
+# anyhip_hip_executable(<name> SOURCES <files...> [FLAGS <hipcc flags...>] [DEPENDS <headers...>])
 # Builds a HIP program with the hipcc of this build tree, the way a user would.
 # The NVIDIA pass (nvcc) runs only when NVIDIA is among ANYHIP_TEST_DEVICES:
 # it is slow, and useless where the programs will only run on the CPU.
@@ -9,7 +9,7 @@ else()
   set(ANYHIP_PROGRAM_OFFLOAD "--offload-arch=cpu")
 endif()
 function(anyhip_hip_executable name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;FLAGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;FLAGS;DEPENDS" ${ARGN})
   list(PREPEND ARG_FLAGS ${ANYHIP_PROGRAM_OFFLOAD})
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name})
   set(srcs "")
@@ -20,7 +20,7 @@ function(anyhip_hip_executable name)
   file(GLOB_RECURSE hip_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/*.h)
   add_custom_command(OUTPUT ${out}
     COMMAND $<TARGET_FILE:hipcc> ${ARG_FLAGS} -o ${out} ${srcs}
-    DEPENDS hipcc anyhip ${srcs} ${hip_headers}
+    DEPENDS hipcc anyhip ${srcs} ${hip_headers} ${ARG_DEPENDS}
     COMMENT "hipcc ${name}"
     VERBATIM)
   add_custom_target(${name}_build ALL DEPENDS ${out})

@@ -9,6 +9,8 @@ endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${PROGRAM} exited with ${rc}")
 endif()
+# file(STRINGS) splits into a CMake list: a line with an unmatched '[' would
+# swallow the lines after it, so expected lines stop before such a bracket.
 file(STRINGS ${EXPECTED} lines)
 set(rest "${out}")
 foreach(line ${lines})

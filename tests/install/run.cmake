@@ -4,6 +4,7 @@
 # WORK_DIR/prefix so that nothing can lean on the path it was installed to, and
 # builds and runs the consumer project against it three ways: the package's
 # helpers with the usual compilers, hipcc as the C++ compiler, and pkg-config.
+cmake_minimum_required(VERSION 3.20)
 
 # hipcc and hipconfig must find the tree from their own place, not from these.
 unset(ENV{ANYHIP_PATH})
@@ -101,7 +102,11 @@ function(build_consumer dir)
   run(out ${dir}/host_app)
   expect("host_app" "${out}" "host_app: devices>=1 copy ok")
   run(out ${dir}/hip_app)
-  expect("hip_app" "${out}" "hip_app: block_sum ok saxpy ok")
+  expect("hip_app" "${out}" "^hip_app: block_sum ok saxpy ok")
+  if(NOT "-DCONSUMER_PLAIN_TARGETS=ON" IN_LIST ARGN) # the consumer makes it otherwise
+    run(out ${dir}/findhip_app)
+    expect("findhip_app" "${out}" "^findhip_app: block_sum ok saxpy ok")
+  endif()
 endfunction()
 
 build_consumer(${WORK_DIR}/helpers -DCMAKE_CXX_COMPILER=${WORK_DIR}/cxx-wrap)

@@ -73,6 +73,10 @@ static int check_saxpy() {
 int main() {
   if (check_block_sum() != 0 || check_saxpy() != 0)
     return 1;
+#ifdef CONSUMER_FINDHIP
+  std::printf("findhip_app: block_sum ok saxpy ok\n"); // built by hip_add_executable()
+#else
   std::printf("hip_app: block_sum ok saxpy ok\n");
+#endif
   return 0;
 }
