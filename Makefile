@@ -31,7 +31,7 @@ bench: build
 	./bench/run.sh $(BUILD)
 
 install: build
-	cmake --install $(BUILD)
+	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
 clean:
 	rm -rf $(BUILD)

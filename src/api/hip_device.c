@@ -404,9 +404,11 @@ AH_EXPORT hipError_t hipDeviceSynchronize(void) {
 
 static void peer_forget(struct ah_device *dev);
 
-/* Destroys every stream and frees every allocation the current device has,
- * then returns it to its initial state (flags, limits, peer access, sticky
- * errors). Work already queued finishes first. */
+/* Destroys every stream and event and frees every allocation the current
+ * device has, then returns it to its initial state (flags, limits, peer
+ * access, sticky errors). Work already queued finishes first. Handles of the
+ * destroyed objects then give errors, as after hipStreamDestroy and
+ * hipEventDestroy. */
 AH_EXPORT hipError_t hipDeviceReset(void) {
   struct ah_device *dev;
 
@@ -414,6 +416,7 @@ AH_EXPORT hipError_t hipDeviceReset(void) {
   AH_REQUIRE_OK(current(&dev));
   (void)dev->backend->device_sync(dev); /* a sticky fault is what reset clears */
   ah_streams_destroy_all(dev);
+  ah_events_destroy_all(dev);
   ah_alloc_remove_device(dev, NULL);
   peer_forget(dev);
   pthread_mutex_lock(&dev->lock);

@@ -106,9 +106,13 @@ static void classify(const void *p, struct side *s) {
   s->known = s->device = s->end != 0;
 }
 
-/* A known pointer must have `extent` bytes after it. */
+/* A known pointer must have `extent` bytes after it; an unknown one at least
+ * must not run past the end of the address space (that range exists nowhere,
+ * and the copy would fault instead of failing). */
 static int fits(const struct side *s, const void *p, size_t extent) {
-  return !s->known || extent <= s->end - (uintptr_t)p;
+  if (!s->known)
+    return extent == 0 || extent - 1 <= UINTPTR_MAX - (uintptr_t)p;
+  return extent <= s->end - (uintptr_t)p;
 }
 
 static int valid_kind(hipMemcpyKind kind) {

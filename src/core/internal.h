@@ -31,10 +31,12 @@ struct ah_object {
   atomic_int refs;
 };
 
-void ah_object_init(struct ah_object *o, enum ah_kind kind);
-void ah_object_fini(struct ah_object *o); /* clears the magic */
-/* Returns o when it is a live object of `kind`, else NULL. A cheap guard
- * against stale and foreign handles, not proof. */
+/* init adds o to the registry of live objects (hipErrorOutOfMemory if it
+ * cannot); fini removes it and clears the magic. */
+hipError_t ah_object_init(struct ah_object *o, enum ah_kind kind);
+void ah_object_fini(struct ah_object *o);
+/* Returns o when it is a live object of `kind`, else NULL. Never reads
+ * memory at a handle the registry does not hold, so garbage is safe. */
 void *ah_object_cast(const void *o, enum ah_kind kind);
 
 /* ---- devices ------------------------------------------------------------ */

@@ -4,7 +4,8 @@
  * are kept (magic cleared) and reused only after many others, so a stale
  * handle is refused by ah_object_cast without ever reading freed memory.
  * hipStreamPerThread is a blocking stream per host thread and device, made on
- * first use and destroyed when the thread exits. */
+ * first use and destroyed when the thread exits. Live events are listed so
+ * that hipDeviceReset can destroy those of its device, as HIP does. */
 #include "stream.h"
 
 #include <stdlib.h>
@@ -29,6 +30,8 @@ struct stream_obj {
 struct event_obj {
   struct ah_event e;
   struct event_obj *grave_next;
+  struct event_obj *live_prev, *live_next; /* in live_events while the user holds it */
+  int live;
 };
 
 /* FIFO lists of destroyed objects, oldest first. */
@@ -37,6 +40,10 @@ static struct stream_obj *sgrave_head, *sgrave_tail;
 static struct event_obj *egrave_head, *egrave_tail;
 static unsigned sgrave_n, egrave_n;
 static atomic_uint_fast64_t next_stream_id = 1;
+
+/* Every live event, for hipDeviceReset. A leaf lock: nothing is taken under it. */
+static pthread_mutex_t events_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct event_obj *live_events;
 
 static struct stream_obj *stream_obj_get(void) {
   struct stream_obj *o = NULL;
@@ -118,7 +125,12 @@ hipError_t ah_stream_create(struct ah_device *dev, unsigned flags, int priority,
     return err;
   }
   o->id = atomic_fetch_add(&next_stream_id, 1);
-  ah_object_init(&o->s.obj, AH_KIND_STREAM);
+  err = ah_object_init(&o->s.obj, AH_KIND_STREAM);
+  if (err != hipSuccess) {
+    dev->backend->queue_destroy(dev, o->s.queue);
+    stream_obj_put(o);
+    return err;
+  }
   pthread_mutex_lock(&dev->lock);
   o->s.next = dev->streams;
   dev->streams = &o->s;
@@ -278,20 +290,80 @@ hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_even
     event_obj_put(o);
     return err;
   }
-  ah_object_init(&o->e.obj, AH_KIND_EVENT);
+  err = ah_object_init(&o->e.obj, AH_KIND_EVENT);
+  if (err != hipSuccess) {
+    dev->backend->event_destroy(dev, o->e.impl);
+    event_obj_put(o);
+    return err;
+  }
+  pthread_mutex_lock(&events_lock);
+  o->live = 1;
+  o->live_prev = NULL;
+  o->live_next = live_events;
+  if (live_events != NULL)
+    live_events->live_prev = o;
+  live_events = o;
+  pthread_mutex_unlock(&events_lock);
   *out = &o->e;
   return hipSuccess;
 }
 
-hipError_t ah_event_destroy(struct ah_event *e) {
-  struct ah_device *dev = e->dev;
-  void *impl = e->impl;
+/* events_lock held. */
+static void event_unlink(struct event_obj *o) {
+  if (o->live_prev != NULL)
+    o->live_prev->live_next = o->live_next;
+  else
+    live_events = o->live_next;
+  if (o->live_next != NULL)
+    o->live_next->live_prev = o->live_prev;
+  o->live_prev = o->live_next = NULL;
+  o->live = 0;
+}
 
-  ah_object_fini(&e->obj);
-  e->impl = NULL;
+/* Clears the handle and hands the backend event back; o is unlinked. */
+static void event_release(struct event_obj *o) {
+  struct ah_device *dev = o->e.dev;
+  void *impl = o->e.impl;
+
+  ah_object_fini(&o->e.obj);
+  o->e.impl = NULL;
   dev->backend->event_destroy(dev, impl);
-  event_obj_put((struct event_obj *)e);
+  event_obj_put(o);
+}
+
+hipError_t ah_event_destroy(struct ah_event *e) {
+  struct event_obj *o = (struct event_obj *)e;
+
+  pthread_mutex_lock(&events_lock);
+  if (!o->live) {
+    /* Another thread (or hipDeviceReset) destroyed it first. */
+    pthread_mutex_unlock(&events_lock);
+    return hipErrorContextIsDestroyed;
+  }
+  event_unlink(o);
+  pthread_mutex_unlock(&events_lock);
+  event_release(o);
   return hipSuccess;
+}
+
+void ah_events_destroy_all(struct ah_device *dev) {
+  struct event_obj *list = NULL, *o, *next;
+
+  pthread_mutex_lock(&events_lock);
+  for (o = live_events; o != NULL; o = next) {
+    next = o->live_next;
+    if (o->e.dev != dev)
+      continue;
+    event_unlink(o);
+    o->live_next = list;
+    list = o;
+  }
+  pthread_mutex_unlock(&events_lock);
+  for (o = list; o != NULL; o = next) {
+    next = o->live_next;
+    o->live_next = NULL;
+    event_release(o);
+  }
 }
 
 struct ah_event *ah_event_lookup(hipEvent_t h) {

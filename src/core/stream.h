@@ -27,7 +27,11 @@ void ah_streams_destroy_all(struct ah_device *dev);
 hipError_t ah_stream_lookup(hipStream_t h, struct ah_stream **out);
 
 hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_event **out);
+/* Returns hipErrorContextIsDestroyed when another thread, or
+ * ah_events_destroy_all, destroyed e first. */
 hipError_t ah_event_destroy(struct ah_event *e);
+/* hipDeviceReset: destroys every event of dev. */
+void ah_events_destroy_all(struct ah_device *dev);
 /* The live event behind h, or NULL. */
 struct ah_event *ah_event_lookup(hipEvent_t h);
 

@@ -83,6 +83,7 @@ static void fast_main(void *arg) {
   void **args = g->args;
   unsigned ws = b->warp_size, tid = 0, lane = 0;
 
+  AH_ASAN_FINISH(NULL, &w->native_bottom, &w->native_size);
   for (unsigned z = 0; z < g->block.z; z++) {
     threadIdx.z = z;
     for (unsigned y = 0; y < g->block.y; y++) {
@@ -100,6 +101,7 @@ static void fast_main(void *arg) {
       }
     }
   }
+  AH_ASAN_START(NULL, w->native_bottom, w->native_size);
   ah_fiber_switch(&w->runner, &w->native);
   __builtin_unreachable();
 }
@@ -112,6 +114,7 @@ static void thread_main(void *arg) {
   const struct ah_cpu_grid *g = b->grid;
 
   /* The switch that started us set threadIdx and the lane. */
+  AH_ASAN_FINISH(NULL, NULL, NULL);
   g->sig->invoke(g->fn, g->args);
   thread_exit(w, b);
 }
@@ -170,6 +173,7 @@ void ah_cpu_block_yield(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
   while ((next = pick(b)) == NULL) {
     if (b->live == 0) {
       /* The last thread returned: back to the worker, never to come back. */
+      AH_ASAN_START(NULL, w->native_bottom, w->native_size);
       ah_fiber_switch(&self->fiber, &w->native);
       __builtin_unreachable();
     }
@@ -195,7 +199,11 @@ void ah_cpu_block_yield(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
   b->cur = next->tid;
   threadIdx = next->idx;
   __ah_cpu_lane = next->lane;
+  AH_ASAN_START(self->state == AH_T_DONE ? NULL : &self->asan_fake,
+                next->stack != NULL ? next->stack : b->runner_stack,
+                ah_cpu_stack_usable(w, next->stack != NULL ? next->tid : 0));
   ah_fiber_switch(&self->fiber, &next->fiber);
+  AH_ASAN_FINISH(self->asan_fake, NULL, NULL);
   /* Whoever resumed us set b->cur, threadIdx, the lane and our state. */
 }
 
@@ -304,7 +312,9 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
 
   ah_fiber_init(&w->runner, b->runner_stack, ah_cpu_stack_usable(w, 0), fast_main, w);
   w->in_kernel = 1;
+  AH_ASAN_START(&w->native_fake, b->runner_stack, ah_cpu_stack_usable(w, 0));
   ah_fiber_switch(&w->native, &w->runner);
+  AH_ASAN_FINISH(w->native_fake, NULL, NULL);
   w->in_kernel = 0;
   ah_cpu_block_abandon(w); /* nothing is left running: just give the stacks back */
   return hipSuccess;
@@ -338,5 +348,6 @@ void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why)
   w->fault_err = err;
   w->fault_why = why;
   w->in_kernel = 0;
+  AH_ASAN_START(NULL, w->native_bottom, w->native_size);
   siglongjmp(w->jb, 1);
 }

@@ -48,6 +48,7 @@ struct ah_cpu_gthread {
   unsigned char state;
   /* barrier result, written when the barrier opens */
   unsigned bar_true, bar_n;
+  void *asan_fake; /* AddressSanitizer's fake stack while switched out */
   /* the warp collective this thread waits at */
   int wop, warg, wwidth;
   uint64_t wvalue, wmask, wresult;
@@ -83,6 +84,11 @@ struct ah_cpu_block {
 struct ah_cpu_worker {
   struct ah_fiber native; /* the worker's own context, waiting while a block runs */
   struct ah_fiber runner; /* the fast path's context */
+  /* AddressSanitizer builds: the worker's own stack, learnt at the first
+   * switch, and its fake stack while a block runs */
+  const void *native_bottom;
+  size_t native_size;
+  void *native_fake;
   struct ah_cpu_block block;
   struct ah_cpu_gthread *threads;
   struct ah_cpu_warp *warps;
@@ -108,6 +114,18 @@ struct ah_cpu_worker {
   _Atomic unsigned long long fibers, blocks;
   struct ah_cpu_worker *next; /* in the pool's list */
 };
+
+/* AddressSanitizer must be told about every stack switch (ANYHIP_SANITIZE
+ * builds); nothing otherwise. START before switching away (fakep NULL when
+ * the context being left never resumes), FINISH first thing after. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define AH_ASAN_START(fakep, bottom, size) __sanitizer_start_switch_fiber(fakep, bottom, size)
+#define AH_ASAN_FINISH(fake, bottomp, sizep) __sanitizer_finish_switch_fiber(fake, bottomp, sizep)
+#else
+#define AH_ASAN_START(fakep, bottom, size) ((void)0)
+#define AH_ASAN_FINISH(fake, bottomp, sizep) ((void)0)
+#endif
 
 /* The worker running on this OS thread, NULL elsewhere. */
 extern __thread struct ah_cpu_worker *ah_cpu_self __attribute__((tls_model("initial-exec")));

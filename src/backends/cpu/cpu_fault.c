@@ -81,6 +81,7 @@ static void handler(int sig, siginfo_t *si, void *uc) {
   sigemptyset(&set);
   sigaddset(&set, sig);
   pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+  AH_ASAN_START(NULL, w->native_bottom, w->native_size);
   siglongjmp(w->jb, 1);
 }
 

@@ -80,6 +80,7 @@ static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t onl
   hipError_t err;
 
   if (sigsetjmp(w->jb, 0) != 0) {
+    AH_ASAN_FINISH(NULL, NULL, NULL);
     ah_cpu_block_abandon(w);
     if (atomic_exchange(&r->failed, 1) == 0) {
       ah_cpu_fault_report(w, g, b);

@@ -244,5 +244,6 @@ typedef struct {
 #define CU_MEM_ATTACH_GLOBAL 0x1
 #define CU_MEM_ATTACH_HOST 0x2
 #define CU_CTX_SCHED_MASK 0x07
+#define CU_STREAM_WAIT_VALUE_GEQ 0x0
 
 #endif

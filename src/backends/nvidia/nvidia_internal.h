@@ -8,8 +8,9 @@
  *   nvidia_queue.c    streams, events, command submission
  *   nvidia_module.c   embedded fatbins: registration, eager loading on every
  *                     device, kernel and variable lookup by symbol name
- * A queue handle is the CUstream itself (the null stream is CU_STREAM_LEGACY)
- * and an event handle is the CUevent. */
+ * A queue handle is a struct ah_nv_queue around its CUstream (the null
+ * stream's is CU_STREAM_LEGACY, kept in the device); an event handle is the
+ * CUevent itself. */
 #ifndef AH_NVIDIA_INTERNAL_H
 #define AH_NVIDIA_INTERNAL_H
 
@@ -38,7 +39,29 @@ const char *ah_cuda_error_name(CUresult r);
 
 /* ---- per-device state (dev->impl) ---- */
 
+struct ah_nv_device;
+struct ah_nv_hostjob;
+
+/* One stream. Host functions do not use CUDA's own host-function thread,
+ * which runs the functions of every stream one at a time, so one that blocks
+ * would stall every other stream: each queue has a worker thread of its own,
+ * and the stream waits (cuStreamWaitValue32) on a pinned flag that the
+ * worker sets once the function has run. */
+struct ah_nv_queue {
+  CUstream s;
+  struct ah_nv_device *nd;
+  pthread_mutex_t lock;          /* guards everything below */
+  pthread_cond_t cv;
+  struct ah_nv_hostjob *head, *tail;
+  int worker;                    /* the worker thread is running */
+  int closing;                   /* destroyed: the worker frees the queue when drained */
+  volatile uint32_t *flag;       /* pinned; the last host function done */
+  CUdeviceptr flag_dev;          /* the flag's device address */
+  uint32_t seq;                  /* the last host function enqueued */
+};
+
 struct ah_nv_entry; /* nvidia_module.c's lookup cache */
+struct ah_nv_flags;  /* nvidia_queue.c's pinned flag slots */
 struct ah_nv_device {
   struct ah_device *dev;
   CUdevice cu;
@@ -46,7 +69,9 @@ struct ah_nv_device {
   int least_priority;       /* cuCtxGetStreamPriorityRange */
   int greatest_priority;
   size_t static_smem_limit; /* dynamic shared memory that needs no opt-in */
+  struct ah_nv_queue null_queue; /* CU_STREAM_LEGACY */
   pthread_mutex_t lock;     /* guards everything below */
+  struct ah_nv_flags *flags; /* flag slots for host functions */
   CUmodule *modules;        /* one per registered image, NULL when it failed */
   size_t nmodules;
   struct ah_nv_entry *cache; /* open addressing, keyed by host address */
@@ -75,6 +100,10 @@ hipError_t ah_nv_host_unregister(struct ah_device *dev, void *ptr);
 hipError_t ah_nv_mem_info(struct ah_device *dev, size_t *free_bytes, size_t *total_bytes);
 
 /* ---- nvidia_queue.c ---- */
+/* Sets up the null queue of nd (CU_STREAM_LEGACY). */
+void ah_nv_null_queue_init(struct ah_nv_device *nd);
+/* Forgets the pinned flag slots (their memory went with a context reset). */
+void ah_nv_flags_reset(struct ah_nv_device *nd);
 hipError_t ah_nv_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q);
 hipError_t ah_nv_queue_destroy(struct ah_device *dev, void *q);
 hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
