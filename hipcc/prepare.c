@@ -3,7 +3,10 @@
  * by splicing the original text at token boundaries found by lex.c.
  *   - k<<<g, b[, shm[, stream]]>>>(args) becomes
  *     ::anyhip::detail::chevron(k, g, b[, shm[, stream]])(args), also inside
- *     #define bodies;
+ *     #define bodies; when k names a template kernel of this file without
+ *     template arguments, ::anyhip::detail::chevron_deduce(g, b...)(pick,
+ *     args), and the same for hipLaunchKernelGGL(k, ...), where pick finds
+ *     the specialisation through a declaration added after the kernel's;
  *   - extern __shared__ T name[]; becomes a pointer to the launch's dynamic
  *     shared buffer (a #define at namespace scope);
  *   - every non-template __global__ function defined at namespace scope is
@@ -57,6 +60,23 @@ struct kernel {
   int is_def;
   size_t line;
   struct ah_strv conds; /* one string per open #if level: its chain */
+  char *helper;         /* a primary template: its deduction declaration (see deduce_helper) */
+  size_t helper_off;    /* where that goes: right after the kernel's declaration */
+  int helper_used;
+};
+
+/* A launch, rewritten once the whole file is known: whether its kernel is a
+ * template of this file is only known then (a launch in a #define may come
+ * before the kernel). Offsets into the source. */
+struct launch {
+  int ggl;       /* hipLaunchKernelGGL(k, ...) rather than k<<<...>>>(...) */
+  size_t start;  /* the kernel expression; ggl: the macro's name */
+  size_t open;   /* `<<<`; ggl: the comma after k */
+  size_t close;  /* `>>>`; ggl: the comma after the stream, or the closing ')' */
+  size_t paren;  /* `(` of the kernel's arguments (chevron) */
+  int no_args;   /* no kernel arguments */
+  char *qual;    /* a plain kernel name (`ns::k`, `::k`, `k`): "ns::", "::" or "" */
+  char *base;    /* ... and "k"; NULL when the kernel is some other expression */
 };
 
 struct prep {
@@ -75,6 +95,8 @@ struct prep {
   size_t nconds, capconds;
   struct kernel *kernels;
   size_t nkernels, capkernels;
+  struct launch *launches;
+  size_t nlaunches, caplaunches;
   int errors;
 };
 
@@ -360,7 +382,51 @@ static int count_args(const struct prep *p, const struct ah_tokens *ts, size_t a
   return n;
 }
 
-/* Rewrites the launch whose `<<<` is toks[i]. Returns the index to resume at. */
+/* toks[a, b) as a plain kernel name: `k`, `ns::k`, `::k`, also inside
+ * parentheses or HIP_KERNEL_NAME(...). Sets *qual ("ns::", "::", "") and
+ * *base ("k") and returns 1; 0 for any other expression (a template-id,
+ * a member, a call). */
+static int plain_name(const struct prep *p, const struct ah_tokens *ts, size_t a, size_t b,
+                      char **qual, char **base) {
+  for (;;) {
+    if (b - a >= 3 && is(p, &ts->t[a], "HIP_KERNEL_NAME") && is(p, &ts->t[a + 1], "(") &&
+        match_fwd(p, ts, a + 1) == b - 1) {
+      a += 2;
+      b--;
+    } else if (b - a >= 2 && is(p, &ts->t[a], "(") && match_fwd(p, ts, a) == b - 1) {
+      a++;
+      b--;
+    } else {
+      break;
+    }
+  }
+  if (a >= b)
+    return 0;
+  for (size_t k = a; k < b; k++) {
+    const struct ah_token *t = &ts->t[k];
+    int want_ident = ((k - a) % 2 == 0) != is(p, &ts->t[a], "::");
+
+    if (want_ident ? !is_ident(t) || is(p, t, "template") || is(p, t, "operator")
+                   : !is(p, t, "::"))
+      return 0;
+  }
+  if (!is_ident(&ts->t[b - 1]))
+    return 0;
+  *qual = join_tokens(p, ts, a, b - 1);
+  *base = join_tokens(p, ts, b - 1, b);
+  return 1;
+}
+
+static struct launch *new_launch(struct prep *p) {
+  struct launch *l;
+
+  p->launches = grow_array(p->launches, &p->caplaunches, p->nlaunches + 1, sizeof(*p->launches));
+  l = &p->launches[p->nlaunches++];
+  memset(l, 0, sizeof(*l));
+  return l;
+}
+
+/* Records the launch whose `<<<` is toks[i]. Returns the index to resume at. */
 static size_t chevron(struct prep *p, const struct ah_tokens *ts, size_t i) {
   size_t start = callee_start(p, ts, i), close = 0, k;
   int depth = 0, nargs;
@@ -410,10 +476,55 @@ static size_t chevron(struct prep *p, const struct ah_tokens *ts, size_t i) {
     error_at(p, ts->t[close + 2].off + 1, "expected '(' with the kernel's arguments after '>>>'");
     return close + 3;
   }
-  add_edit(p, ts->t[start].off, 0, ah_xstrdup("::anyhip::detail::chevron("));
-  add_edit(p, ts->t[i].off, 3, ah_xstrdup(", "));
-  add_edit(p, ts->t[close].off, 3, ah_xstrdup(")"));
+  {
+    struct launch *l = new_launch(p);
+
+    l->start = ts->t[start].off;
+    l->open = ts->t[i].off;
+    l->close = ts->t[close].off;
+    l->paren = ts->t[close + 3].off;
+    l->no_args = is(p, &ts->t[close + 4], ")");
+    if (!plain_name(p, ts, start, i, &l->qual, &l->base))
+      l->qual = l->base = NULL;
+  }
   return close + 3;
+}
+
+/* hipLaunchKernelGGL(k, grid, block, shm, stream, args...) at toks[i],
+ * recorded when k is a plain name: if k turns out to be a template kernel
+ * of this file, the call becomes a chevron_deduce launch (the header's
+ * macro takes every other case). Commas split the macro's arguments as the
+ * preprocessor splits them, outside parentheses only. */
+static void ggl_call(struct prep *p, const struct ah_tokens *ts, size_t i) {
+  size_t comma[5], nc = 0, k;
+  int depth = 0;
+  char *qual, *base;
+  struct launch *l;
+
+  if (!is(p, &ts->t[i + 1], "("))
+    return;
+  for (k = i + 1; ts->t[k].kind != AH_TOK_EOF; k++) {
+    if (is(p, &ts->t[k], "(")) {
+      depth++;
+    } else if (is(p, &ts->t[k], ")")) {
+      if (--depth == 0)
+        break;
+    } else if (depth == 1 && is(p, &ts->t[k], ",")) {
+      if (nc < 5)
+        comma[nc] = k;
+      nc++;
+    }
+  }
+  if (ts->t[k].kind == AH_TOK_EOF || nc < 4 || !plain_name(p, ts, i + 2, comma[0], &qual, &base))
+    return;
+  l = new_launch(p);
+  l->ggl = 1;
+  l->start = ts->t[i].off;
+  l->open = ts->t[comma[0]].off;
+  l->no_args = nc == 4;
+  l->close = ts->t[l->no_args ? k : comma[4]].off;
+  l->qual = qual;
+  l->base = base;
 }
 
 /* ---- scopes ------------------------------------------------------------- */
@@ -505,6 +616,258 @@ static int parse_namespace(const struct prep *p, size_t a, size_t b, struct ns_c
   return 1;
 }
 
+/* ---- template kernels launched without template arguments ---------------- */
+
+/* Index of the '>' closing the template parameter list whose '<' is toks[i],
+ * or (size_t)-1. A '<' opens a list after a name (`std::pair<`, `template <`),
+ * as the compiler reads it; parentheses are skipped. */
+static size_t match_angle_fwd(const struct prep *p, const struct ah_tokens *ts, size_t i,
+                              size_t end) {
+  int depth = 0;
+
+  for (size_t k = i; k < end; k++) {
+    const struct ah_token *t = &ts->t[k];
+
+    if (is(p, t, "(") || is(p, t, "[") || is(p, t, "{"))
+      k = match_fwd(p, ts, k);
+    else if (is(p, t, "<") && k > 0 && is_ident(&ts->t[k - 1]))
+      depth++;
+    else if (is(p, t, ">") && --depth == 0)
+      return k;
+    else if (is(p, t, ";"))
+      break;
+  }
+  return (size_t)-1;
+}
+
+static int is_type_keyword(const struct prep *p, const struct ah_token *t) {
+  static const char *const kw[] = {"class", "typename", "struct", "enum", "int", "unsigned",
+                                   "signed", "long", "short", "char", "bool", "auto",
+                                   "wchar_t", "char8_t", "char16_t", "char32_t", NULL};
+
+  for (int i = 0; kw[i]; i++)
+    if (is(p, t, kw[i]))
+      return 1;
+  return 0;
+}
+
+/* The template parameter list toks(lt, gt) as the deduction declaration
+ * repeats it (*hdr: every parameter named, defaults kept) and as the
+ * kernel's template argument list (*args: `T, N, Ts...`). Unnamed
+ * parameters (`typename = enable_if_t<...>`, `int`) get a name. Returns 0
+ * for an empty list (`template <>`). */
+static int template_params(const struct prep *p, size_t lt, size_t gt, char **hdr, char **args) {
+  const struct ah_tokens *ts = &p->toks;
+  size_t s = lt + 1;
+  int depth = 0, n = 0;
+
+  if (s >= gt)
+    return 0;
+  *hdr = ah_xstrdup("");
+  *args = ah_xstrdup("");
+  for (size_t k = s; k <= gt; k++) {
+    const struct ah_token *t = &ts->t[k];
+    size_t e = k;
+    int pack = 0, d = 0;
+    char *item, *name, *h, *a;
+
+    if (k < gt) {
+      if (is(p, t, "(") || is(p, t, "[") || is(p, t, "{"))
+        k = match_fwd(p, ts, k);
+      else if (is(p, t, "<") && is_ident(&ts->t[k - 1]))
+        depth++;
+      else if (is(p, t, ">"))
+        depth--;
+      if (k < gt && !(depth == 0 && is(p, t, ",")))
+        continue;
+    }
+    /* One parameter, toks[s, k); its declaration ends at a `=` (a default). */
+    for (size_t j = s; j < k; j++) {
+      const struct ah_token *u = &ts->t[j];
+
+      if (is(p, u, "(") || is(p, u, "[") || is(p, u, "{")) {
+        j = match_fwd(p, ts, j);
+      } else if (is(p, u, "<") && j > s && is_ident(&ts->t[j - 1])) {
+        d++;
+      } else if (is(p, u, ">")) {
+        d--;
+      } else if (d == 0 && is(p, u, "...")) {
+        pack = 1;
+      } else if (d == 0 && is(p, u, "=")) {
+        e = j;
+        break;
+      }
+    }
+    if (e == s)
+      return 0;
+    if (e - s >= 2 && is_ident(&ts->t[e - 1]) && !is_type_keyword(p, &ts->t[e - 1]) &&
+        !is(p, &ts->t[e - 2], "::")) {
+      item = join_tokens(p, ts, s, k);
+      name = join_tokens(p, ts, e - 1, e);
+    } else {
+      char *decl = join_tokens(p, ts, s, e), *dflt = join_tokens(p, ts, e, k);
+
+      name = ah_xasprintf("__ah_tp%d", n);
+      item = ah_xasprintf("%s %s%s%s", decl, name, *dflt ? " " : "", dflt);
+      free(decl);
+      free(dflt);
+    }
+    h = ah_xasprintf("%s%s%s", *hdr, n ? ", " : "", item);
+    a = ah_xasprintf("%s%s%s%s", *args, n ? ", " : "", name, pack ? "..." : "");
+    free(*hdr);
+    free(*args);
+    free(item);
+    free(name);
+    *hdr = h;
+    *args = a;
+    n++;
+    s = k + 1;
+  }
+  return 1;
+}
+
+/* The declaration that lets a launch deduce a template kernel's arguments
+ * as a call would: for
+ *   template <typename T> __global__ void k(const T *in, T *out, int n)
+ * it is
+ *   template <typename T> auto __ah_deduce_k(const T *in, T *out, int n)
+ *       -> decltype(&k<T>);
+ * so decltype(__ah_deduce_k(args...)) is the type of the specialisation
+ * that k(args...) would call (see chevron_deduce in launch.hpp). Never
+ * defined: it only appears in decltype. Set on the kernel record kr, for a
+ * primary template declared by its unqualified name, toks[a, b) being the
+ * declaration up to its `{` or `;`; added to the output only when a launch
+ * uses it. */
+static void deduce_helper(struct prep *p, struct kernel *kr, size_t a, size_t b, size_t name) {
+  const struct ah_tokens *ts = &p->toks;
+  size_t lt = (size_t)-1, gt, end;
+  char *hdr, *args;
+
+  for (size_t k = a; k + 1 < name; k++) {
+    if (is(p, &ts->t[k], "template") && is(p, &ts->t[k + 1], "<")) {
+      lt = k + 1;
+      break;
+    }
+  }
+  if (lt == (size_t)-1)
+    return;
+  gt = match_angle_fwd(p, ts, lt, name);
+  if (gt == (size_t)-1 || !template_params(p, lt, gt, &hdr, &args))
+    return;
+  end = kr->is_def ? match_fwd(p, ts, b) : b;
+  if (ts->t[end].kind != AH_TOK_EOF) {
+    kr->helper = ah_xasprintf(" template <%s> auto __ah_deduce_%s(%s) -> decltype(&%s<%s>);",
+                              hdr, kr->name, kr->params, kr->name, args);
+    kr->helper_off = ts->t[end].off + ts->t[end].len;
+  }
+  free(hdr);
+  free(args);
+}
+
+/* The last component of a kernel's qualified key, and the length before it. */
+static const char *key_base(const char *key, size_t *nslen) {
+  const char *b = key;
+
+  for (const char *c = key; (c = strstr(c, "::")) != NULL; c += 2)
+    b = c + 2;
+  *nslen = (size_t)(b - key);
+  return b;
+}
+
+/* Whether a launch of the plain name `base` goes through chevron_deduce: a
+ * template kernel of that name was declared in this file (with a deduction
+ * declaration), and every non-template kernel of that name sits in a
+ * namespace that has such a template too (an overload set, where deduction
+ * picks the right one), not in another namespace where the launch may mean
+ * only the non-template. */
+static int deducible(const struct prep *p, const char *base) {
+  int found = 0;
+
+  for (size_t i = 0; i < p->nkernels; i++) {
+    size_t nl;
+    const char *b = key_base(p->kernels[i].key, &nl);
+
+    found |= p->kernels[i].helper != NULL && strcmp(b, base) == 0;
+  }
+  if (!found)
+    return 0;
+  for (size_t i = 0; i < p->nkernels; i++) {
+    const struct kernel *k = &p->kernels[i];
+    size_t nl, ml;
+    const char *b = key_base(k->key, &nl);
+    int same = 0;
+
+    if (k->is_template || strcmp(b, base) != 0)
+      continue;
+    for (size_t j = 0; j < p->nkernels && !same; j++) {
+      const struct kernel *t = &p->kernels[j];
+      const char *tb = key_base(t->key, &ml);
+
+      same = t->helper != NULL && strcmp(tb, base) == 0 && ml == nl &&
+             memcmp(t->key, k->key, nl) == 0;
+    }
+    if (!same)
+      return 0;
+  }
+  return 1;
+}
+
+/* The lambda a deducing launch passes first: its return type is the
+ * specialisation's pointer type, and it returns the kernel converted to it. */
+static char *picker(const struct launch *l) {
+  return ah_xasprintf("[](auto &&...__ah_a) -> decltype(%s__ah_deduce_%s(static_cast<decltype("
+                      "__ah_a) &&>(__ah_a)...)) { return %s%s; }",
+                      l->qual, l->base, l->qual, l->base);
+}
+
+/* Turns the recorded launches into edits, and adds the deduction
+ * declarations that the deducing ones use. */
+static void rewrite_launches(struct prep *p) {
+  for (size_t i = 0; i < p->nlaunches; i++) {
+    const struct launch *l = &p->launches[i];
+    char *pick, *head;
+    size_t nl;
+
+    if (l->base == NULL || !deducible(p, l->base)) {
+      if (!l->ggl) {
+        add_edit(p, l->start, 0, ah_xstrdup("::anyhip::detail::chevron("));
+        add_edit(p, l->open, 3, ah_xstrdup(", "));
+        add_edit(p, l->close, 3, ah_xstrdup(")"));
+      }
+      continue;
+    }
+    for (size_t k = 0; k < p->nkernels; k++) {
+      struct kernel *kr = &p->kernels[k];
+      size_t ml;
+
+      if (kr->helper != NULL && strcmp(key_base(kr->key, &ml), l->base) == 0)
+        kr->helper_used = 1;
+    }
+    /* The kernel's name moves behind the configuration; its lines stay. */
+    nl = count_newlines(p, l->start, l->open);
+    head = ah_xmalloc(strlen("::anyhip::detail::chevron_deduce(") + nl + 1);
+    strcpy(head, "::anyhip::detail::chevron_deduce(");
+    memset(head + strlen(head), '\n', nl);
+    head[strlen("::anyhip::detail::chevron_deduce(") + nl] = '\0';
+    pick = picker(l);
+    if (l->ggl) {
+      add_edit(p, l->start, l->open + 1 - l->start, head);
+      if (l->no_args)
+        add_edit(p, l->close, 0, ah_xasprintf(")(%s", pick));
+      else
+        add_edit(p, l->close, 1, ah_xasprintf(")(%s,", pick));
+    } else {
+      add_edit(p, l->start, l->open + 3 - l->start, head);
+      add_edit(p, l->close, 3, ah_xstrdup(")"));
+      add_edit(p, l->paren + 1, 0, ah_xasprintf("%s%s", pick, l->no_args ? "" : ", "));
+    }
+    free(pick);
+  }
+  for (size_t k = 0; k < p->nkernels; k++)
+    if (p->kernels[k].helper_used)
+      add_edit(p, p->kernels[k].helper_off, 0, ah_xstrdup(p->kernels[k].helper));
+}
+
 /* ---- kernel registration ------------------------------------------------- */
 
 /* Looks at one namespace-scope declaration, toks[a, b) where toks[b] is the
@@ -584,6 +947,10 @@ static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
   }
   kr->key = ah_xasprintf("%s%s", qual, kr->name);
   free(qual);
+  /* Every declaration of a template gets its own deduction declaration: they
+   * redeclare one function template, with defaults where the kernel's are. */
+  if (templ && name_end - name_start == 1 && !is(p, &ts->t[name_end - 1], ">"))
+    deduce_helper(p, kr, a, b, name_start);
   for (size_t i = 0; i < p->nconds; i++) {
     struct ah_strv *c = &p->conds[i].chain;
     size_t n = 0;
@@ -801,7 +1168,8 @@ static void define_body(struct prep *p, const struct ah_token *t, size_t after) 
     i++;
   }
   if (i >= end || (memmem(p->s + i, end - i, "<<<", 3) == NULL &&
-                   memmem(p->s + i, end - i, "__shared__", 10) == NULL))
+                   memmem(p->s + i, end - i, "__shared__", 10) == NULL &&
+                   memmem(p->s + i, end - i, "hipLaunchKernelGGL", 18) == NULL))
     return;
   ah_lex(p->s, i, end, 0, &sub);
   for (size_t k = 0; k < sub.n; k++) {
@@ -809,6 +1177,8 @@ static void define_body(struct prep *p, const struct ah_token *t, size_t after) 
       k = chevron(p, &sub, k) - 1;
     else if (is(p, &sub.t[k], "extern"))
       k = extern_shared(p, &sub, k, 1, NULL) - 1;
+    else if (is(p, &sub.t[k], "hipLaunchKernelGGL"))
+      ggl_call(p, &sub, k);
   }
   ah_tokens_free(&sub);
 }
@@ -927,6 +1297,8 @@ static void scan(struct prep *p, const char *qfile) {
       i = chevron(p, ts, i) - 1;
       continue;
     }
+    if (p->target == AH_TARGET_CPU && is(p, t, "hipLaunchKernelGGL"))
+      ggl_call(p, ts, i);
     if (p->target == AH_TARGET_CPU && is(p, t, "extern")) {
       size_t next = extern_shared(p, ts, i, 0, qfile);
 
@@ -1022,9 +1394,15 @@ static void free_prep(struct prep *p) {
     free(k->name);
     free(k->key);
     free(k->params);
+    free(k->helper);
     ah_strv_free(&k->conds);
   }
   free(p->kernels);
+  for (size_t i = 0; i < p->nlaunches; i++) {
+    free(p->launches[i].qual);
+    free(p->launches[i].base);
+  }
+  free(p->launches);
   free(p->lines);
   ah_tokens_free(&p->toks);
 }
@@ -1054,6 +1432,7 @@ int ah_prepare_file(const char *in, const char *out, enum ah_target target) {
   scan(&p, qfile);
   if (p.errors)
     goto done;
+  rewrite_launches(&p);
 
   f = strcmp(out, "-") == 0 ? stdout : fopen(out, "w");
   if (f == NULL) {

@@ -169,6 +169,14 @@ template <class A, class B> std::pair<double, double> time_pair(const Config &c,
       }
     }
   }
+  if (std::getenv("BENCH_SAMPLES") != nullptr) {  // to see the noise behind a median
+    for (int side = 0; side < 2; side++) {
+      std::fprintf(stderr, "# %s samples (ms):", side == 0 ? "anyhip" : "baseline");
+      for (double v : side == 0 ? ta : tb)
+        std::fprintf(stderr, " %.3f", v);
+      std::fprintf(stderr, "\n");
+    }
+  }
   return {median(ta), median(tb)};
 }
 

@@ -812,6 +812,9 @@ hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config);
 hipError_t __ahLaunchKernel(const void *fn, const struct ahKernelSig *sig, dim3 grid, dim3 block,
                             size_t shmem, hipStream_t stream, void **args);
 void __ahRegisterKernel(const void *fn, const struct ahKernelSig *sig);
+/* hipcc registers each namespace-scope __device__/__constant__/__managed__
+ * variable (address, size, mangled name), so stripped programs find them. */
+void __ahRegisterVariable(const void *var, size_t size, const char *name);
 
 #ifdef __cplusplus
 }

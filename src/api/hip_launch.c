@@ -42,8 +42,14 @@ static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3
 
   if (fn == NULL)
     return hipErrorInvalidDeviceFunction;
-  if (sig != NULL && sig->nargs > 0 && args == NULL)
-    return hipErrorInvalidValue;
+  if (sig != NULL && sig->nargs > 0) {
+    /* Arguments are copied at enqueue: a missing one would be read at NULL. */
+    if (args == NULL)
+      return hipErrorInvalidValue;
+    for (unsigned i = 0; i < sig->nargs; i++)
+      if (args[i] == NULL)
+        return hipErrorInvalidValue;
+  }
   err = ah_stream_lookup(stream, &s);
   if (err != hipSuccess)
     return err;
@@ -91,9 +97,61 @@ AH_EXPORT hipError_t hipLaunchKernel(const void *function_address, dim3 numBlock
                    sharedMemBytes, stream, args));
 }
 
+/* ---- per-kernel settings ---- */
+
+/* The current device, and whether it has code for fn. */
+static hipError_t kernel_device(const void *fn, struct ah_device **out) {
+  struct ah_device *dev = ah_current_device();
+
+  if (dev == NULL)
+    return hipErrorNoDevice;
+  *out = dev;
+  if (dev->backend->function_check != NULL)
+    return dev->backend->function_check(dev, fn);
+  return hipSuccess;
+}
+
+/* Checked, no effect: HIP on AMD ignores a kernel's cache preference too. */
+AH_EXPORT hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
+  struct ah_device *dev;
+
+  AH_ENTER();
+  AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
+  AH_REQUIRE((unsigned)config <= (unsigned)hipFuncCachePreferEqual, hipErrorInvalidValue);
+  AH_RETURN(kernel_device(func, &dev));
+}
+
+/* Values are checked against the device; none changes how a kernel runs yet
+ * (every launch may use up to sharedMemPerBlock of dynamic shared memory). */
+AH_EXPORT hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value) {
+  struct ah_device *dev;
+  size_t max_shared;
+
+  AH_ENTER();
+  AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
+  AH_REQUIRE_OK(kernel_device(func, &dev));
+  switch (attr) {
+  case hipFuncAttributeMaxDynamicSharedMemorySize:
+    max_shared = dev->props.sharedMemPerBlockOptin > dev->props.sharedMemPerBlock
+                     ? dev->props.sharedMemPerBlockOptin
+                     : dev->props.sharedMemPerBlock;
+    AH_REQUIRE(value >= 0 && (size_t)value <= max_shared, hipErrorInvalidValue);
+    return hipSuccess;
+  case hipFuncAttributePreferredSharedMemoryCarveout:
+    AH_REQUIRE(value >= -1 && value <= 100, hipErrorInvalidValue); /* -1: no preference */
+    return hipSuccess;
+  default:
+    return ah_fail(hipErrorInvalidValue, __func__, "unknown attribute");
+  }
+}
+
 /* ---- hipConfigureCall / hipSetupArgument / hipLaunchByPtr ---- */
 
 #define AH_CALL_DEPTH 8
+/* The most argument bytes hipSetupArgument accepts: far above any real
+ * parameter list (CUDA's limit was 4 KiB), and it keeps a wild offset from
+ * making the runtime allocate and clear gigabytes. */
+#define AH_CALL_ARG_MAX (64 * 1024)
 
 struct call_config {
   dim3 grid, block;
@@ -155,14 +213,14 @@ AH_EXPORT hipError_t hipSetupArgument(const void *arg, size_t size, size_t offse
   AH_ENTER();
   AH_REQUIRE(ncalls > 0, hipErrorMissingConfiguration);
   AH_REQUIRE(arg != NULL || size == 0, hipErrorInvalidValue);
-  AH_REQUIRE(offset <= SIZE_MAX - size, hipErrorInvalidValue);
+  AH_REQUIRE(size <= AH_CALL_ARG_MAX && offset <= AH_CALL_ARG_MAX - size, hipErrorInvalidValue);
   c = &calls[ncalls - 1];
   if (offset + size > c->cap) {
     size_t ncap = c->cap != 0 ? c->cap : 64;
     unsigned char *nb;
 
     while (ncap < offset + size)
-      ncap = ncap > SIZE_MAX / 2 ? offset + size : ncap * 2;
+      ncap *= 2;
     nb = realloc(c->buf, ncap);
     AH_REQUIRE(nb != NULL, hipErrorOutOfMemory);
     memset(nb + c->cap, 0, ncap - c->cap);

@@ -4,7 +4,8 @@
  * hash set of their addresses), and a handle is read only once the registry
  * knows it: a garbage handle such as (hipStream_t)0x1234 or a pointer to
  * some other memory is refused without being dereferenced, so validation
- * cannot crash. Magic and kind then tell a stream from an event. */
+ * cannot crash. Magic and kind then tell a stream from an event. The
+ * registry's lock is a leaf: nothing else is taken while it is held. */
 #include "internal.h"
 
 #include <stdlib.h>

@@ -27,8 +27,7 @@ struct ah_fiber {
 /* Prepares f so that the first switch to it calls entry(arg) on the stack
  * [stack, stack + size). entry must never return: it ends by switching to
  * another fiber, and f is then dead until prepared again. */
-void ah_fiber_init(struct ah_fiber *f, void *stack, size_t size, void (*entry)(void *),
-                   void *arg);
+void ah_fiber_init(struct ah_fiber *f, void *stack, size_t size, void (*entry)(void *), void *arg);
 
 /* Saves the running context in `from` and resumes `to`. Returns when some
  * later switch names `from` as its target. from and to must differ. */

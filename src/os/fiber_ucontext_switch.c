@@ -18,8 +18,7 @@ static void start(unsigned hi, unsigned lo) {
   f->entry(f->arg);
 }
 
-void ah_fiber_init(struct ah_fiber *f, void *stack, size_t size, void (*entry)(void *),
-                   void *arg) {
+void ah_fiber_init(struct ah_fiber *f, void *stack, size_t size, void (*entry)(void *), void *arg) {
   uintptr_t p = (uintptr_t)f;
 
   getcontext(&f->uc);

@@ -211,6 +211,8 @@ int ah_symbol_lookup(const void *addr, struct ah_symbol *out) {
 
   if (addr == NULL)
     return 0;
+  if (ah_symbol_registered(addr, out))
+    return 1; /* a device variable hipcc registered: found in stripped programs too */
   dl_iterate_phdr(find_cb, &ctx);
   if (!ctx.found)
     return 0;

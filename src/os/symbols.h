@@ -20,4 +20,12 @@ int ah_symbol_lookup(const void *addr, struct ah_symbol *out);
 /* Writes a readable (demangled when possible) name of the symbol at addr into buf. */
 const char *ah_symbol_pretty(const void *addr, char *buf, size_t len);
 
+/* Symbols registered by compiled code (symbols_registry.c): hipcc registers
+ * each device variable, so that a stripped program still finds them.
+ * ah_symbol_lookup consults them first. `name` must live as long as the
+ * process (a string literal in the program). Safe before main, any thread. */
+void ah_symbol_register(const void *start, size_t size, const char *name);
+/* Like ah_symbol_lookup, over the registered symbols only. */
+int ah_symbol_registered(const void *addr, struct ah_symbol *out);
+
 #endif

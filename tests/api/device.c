@@ -766,3 +766,82 @@ AH_TEST(device_mem_info) {
   CHECK(free_b > 0 && free_b <= total);
   return AH_PASS;
 }
+
+/* Every call that takes a device ordinal refuses -1, the count, INT_MAX and
+ * INT_MIN with hipErrorInvalidDevice, records it, and writes nothing. */
+AH_TEST(device_bad_ordinals) {
+  int n = 0, v = 7, major = 7, minor = 7, can = 7, cur = -1;
+  hipDevice_t h = 7;
+  hipDeviceProp_t p;
+  hipUUID u;
+  size_t bytes = 7;
+  char buf[64] = "untouched";
+  void *d;
+
+  CHECK_HIP(hipGetDeviceCount(&n));
+  CHECK_HIP(hipMalloc(&d, 64));
+  CHECK_HIP(hipGetDevice(&cur));
+  const int bad[] = {-1, n, n + 1, INT_MAX, INT_MIN};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    int b = bad[i];
+
+    CHECK_ERR(hipSetDevice(b), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceGet(&h, b), hipErrorInvalidDevice);
+    CHECK_ERR(hipGetDeviceProperties(&p, b), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceGetAttribute(&v, hipDeviceAttributeWarpSize, b), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceGetName(buf, sizeof(buf), b), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceTotalMem(&bytes, b), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceComputeCapability(&major, &minor, b), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceGetUuid(&u, b), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceGetPCIBusId(buf, sizeof(buf), b), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceCanAccessPeer(&can, b, 0), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceCanAccessPeer(&can, 0, b), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceEnablePeerAccess(b, 0), hipErrorInvalidDevice);
+    CHECK_ERR(hipDeviceDisablePeerAccess(b), hipErrorInvalidDevice);
+    CHECK_ERR(hipMemcpyPeer(d, b, d, 0, 64), hipErrorInvalidDevice);
+    CHECK_ERR(hipMemcpyPeer(d, 0, d, b, 64), hipErrorInvalidDevice);
+    CHECK_ERR(hipMemcpyPeerAsync(d, b, d, 0, 64, NULL), hipErrorInvalidDevice);
+    CHECK_ERR(hipMemcpyPeerAsync(d, 0, d, b, 64, NULL), hipErrorInvalidDevice);
+    CHECK_EQ(hipGetLastError(), hipErrorInvalidDevice);
+  }
+  CHECK_EQ(h, 7);
+  CHECK_EQ(v, 7);
+  CHECK_EQ(major, 7);
+  CHECK_EQ(can, 7);
+  CHECK_EQ(bytes, 7);
+  CHECK(strcmp(buf, "untouched") == 0);
+  CHECK_HIP(hipGetDevice(&v));
+  CHECK_EQ(v, cur); /* the failed hipSetDevice calls changed nothing */
+  CHECK_HIP(hipFree(d));
+  return AH_PASS;
+}
+
+/* Every flags argument of the device API refuses each bit HIP does not
+ * define for it, one bit at a time, and changes nothing. */
+AH_TEST(device_flags_every_bit) {
+  const unsigned known = hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax;
+  unsigned f0 = 99, f1 = 99;
+  int n = 0;
+
+  CHECK_HIP(hipGetDeviceCount(&n));
+  CHECK_HIP(hipGetDeviceFlags(&f0));
+  for (int b = 0; b < 32; b++) {
+    unsigned f = 1u << b;
+
+    CHECK_ERR(hipInit(f), hipErrorInvalidValue);
+    if (n > 1)
+      CHECK_ERR(hipDeviceEnablePeerAccess(1, f), hipErrorInvalidValue);
+    else
+      CHECK_ERR(hipDeviceEnablePeerAccess(0, f), hipErrorInvalidValue); /* flags come first */
+    if (!(f & known))
+      CHECK_ERR(hipSetDeviceFlags(f), hipErrorInvalidValue);
+  }
+  /* Two scheduling modes at once are no mode. */
+  CHECK_ERR(hipSetDeviceFlags(hipDeviceScheduleSpin | hipDeviceScheduleYield),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipSetDeviceFlags(hipDeviceScheduleMask), hipErrorInvalidValue);
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
+  CHECK_HIP(hipGetDeviceFlags(&f1));
+  CHECK_EQ(f1, f0);
+  return AH_PASS;
+}

@@ -3,7 +3,8 @@
  * description, sampled codes have HIP's numbers and names, unknown codes read
  * as hipErrorUnknown, and the last error follows HIP's rules: per thread,
  * read-and-clear by hipGetLastError, kept by hipPeekAtLastError, untouched by
- * successful calls, by hipErrorNotReady and by the error functions. */
+ * successful calls, by hipErrorNotReady and by the error functions. A
+ * failure of every entry point records its code; no success records. */
 #include "ah_test.h"
 #include "gate.h"
 
@@ -178,5 +179,286 @@ AH_TEST(error_not_ready_not_recorded) {
   CHECK_HIP(hipStreamQuery(s));
   CHECK_HIP(hipStreamDestroy(s));
   CHECK_EQ(hipGetLastError(), hipSuccess);
+  return AH_PASS;
+}
+
+/* ---- the last error across the whole API (audit) ----------------------------- */
+
+static void noop_fn(void *p) {
+  (void)p;
+}
+
+static void noop_cb(hipStream_t s, hipError_t e, void *p) {
+  (void)s;
+  (void)e;
+  (void)p;
+}
+
+/* call fails with want; the last error is then want, a successful call
+ * (hipGetDevice) keeps it, and reading it clears it. */
+#define FAILS(call, want)                                                                          \
+  do {                                                                                             \
+    int dev_;                                                                                      \
+    (void)hipGetLastError();                                                                       \
+    CHECK_ERR(call, want);                                                                         \
+    CHECK_EQ(hipPeekAtLastError(), want);                                                          \
+    CHECK_HIP(hipGetDevice(&dev_));                                                                \
+    CHECK_EQ(hipGetLastError(), want);                                                             \
+    CHECK_EQ(hipGetLastError(), hipSuccess);                                                       \
+  } while (0)
+
+/* One failure of every entry point of issue 2's list records its code. */
+AH_TEST(error_every_entry_records) {
+  hipStream_t s, dead;
+  hipEvent_t e, dead_e;
+  hipDeviceProp_t p;
+  hipPointerAttribute_t attr;
+  unsigned char host[64];
+  size_t sz;
+  unsigned f;
+  int n, v;
+  float ms;
+  void *d, *ptr;
+  char name[32];
+
+  CHECK_HIP(hipGetDeviceCount(&n));
+  CHECK_HIP(hipMalloc(&d, 64));
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipStreamCreate(&dead));
+  CHECK_HIP(hipStreamDestroy(dead));
+  CHECK_HIP(hipEventCreate(&e));
+  CHECK_HIP(hipEventCreate(&dead_e));
+  CHECK_HIP(hipEventDestroy(dead_e));
+
+  /* init, versions, devices */
+  FAILS(hipInit(1), hipErrorInvalidValue);
+  FAILS(hipDriverGetVersion(NULL), hipErrorInvalidValue);
+  FAILS(hipRuntimeGetVersion(NULL), hipErrorInvalidValue);
+  FAILS(hipGetDeviceCount(NULL), hipErrorInvalidValue);
+  FAILS(hipSetDevice(n), hipErrorInvalidDevice);
+  FAILS(hipGetDevice(NULL), hipErrorInvalidValue);
+  FAILS(hipGetDeviceProperties(&p, -1), hipErrorInvalidDevice);
+  FAILS(hipDeviceGetAttribute(&v, (hipDeviceAttribute_t)-1, 0), hipErrorInvalidValue);
+  FAILS(hipDeviceGetName(name, 0, 0), hipErrorInvalidValue);
+  FAILS(hipDeviceTotalMem(&sz, n), hipErrorInvalidDevice);
+  FAILS(hipChooseDevice(&v, NULL), hipErrorInvalidValue);
+  FAILS(hipSetDeviceFlags(0x80), hipErrorInvalidValue);
+  FAILS(hipGetDeviceFlags(NULL), hipErrorInvalidValue);
+  FAILS(hipDeviceGetLimit(&sz, (enum hipLimit_t)99), hipErrorUnsupportedLimit);
+  FAILS(hipDeviceSetLimit((enum hipLimit_t)99, 0), hipErrorUnsupportedLimit);
+  /* memory */
+  FAILS(hipMalloc(NULL, 8), hipErrorInvalidValue);
+  FAILS(hipMalloc(&ptr, SIZE_MAX), hipErrorOutOfMemory);
+  FAILS(hipFree(host), hipErrorInvalidValue);
+  FAILS(hipHostMalloc(&ptr, 8, 0x100), hipErrorInvalidValue);
+  FAILS(hipHostAlloc(NULL, 8, 0), hipErrorInvalidValue);
+  FAILS(hipHostFree(d), hipErrorInvalidValue);
+  FAILS(hipFreeHost(d), hipErrorInvalidValue);
+  FAILS(hipHostRegister(host, sizeof(host), 0x100), hipErrorInvalidValue);
+  FAILS(hipHostUnregister(host), hipErrorHostMemoryNotRegistered);
+  FAILS(hipHostGetDevicePointer(&ptr, host, 0), hipErrorInvalidValue);
+  FAILS(hipHostGetFlags(&f, host), hipErrorInvalidValue);
+  FAILS(hipMallocPitch(&ptr, NULL, 8, 8), hipErrorInvalidValue);
+  FAILS(hipMemGetInfo(NULL, &sz), hipErrorInvalidValue);
+  FAILS(hipPointerGetAttributes(&attr, host), hipErrorInvalidValue);
+  FAILS(hipMemGetAddressRange(&ptr, &sz, host), hipErrorNotFound);
+  /* copies and sets */
+  FAILS(hipMemcpy(d, host, 65, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  FAILS(hipMemcpy(d, host, 8, (hipMemcpyKind)9), hipErrorInvalidMemcpyDirection);
+  FAILS(hipMemcpyAsync(d, host, 8, hipMemcpyHostToDevice, dead), hipErrorContextIsDestroyed);
+  FAILS(hipMemcpyHtoD(d, NULL, 8), hipErrorInvalidValue);
+  FAILS(hipMemcpyDtoH(NULL, d, 8), hipErrorInvalidValue);
+  FAILS(hipMemcpyDtoD(d, d, 65), hipErrorInvalidValue);
+  FAILS(hipMemcpyHtoDAsync(d, host, 65, s), hipErrorInvalidValue);
+  FAILS(hipMemcpyDtoHAsync(host, d, 65, s), hipErrorInvalidValue);
+  FAILS(hipMemcpyDtoDAsync(d, d, 8, dead), hipErrorContextIsDestroyed);
+  FAILS(hipMemcpy2D(d, 4, host, 8, 8, 2, hipMemcpyHostToDevice), hipErrorInvalidPitchValue);
+  FAILS(hipMemcpy2DAsync(d, 8, host, 4, 8, 2, hipMemcpyHostToDevice, s),
+        hipErrorInvalidPitchValue);
+  FAILS(hipMemset(host, 0, 8), hipErrorInvalidValue);
+  FAILS(hipMemsetAsync(d, 0, 65, s), hipErrorInvalidValue);
+  FAILS(hipMemsetD8(NULL, 0, 8), hipErrorInvalidValue);
+  FAILS(hipMemsetD16(d, 0, 33), hipErrorInvalidValue);
+  FAILS(hipMemsetD32(d, 0, 17), hipErrorInvalidValue);
+  FAILS(hipMemsetD8Async(d, 0, 8, dead), hipErrorContextIsDestroyed);
+  FAILS(hipMemsetD16Async(d, 0, 8, dead), hipErrorContextIsDestroyed);
+  FAILS(hipMemsetD32Async(d, 0, 8, dead), hipErrorContextIsDestroyed);
+  FAILS(hipMemset2D(d, 4, 0, 8, 2), hipErrorInvalidValue);
+  FAILS(hipMemcpyToSymbol(NULL, host, 8, 0, hipMemcpyHostToDevice), hipErrorInvalidSymbol);
+  FAILS(hipMemcpyFromSymbol(host, NULL, 8, 0, hipMemcpyDeviceToHost), hipErrorInvalidSymbol);
+  FAILS(hipMemcpyToSymbolAsync(host, host, 8, 0, hipMemcpyHostToDevice, s),
+        hipErrorInvalidSymbol);
+  FAILS(hipMemcpyFromSymbolAsync(host, host, 8, 0, hipMemcpyDeviceToHost, s),
+        hipErrorInvalidSymbol);
+  FAILS(hipGetSymbolAddress(&ptr, host), hipErrorInvalidSymbol);
+  FAILS(hipGetSymbolSize(&sz, host), hipErrorInvalidSymbol);
+  /* streams */
+  FAILS(hipStreamCreate(NULL), hipErrorInvalidValue);
+  FAILS(hipStreamCreateWithFlags(&s, 4), hipErrorInvalidValue);
+  FAILS(hipStreamCreateWithPriority(NULL, 0, 0), hipErrorInvalidValue);
+  FAILS(hipStreamDestroy(dead), hipErrorContextIsDestroyed);
+  FAILS(hipStreamQuery(dead), hipErrorContextIsDestroyed);
+  FAILS(hipStreamSynchronize(dead), hipErrorContextIsDestroyed);
+  FAILS(hipStreamWaitEvent(s, e, 1), hipErrorInvalidValue);
+  FAILS(hipStreamGetFlags(s, NULL), hipErrorInvalidValue);
+  FAILS(hipStreamGetPriority(dead, &v), hipErrorContextIsDestroyed);
+  FAILS(hipStreamGetDevice(dead, &v), hipErrorContextIsDestroyed);
+  FAILS(hipLaunchHostFunc(s, NULL, NULL), hipErrorInvalidValue);
+  FAILS(hipStreamAddCallback(s, noop_cb, NULL, 1), hipErrorInvalidValue);
+  FAILS(hipLaunchHostFunc(dead, noop_fn, NULL), hipErrorContextIsDestroyed);
+  /* events */
+  FAILS(hipEventCreate(NULL), hipErrorInvalidValue);
+  FAILS(hipEventCreateWithFlags(&e, 0x100), hipErrorInvalidValue);
+  FAILS(hipEventRecord(dead_e, s), hipErrorInvalidHandle);
+  FAILS(hipEventQuery(dead_e), hipErrorInvalidHandle);
+  FAILS(hipEventSynchronize(NULL), hipErrorInvalidHandle);
+  FAILS(hipEventElapsedTime(&ms, e, e), hipErrorInvalidHandle); /* never recorded */
+  FAILS(hipEventDestroy(dead_e), hipErrorContextIsDestroyed);
+  /* launch */
+  FAILS(hipLaunchKernel(NULL, (dim3){1, 1, 1}, (dim3){1, 1, 1}, NULL, 0, NULL),
+        hipErrorInvalidDeviceFunction);
+
+  CHECK_HIP(hipEventDestroy(e));
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_HIP(hipFree(d));
+  CHECK_EQ(hipGetLastError(), hipSuccess);
+  return AH_PASS;
+}
+
+/* With an error pending, a successful call of every kind leaves it as it is. */
+AH_TEST(error_success_never_records) {
+  hipStream_t s;
+  hipEvent_t a, b;
+  hipDeviceProp_t p;
+  hipPointerAttribute_t attr;
+  unsigned char host[256];
+  size_t sz, fr, pitch;
+  unsigned f;
+  int n, v, lo, hi;
+  float ms;
+  void *d, *h, *ptr;
+  char name[64];
+
+  CHECK_ERR(hipSetDevice(-1), hipErrorInvalidDevice);
+#define KEEPS(call)                                                                                \
+  do {                                                                                             \
+    CHECK_HIP(call);                                                                               \
+    CHECK_EQ(hipPeekAtLastError(), hipErrorInvalidDevice);                                         \
+  } while (0)
+  KEEPS(hipInit(0));
+  KEEPS(hipDriverGetVersion(&v));
+  KEEPS(hipRuntimeGetVersion(&v));
+  KEEPS(hipGetDeviceCount(&n));
+  KEEPS(hipSetDevice(0));
+  KEEPS(hipGetDevice(&v));
+  KEEPS(hipGetDeviceProperties(&p, 0));
+  KEEPS(hipDeviceGetAttribute(&v, hipDeviceAttributeWarpSize, 0));
+  KEEPS(hipDeviceGetName(name, sizeof(name), 0));
+  KEEPS(hipDeviceTotalMem(&sz, 0));
+  KEEPS(hipChooseDevice(&v, &p));
+  KEEPS(hipSetDeviceFlags(hipDeviceScheduleAuto));
+  KEEPS(hipGetDeviceFlags(&f));
+  KEEPS(hipDeviceGetLimit(&sz, hipLimitStackSize));
+  KEEPS(hipDeviceSetLimit(hipLimitStackSize, sz));
+  KEEPS(hipDeviceGetStreamPriorityRange(&lo, &hi));
+  KEEPS(hipMalloc(&d, 256));
+  KEEPS(hipMallocPitch(&ptr, &pitch, 16, 4));
+  KEEPS(hipFree(ptr));
+  KEEPS(hipHostMalloc(&h, 256, 0));
+  KEEPS(hipHostGetDevicePointer(&ptr, h, 0));
+  KEEPS(hipHostGetFlags(&f, h));
+  KEEPS(hipHostRegister(host, sizeof(host), 0));
+  KEEPS(hipHostUnregister(host));
+  KEEPS(hipMemGetInfo(&fr, &sz));
+  KEEPS(hipPointerGetAttributes(&attr, d));
+  KEEPS(hipMemGetAddressRange(&ptr, &sz, d));
+  KEEPS(hipStreamCreate(&s));
+  KEEPS(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+  KEEPS(hipStreamDestroy(s));
+  KEEPS(hipStreamCreateWithPriority(&s, 0, hi));
+  KEEPS(hipStreamGetFlags(s, &f));
+  KEEPS(hipStreamGetPriority(s, &v));
+  KEEPS(hipStreamGetDevice(s, &v));
+  KEEPS(hipEventCreate(&a));
+  KEEPS(hipEventCreateWithFlags(&b, hipEventBlockingSync));
+  KEEPS(hipEventRecord(a, s));
+  KEEPS(hipMemcpy(d, host, 256, hipMemcpyHostToDevice));
+  KEEPS(hipMemcpyAsync(host, d, 256, hipMemcpyDeviceToHost, s));
+  KEEPS(hipMemcpyHtoD(d, host, 16));
+  KEEPS(hipMemcpyDtoH(host, d, 16));
+  KEEPS(hipMemcpyDtoD(d, (char *)d + 128, 16));
+  KEEPS(hipMemcpyHtoDAsync(d, h, 16, s));
+  KEEPS(hipMemcpyDtoHAsync(h, d, 16, s));
+  KEEPS(hipMemcpyDtoDAsync(d, (char *)d + 128, 16, s));
+  KEEPS(hipMemcpy2D(d, 16, host, 16, 16, 4, hipMemcpyHostToDevice));
+  KEEPS(hipMemcpy2DAsync(host, 16, d, 16, 16, 4, hipMemcpyDeviceToHost, s));
+  KEEPS(hipMemset(d, 1, 256));
+  KEEPS(hipMemsetAsync(d, 1, 256, s));
+  KEEPS(hipMemsetD8(d, 1, 256));
+  KEEPS(hipMemsetD16(d, 1, 128));
+  KEEPS(hipMemsetD32(d, 1, 64));
+  KEEPS(hipMemsetD8Async(d, 1, 256, s));
+  KEEPS(hipMemsetD16Async(d, 1, 128, s));
+  KEEPS(hipMemsetD32Async(d, 1, 64, s));
+  KEEPS(hipMemset2D(d, 16, 0, 16, 4));
+  KEEPS(hipLaunchHostFunc(s, noop_fn, NULL));
+  KEEPS(hipStreamAddCallback(s, noop_cb, NULL, 0));
+  KEEPS(hipEventRecord(b, s));
+  KEEPS(hipStreamWaitEvent(NULL, b, 0));
+  KEEPS(hipStreamSynchronize(s));
+  KEEPS(hipStreamQuery(s));
+  KEEPS(hipEventSynchronize(b));
+  KEEPS(hipEventQuery(b));
+  KEEPS(hipEventElapsedTime(&ms, a, b));
+  KEEPS(hipDeviceSynchronize());
+  KEEPS(hipEventDestroy(a));
+  KEEPS(hipEventDestroy(b));
+  KEEPS(hipStreamDestroy(s));
+  KEEPS(hipHostFree(h));
+  KEEPS(hipFree(d));
+  KEEPS(hipDeviceReset());
+#undef KEEPS
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidDevice);
+  CHECK_EQ(hipGetLastError(), hipSuccess);
+  return AH_PASS;
+}
+
+/* Two threads fail at the same time with different codes; each reads its
+ * own, and reading one thread's error leaves the other's. */
+struct race {
+  pthread_barrier_t *bar;
+  hipError_t got, after;
+};
+
+static void *race_invalid_device(void *p) {
+  struct race *r = p;
+
+  pthread_barrier_wait(r->bar);
+  (void)hipSetDevice(-1);       /* hipErrorInvalidDevice */
+  pthread_barrier_wait(r->bar); /* main fails at the same moment */
+  pthread_barrier_wait(r->bar); /* main has read its own */
+  r->got = hipGetLastError();
+  r->after = hipGetLastError();
+  return NULL;
+}
+
+AH_TEST(error_last_error_threads_concurrent) {
+  pthread_barrier_t bar;
+  struct race r = {&bar, hipSuccess, hipErrorUnknown};
+  pthread_t t;
+
+  CHECK_EQ(pthread_barrier_init(&bar, NULL, 2), 0);
+  CHECK_EQ(pthread_create(&t, NULL, race_invalid_device, &r), 0);
+  pthread_barrier_wait(&bar);
+  CHECK_ERR(hipMalloc(NULL, 1), hipErrorInvalidValue);
+  pthread_barrier_wait(&bar);
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidValue); /* not the other thread's */
+  CHECK_EQ(hipGetLastError(), hipSuccess);
+  pthread_barrier_wait(&bar);
+  CHECK_EQ(pthread_join(t, NULL), 0);
+  CHECK_EQ(r.got, hipErrorInvalidDevice); /* survived our read */
+  CHECK_EQ(r.after, hipSuccess);      /* and its read cleared it */
+  CHECK_EQ(hipPeekAtLastError(), hipSuccess);
+  pthread_barrier_destroy(&bar);
   return AH_PASS;
 }

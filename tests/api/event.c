@@ -2,10 +2,12 @@
 /* Tests of the event API: creation flags, destroy and stale handles, records
  * on every kind of stream, query while pending (a host function holds the
  * stream), synchronize (blocking-sync events too), elapsed time and its
- * errors, re-recording, and the one-device rules across two CPU devices. */
+ * errors, re-recording, the one-device rules across two CPU devices, and
+ * handles that are garbage, destroyed or gone with hipDeviceReset. */
 #include "ah_test.h"
 #include "gate.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #define BLOCK_STREAM(s, g) CHECK_HIP(hipLaunchHostFunc((s), gate_fn, (g)))
@@ -339,5 +341,154 @@ AH_TEST(event_two_devices) {
   CHECK_HIP(hipEventDestroy(e0));
   CHECK_HIP(hipEventDestroy(e1));
   CHECK_HIP(hipStreamDestroy(s1));
+  return AH_PASS;
+}
+
+/* ---- handles that are not events (audit) ----------------------------------- */
+
+/* Memory laid out like an event object's header (magic "AHYP", kind 2). */
+struct fake_object {
+  uint32_t magic, kind;
+  int refs;
+  char rest[256];
+};
+
+/* Every event-taking call refuses h; the codes are HIP's (a destroyed event
+ * given to hipEventDestroy reads as hipErrorContextIsDestroyed). */
+static int refuses_event(hipEvent_t h) {
+  hipEvent_t good;
+  hipStream_t s;
+  float ms = -1;
+
+  CHECK_HIP(hipEventCreate(&good));
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipEventRecord(good, s));
+  CHECK_HIP(hipEventSynchronize(good));
+  CHECK_ERR(hipEventQuery(h), hipErrorInvalidHandle);
+  CHECK_ERR(hipEventSynchronize(h), hipErrorInvalidHandle);
+  CHECK_ERR(hipEventRecord(h, NULL), hipErrorInvalidHandle);
+  CHECK_ERR(hipEventRecord(h, s), hipErrorInvalidHandle);
+  CHECK_ERR(hipEventElapsedTime(&ms, h, good), hipErrorInvalidHandle);
+  CHECK_ERR(hipEventElapsedTime(&ms, good, h), hipErrorInvalidHandle);
+  CHECK_EQ(ms, -1);
+  CHECK_ERR(hipStreamWaitEvent(s, h, 0), hipErrorInvalidHandle);
+  CHECK_ERR(hipStreamWaitEvent(NULL, h, 0), hipErrorInvalidHandle);
+  CHECK_ERR(hipEventDestroy(h), hipErrorContextIsDestroyed);
+  CHECK_EQ(hipGetLastError(), hipErrorContextIsDestroyed);
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_HIP(hipEventDestroy(good));
+  return AH_PASS;
+}
+
+AH_TEST(event_garbage_handles) {
+  struct fake_object *fake = calloc(1, sizeof(*fake));
+  long on_stack[8] = {0};
+  hipStream_t s;
+
+  CHECK(fake != NULL);
+  fake->magic = 0x41485950u;
+  fake->kind = 2;
+  fake->refs = 1;
+  CHECK(refuses_event((hipEvent_t)(uintptr_t)0x1234) == AH_PASS); /* unmapped */
+  CHECK(refuses_event((hipEvent_t)(uintptr_t)0x1233) == AH_PASS); /* misaligned */
+  CHECK(refuses_event((hipEvent_t)(uintptr_t)-8) == AH_PASS);
+  CHECK(refuses_event((hipEvent_t)(void *)on_stack) == AH_PASS);
+  CHECK(refuses_event((hipEvent_t)(void *)fake) == AH_PASS); /* looks like one */
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK(refuses_event((hipEvent_t)(void *)s) == AH_PASS); /* a stream is not an event */
+  CHECK_HIP(hipStreamDestroy(s));
+  free(fake);
+  return AH_PASS;
+}
+
+AH_TEST(event_destroyed_everywhere) {
+  hipEvent_t e;
+
+  CHECK_HIP(hipEventCreate(&e));
+  CHECK_HIP(hipEventRecord(e, NULL));
+  CHECK_HIP(hipEventDestroy(e));
+  CHECK(refuses_event(e) == AH_PASS);
+  return AH_PASS;
+}
+
+/* hipDeviceReset destroys the device's events (HIP's guide: "all streams,
+ * memory allocations, running kernels and events"): their handles are then
+ * refused like destroyed ones, recorded or not, pending or not. */
+AH_TEST(event_device_reset) {
+  hipEvent_t never, done, pending, timed;
+  hipStream_t s;
+  int wait = 30;
+
+  CHECK_HIP(hipEventCreate(&never));
+  CHECK_HIP(hipEventCreate(&done));
+  CHECK_HIP(hipEventCreateWithFlags(&pending, hipEventBlockingSync));
+  CHECK_HIP(hipEventCreate(&timed));
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipEventRecord(done, NULL));
+  CHECK_HIP(hipEventSynchronize(done));
+  CHECK_HIP(hipLaunchHostFunc(s, sleep_fn, &wait));
+  CHECK_HIP(hipEventRecord(pending, s));
+  CHECK_HIP(hipEventRecord(timed, s));
+  CHECK_HIP(hipDeviceReset());
+  CHECK(refuses_event(never) == AH_PASS);
+  CHECK(refuses_event(done) == AH_PASS);
+  CHECK(refuses_event(pending) == AH_PASS);
+  CHECK(refuses_event(timed) == AH_PASS);
+  /* New events work. */
+  CHECK_HIP(hipEventCreate(&done));
+  CHECK_HIP(hipEventRecord(done, NULL));
+  CHECK_HIP(hipEventSynchronize(done));
+  CHECK_HIP(hipEventQuery(done));
+  CHECK_HIP(hipEventDestroy(done));
+  CHECK_EQ(hipGetLastError(), hipSuccess);
+  return AH_PASS;
+}
+
+/* Reset of one device leaves another device's events alone. */
+AH_TEST(event_reset_other_device_kept) {
+  hipEvent_t e0, e1;
+  int n = 0;
+
+  if (getenv("ANYHIP_CPU_DEVICES") == NULL)
+    setenv("ANYHIP_CPU_DEVICES", "2", 1);
+  CHECK_HIP(hipGetDeviceCount(&n));
+  if (n < 2)
+    SKIP("needs two devices");
+  CHECK_HIP(hipEventCreate(&e0));
+  CHECK_HIP(hipSetDevice(1));
+  CHECK_HIP(hipEventCreate(&e1));
+  CHECK_HIP(hipDeviceReset());
+  CHECK_ERR(hipEventQuery(e1), hipErrorInvalidHandle);
+  CHECK_HIP(hipSetDevice(0));
+  CHECK_HIP(hipEventRecord(e0, NULL));
+  CHECK_HIP(hipEventSynchronize(e0));
+  CHECK_HIP(hipEventQuery(e0));
+  CHECK_HIP(hipEventDestroy(e0));
+  CHECK_ERR(hipEventDestroy(e1), hipErrorContextIsDestroyed);
+  return AH_PASS;
+}
+
+/* hipEventCreateWithFlags refuses each bit HIP does not define, one at a
+ * time; the release scopes exclude each other. */
+AH_TEST(event_flags_every_bit) {
+  const unsigned known = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess |
+                         hipEventDisableSystemFence | hipEventReleaseToDevice |
+                         hipEventReleaseToSystem;
+  hipEvent_t e = NULL;
+
+  for (int b = 0; b < 32; b++) {
+    unsigned f = 1u << b;
+
+    if (f & known)
+      continue;
+    CHECK_ERR(hipEventCreateWithFlags(&e, f), hipErrorInvalidValue);
+    CHECK_ERR(hipEventCreateWithFlags(&e, f | hipEventDisableTiming), hipErrorInvalidValue);
+    CHECK(e == NULL);
+  }
+  CHECK_ERR(hipEventCreateWithFlags(&e, hipEventReleaseToDevice | hipEventReleaseToSystem),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipEventCreateWithFlags(&e, hipEventInterprocess), hipErrorInvalidValue);
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
+  CHECK(e == NULL);
   return AH_PASS;
 }

@@ -292,3 +292,128 @@ AH_TEST(launch_other_device_stream) {
   CHECK_HIP(hipStreamDestroy(s1));
   return AH_PASS;
 }
+
+/* ---- audit ------------------------------------------------------------------- */
+
+/* A handle the runtime never made, or made and destroyed (hipDeviceReset
+ * included), is refused before anything runs. */
+AH_TEST(launch_garbage_stream) {
+  static long in_data[8];
+  struct {
+    uint32_t magic, kind;
+    int refs;
+  } fake = {0x41485950u, 1, 1};
+  hipStream_t bad[] = {(hipStream_t)(uintptr_t)0x1234, (hipStream_t)(uintptr_t)0x1235,
+                       (hipStream_t)(void *)in_data, (hipStream_t)(void *)&fake};
+  atomic_llong *p = &total;
+  int add = 1;
+  char tag = 0;
+  double scale = 1.0;
+  void *args[] = {&p, &add, &tag, &scale};
+  hipStream_t s;
+
+  REQUIRE_CPU();
+  __ahRegisterKernel((const void *)count_kernel, &count_sig);
+  atomic_store(&total, 0);
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    CHECK_ERR(launch_count(d3(1, 1, 1), d3(1, 1, 1), 0, bad[i], 1), hipErrorContextIsDestroyed);
+    CHECK_ERR(hipLaunchKernel((const void *)count_kernel, d3(1, 1, 1), d3(1, 1, 1), args, 0,
+                              bad[i]),
+              hipErrorContextIsDestroyed);
+    CHECK_HIP(hipConfigureCall(d3(1, 1, 1), d3(1, 1, 1), 0, bad[i]));
+    for (int a = 0; a < 4; a++)
+      CHECK_HIP(hipSetupArgument(args[a], count_sizes[a],
+                                 a == 0 ? 0 : a == 1 ? 8 : a == 2 ? 12 : 16));
+    CHECK_ERR(hipLaunchByPtr((const void *)count_kernel), hipErrorContextIsDestroyed);
+  }
+  /* Streams of a reset device. */
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipDeviceReset());
+  CHECK_ERR(launch_count(d3(1, 1, 1), d3(1, 1, 1), 0, s, 1), hipErrorContextIsDestroyed);
+  CHECK_EQ(hipGetLastError(), hipErrorContextIsDestroyed);
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&total), 0);
+  /* The device still launches. */
+  CHECK_HIP(launch_count(d3(2, 1, 1), d3(3, 1, 1), 0, hipStreamPerThread, 1));
+  CHECK_HIP(hipStreamSynchronize(hipStreamPerThread));
+  CHECK_EQ(atomic_load(&total), 6);
+  return AH_PASS;
+}
+
+/* An argument pointer left NULL is refused at launch (the arguments are
+ * copied then), and nothing runs. */
+AH_TEST(launch_null_argument) {
+  atomic_llong *p = &total;
+  int add = 1;
+  char tag = 0;
+  double scale = 1.0;
+
+  REQUIRE_CPU();
+  atomic_store(&total, 0);
+  for (int hole = 0; hole < 4; hole++) {
+    void *args[] = {&p, &add, &tag, &scale};
+
+    args[hole] = NULL;
+    CHECK_ERR(__ahLaunchKernel((const void *)count_kernel, &count_sig, d3(1, 1, 1), d3(1, 1, 1),
+                               0, NULL, args),
+              hipErrorInvalidValue);
+  }
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&total), 0);
+  return AH_PASS;
+}
+
+/* hipSetupArgument keeps offsets to what a parameter list can be: a wild
+ * offset is refused, not turned into a giant allocation. */
+AH_TEST(launch_setup_argument_bounds) {
+  int v = 5;
+
+  CHECK_HIP(hipConfigureCall(d3(1, 1, 1), d3(1, 1, 1), 0, NULL));
+  CHECK_ERR(hipSetupArgument(&v, sizeof(v), (size_t)1 << 40), hipErrorInvalidValue);
+  CHECK_ERR(hipSetupArgument(&v, sizeof(v), SIZE_MAX - 2), hipErrorInvalidValue);
+  CHECK_ERR(hipSetupArgument(&v, SIZE_MAX, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipSetupArgument(NULL, sizeof(v), 0), hipErrorInvalidValue);
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
+  CHECK_HIP(hipSetupArgument(&v, sizeof(v), 4096 - sizeof(v)));
+  CHECK_HIP(hipSetupArgument(NULL, 0, 0));
+  return AH_PASS;
+}
+
+/* Per-kernel settings: checked like HIP, no effect on the launch. */
+AH_TEST(launch_func_settings) {
+  hipDeviceProp_t p;
+
+  REQUIRE_CPU();
+  CHECK_HIP(hipGetDeviceProperties(&p, 0));
+  CHECK_HIP(hipFuncSetCacheConfig((const void *)count_kernel, hipFuncCachePreferShared));
+  CHECK_HIP(hipFuncSetCacheConfig((const void *)count_kernel, hipFuncCachePreferEqual));
+  CHECK_ERR(hipFuncSetCacheConfig((const void *)count_kernel, (hipFuncCache_t)4),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipFuncSetCacheConfig((const void *)count_kernel, (hipFuncCache_t)-1),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipFuncSetCacheConfig(NULL, hipFuncCachePreferNone), hipErrorInvalidDeviceFunction);
+  CHECK_HIP(hipFuncSetAttribute((const void *)count_kernel,
+                                hipFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)p.sharedMemPerBlock));
+  CHECK_HIP(hipFuncSetAttribute((const void *)count_kernel,
+                                hipFuncAttributePreferredSharedMemoryCarveout, 50));
+  CHECK_HIP(hipFuncSetAttribute((const void *)count_kernel,
+                                hipFuncAttributePreferredSharedMemoryCarveout, -1));
+  CHECK_ERR(hipFuncSetAttribute((const void *)count_kernel,
+                                hipFuncAttributeMaxDynamicSharedMemorySize, -1),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipFuncSetAttribute((const void *)count_kernel,
+                                hipFuncAttributeMaxDynamicSharedMemorySize, INT_MAX),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipFuncSetAttribute((const void *)count_kernel,
+                                hipFuncAttributePreferredSharedMemoryCarveout, 101),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipFuncSetAttribute((const void *)count_kernel, hipFuncAttributeMax, 0),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipFuncSetAttribute((const void *)count_kernel, (hipFuncAttribute)0, 0),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipFuncSetAttribute(NULL, hipFuncAttributePreferredSharedMemoryCarveout, 0),
+            hipErrorInvalidDeviceFunction);
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidDeviceFunction);
+  return AH_PASS;
+}

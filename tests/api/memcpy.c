@@ -22,6 +22,9 @@ static int same_pattern(const unsigned char *p, size_t n, unsigned seed) {
   return 1;
 }
 
+/* A global variable: on the CPU device, a __device__ variable is one. */
+unsigned char audit_var[64];
+
 enum { N = 4099 }; /* odd on purpose: no copy happens to be a multiple of anything */
 
 AH_TEST(memcpy_every_kind) {
@@ -532,5 +535,124 @@ AH_TEST(symbol_errors) {
   CHECK_ERR(hipGetSymbolAddress(NULL, heap), hipErrorInvalidValue);
   CHECK_ERR(hipGetSymbolSize(NULL, heap), hipErrorInvalidValue);
   free(heap);
+  return AH_PASS;
+}
+
+/* ---- sizes and directions (audit) ------------------------------------------ */
+
+/* A range that would run past the end of the address space exists nowhere:
+ * refused, even for memory HIP does not know (it used to fault). Known
+ * allocations are checked to the byte, 2D extents included. */
+AH_TEST(memcpy_wraparound) {
+  unsigned char host[64] = {0};
+  void *top = (void *)(UINTPTR_MAX - 7), *d;
+
+  CHECK_HIP(hipMalloc(&d, 256));
+  CHECK_ERR(hipMemcpy(host, top, 64, hipMemcpyHostToHost), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpy(top, host, 64, hipMemcpyHostToHost), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpy(host, host + 1, SIZE_MAX, hipMemcpyHostToHost), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpy(host, host + 1, SIZE_MAX, hipMemcpyDefault), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpy(d, top, 64, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpy(top, d, 64, hipMemcpyDeviceToHost), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyAsync(host, top, 64, hipMemcpyDefault, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyHtoD(d, top, 64), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyDtoH(top, d, 64), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyHtoDAsync(d, top, 64, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyPeer(top, 0, d, 0, 64), hipErrorInvalidValue);
+  /* 2D: the last row ends past the top, or rows * pitch wraps. */
+  CHECK_ERR(hipMemcpy2D(top, 16, host, 16, 16, 2, hipMemcpyHostToHost), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpy2DAsync(host, 16, top, 16, 16, 2, hipMemcpyHostToHost, NULL),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpy2D(host, 1, host + 1, 1, 1, SIZE_MAX, hipMemcpyHostToHost),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpy2D(host, (size_t)1 << 30, host + 1, 1, 1, (size_t)1 << 35,
+                        hipMemcpyHostToHost),
+            hipErrorInvalidValue);
+  /* Known memory: to the last byte, not one past. */
+  CHECK_ERR(hipMemcpy((char *)d + 255, host, 2, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  CHECK_HIP(hipMemcpy((char *)d + 255, host, 1, hipMemcpyHostToDevice));
+  CHECK_ERR(hipMemcpy(host, (char *)d + 200, 57, hipMemcpyDeviceToHost), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpy2D(d, 121, host, 16, 16, 3, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  CHECK_HIP(hipMemcpy2D(d, 120, host, 16, 16, 3, hipMemcpyHostToDevice)); /* 2*120+16 = 256 */
+  CHECK_ERR(hipMemset2D(d, 121, 0, 16, 3), hipErrorInvalidValue);
+  CHECK_HIP(hipMemset2D(d, 120, 0, 16, 3));
+  CHECK_ERR(hipMemset2D(d, 16, 0, 16, SIZE_MAX), hipErrorInvalidValue);
+  CHECK_ERR(hipMemsetD32((char *)d + 4, 0, 64), hipErrorInvalidValue);
+  CHECK_HIP(hipMemsetD32((char *)d + 4, 0, 63)); /* 4 + 63 * 4 = 256 */
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
+  CHECK_HIP(hipFree(d));
+  return AH_PASS;
+}
+
+/* Every copy function refuses a kind that is not a hipMemcpyKind; the symbol
+ * copies also refuse a direction that points the wrong way. */
+AH_TEST(memcpy_bad_kinds) {
+  static const int bad[] = {5, 6, -1, 1023, 1025, INT32_MAX};
+  unsigned char host[64] = {0};
+  void *d;
+
+  CHECK_HIP(hipMalloc(&d, 64));
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    hipMemcpyKind k = (hipMemcpyKind)bad[i];
+
+    CHECK_ERR(hipMemcpy(d, host, 64, k), hipErrorInvalidMemcpyDirection);
+    CHECK_ERR(hipMemcpyAsync(d, host, 64, k, NULL), hipErrorInvalidMemcpyDirection);
+    CHECK_ERR(hipMemcpyWithStream(d, host, 64, k, NULL), hipErrorInvalidMemcpyDirection);
+    CHECK_ERR(hipMemcpy2D(d, 8, host, 8, 8, 8, k), hipErrorInvalidMemcpyDirection);
+    CHECK_ERR(hipMemcpy2DAsync(d, 8, host, 8, 8, 8, k, NULL), hipErrorInvalidMemcpyDirection);
+    CHECK_ERR(hipMemcpyToSymbol(audit_var, host, 8, 0, k), hipErrorInvalidMemcpyDirection);
+    CHECK_ERR(hipMemcpyFromSymbol(host, audit_var, 8, 0, k), hipErrorInvalidMemcpyDirection);
+    CHECK_ERR(hipMemcpyToSymbolAsync(audit_var, host, 8, 0, k, NULL),
+              hipErrorInvalidMemcpyDirection);
+    CHECK_ERR(hipMemcpyFromSymbolAsync(host, audit_var, 8, 0, k, NULL),
+              hipErrorInvalidMemcpyDirection);
+    CHECK_EQ(hipGetLastError(), hipErrorInvalidMemcpyDirection);
+  }
+  CHECK_ERR(hipMemcpyToSymbol(audit_var, host, 8, 0, hipMemcpyDeviceToHost),
+            hipErrorInvalidMemcpyDirection);
+  CHECK_ERR(hipMemcpyToSymbol(audit_var, host, 8, 0, hipMemcpyHostToHost),
+            hipErrorInvalidMemcpyDirection);
+  CHECK_ERR(hipMemcpyFromSymbol(host, audit_var, 8, 0, hipMemcpyHostToDevice),
+            hipErrorInvalidMemcpyDirection);
+  CHECK_ERR(hipMemcpyFromSymbolAsync(host, audit_var, 8, 0, hipMemcpyHostToHost, NULL),
+            hipErrorInvalidMemcpyDirection);
+  /* hipMemcpyDeviceToDeviceNoCU is a device-to-device copy. */
+  CHECK_HIP(hipMemcpy(d, (char *)d + 32, 32, hipMemcpyDeviceToDeviceNoCU));
+  CHECK_HIP(hipFree(d));
+  return AH_PASS;
+}
+
+/* Symbol copies check offset and size against the variable without
+ * overflowing, and the other side like any copy. A plain global of this
+ * program is a device variable of the CPU device. */
+AH_TEST(symbol_sizes) {
+  unsigned char host[64], back[64];
+  void *top = (void *)(UINTPTR_MAX - 7), *addr;
+  size_t size = 0;
+
+  if (hipGetSymbolSize(&size, audit_var) != hipSuccess)
+    SKIP("a C global is a device variable on the CPU device only");
+  CHECK_EQ(size, sizeof(audit_var));
+  CHECK_HIP(hipGetSymbolAddress(&addr, audit_var));
+  pattern(host, sizeof(host), 3);
+  CHECK_HIP(hipMemcpyToSymbol(audit_var, host, 64, 0, hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpyToSymbol(audit_var, host, 8, 56, hipMemcpyHostToDevice));
+  CHECK_ERR(hipMemcpyToSymbol(audit_var, host, 9, 56, hipMemcpyHostToDevice),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyToSymbol(audit_var, host, 1, 65, hipMemcpyHostToDevice),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyToSymbol(audit_var, host, 16, SIZE_MAX - 8, hipMemcpyHostToDevice),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyFromSymbol(back, audit_var, SIZE_MAX, 1, hipMemcpyDeviceToHost),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyToSymbol(audit_var, top, 16, 0, hipMemcpyHostToDevice),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyFromSymbol(top, audit_var, 16, 0, hipMemcpyDefault), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyFromSymbolAsync(top, audit_var, 16, 0, hipMemcpyDeviceToHost, NULL),
+            hipErrorInvalidValue);
+  CHECK_HIP(hipMemcpyFromSymbol(back, audit_var, 64, 0, hipMemcpyDeviceToHost));
+  CHECK(memcmp(back, host, 56) == 0);
+  CHECK(memcmp(back + 56, host, 8) == 0);
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
   return AH_PASS;
 }

@@ -532,3 +532,78 @@ AH_TEST(device_reset_frees_memory) {
   CHECK_HIP(hipFree(d));
   return AH_PASS;
 }
+
+/* ---- audit ------------------------------------------------------------------- */
+
+/* Every flags argument of the memory API refuses each bit HIP does not
+ * define for it, one bit at a time, and allocates nothing. */
+AH_TEST(memory_flags_every_bit) {
+  const unsigned host_malloc = hipHostMallocPortable | hipHostMallocMapped |
+                               hipHostMallocWriteCombined | hipHostMallocUncached |
+                               hipHostMallocNumaUser | hipHostMallocCoherent |
+                               hipHostMallocNonCoherent;
+  const unsigned host_register = hipHostRegisterPortable | hipHostRegisterMapped |
+                                 hipHostRegisterIoMemory | hipHostRegisterReadOnly |
+                                 hipExtHostRegisterUncached;
+  const unsigned ext_malloc =
+      hipDeviceMallocFinegrained | hipDeviceMallocUncached | hipDeviceMallocContiguous;
+  char buf[64];
+  void *p, *h;
+
+  CHECK_HIP(hipHostMalloc(&h, 64, 0));
+  for (int b = 0; b < 32; b++) {
+    unsigned f = 1u << b;
+
+    if (!(f & host_malloc)) {
+      p = buf;
+      CHECK_ERR(hipHostMalloc(&p, 64, f), hipErrorInvalidValue);
+      CHECK(p == NULL);
+      CHECK_ERR(hipHostAlloc(&p, 64, f), hipErrorInvalidValue);
+    }
+    if (!(f & host_register))
+      CHECK_ERR(hipHostRegister(buf, sizeof(buf), f), hipErrorInvalidValue);
+    if (!(f & ext_malloc)) {
+      p = buf;
+      CHECK_ERR(hipExtMallocWithFlags(&p, 64, f), hipErrorInvalidValue);
+      CHECK(p == NULL);
+    }
+    if (f != hipMemAttachGlobal && f != hipMemAttachHost)
+      CHECK_ERR(hipMallocManaged(&p, 64, f), hipErrorInvalidValue);
+    CHECK_ERR(hipHostGetDevicePointer(&p, h, f), hipErrorInvalidValue);
+  }
+  CHECK_ERR(hipMallocManaged(&p, 64, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipMallocManaged(&p, 64, hipMemAttachGlobal | hipMemAttachHost),
+            hipErrorInvalidValue);
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
+  CHECK_ERR(hipHostUnregister(buf), hipErrorHostMemoryNotRegistered); /* nothing stuck */
+  CHECK_HIP(hipHostFree(h));
+  return AH_PASS;
+}
+
+/* Ranges that would wrap past the end of the address space are refused, and
+ * questions about such addresses are answered, not crashed on. */
+AH_TEST(memory_wraparound) {
+  char *buf = malloc(64);
+  void *top = (void *)(UINTPTR_MAX - 10), *p;
+  hipPointerAttribute_t a;
+  unsigned f;
+  size_t sz;
+
+  CHECK(buf != NULL);
+  CHECK_ERR(hipHostRegister(top, 64, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipHostRegister(buf, SIZE_MAX, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipHostRegister(buf, SIZE_MAX - (uintptr_t)buf + 1, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipPointerGetAttributes(&a, top), hipErrorInvalidValue);
+  CHECK_ERR(hipMemPtrGetInfo(top, &sz), hipErrorInvalidValue);
+  CHECK_ERR(hipMemGetAddressRange(&p, &sz, top), hipErrorNotFound);
+  CHECK_ERR(hipHostGetFlags(&f, top), hipErrorInvalidValue);
+  CHECK_ERR(hipHostGetDevicePointer(&p, top, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipFree(top), hipErrorInvalidValue);
+  CHECK_ERR(hipHostFree(top), hipErrorInvalidValue);
+  CHECK_ERR(hipHostUnregister(top), hipErrorHostMemoryNotRegistered);
+  CHECK_ERR(hipMallocPitch(&p, &sz, SIZE_MAX - 100, 1), hipErrorOutOfMemory);
+  CHECK_ERR(hipMallocPitch(&p, &sz, 4096, SIZE_MAX / 4096 + 1), hipErrorOutOfMemory);
+  CHECK_ERR(hipMemAllocPitch(&p, &sz, 4096, SIZE_MAX / 2048, 4), hipErrorOutOfMemory);
+  free(buf);
+  return AH_PASS;
+}

@@ -2,7 +2,8 @@
 /* Tests of the stream API: creation, flags, priorities, destroy and stale
  * handles, query and synchronize, host functions and callbacks, FIFO order,
  * HIP's null-stream rules (proven with host functions that block their
- * stream), non-blocking streams, hipStreamPerThread and hipStreamWaitEvent. */
+ * stream), non-blocking streams, hipStreamPerThread and hipStreamWaitEvent,
+ * and handles that are garbage, destroyed or gone with hipDeviceReset. */
 #include "ah_test.h"
 #include "gate.h"
 
@@ -645,5 +646,167 @@ AH_TEST(stream_many_threads) {
   }
   CHECK_HIP(hipDeviceSynchronize());
   CHECK_EQ(atomic_load(&mt_count), MT_THREADS * MT_EACH);
+  return AH_PASS;
+}
+
+/* ---- handles that are not streams (audit) ---------------------------------- */
+
+/* Memory laid out like a stream object's header (magic "AHYP", kind 1): a
+ * handle is trusted only if the runtime made it, whatever it points at. */
+struct fake_object {
+  uint32_t magic, kind;
+  int refs;
+  char rest[256];
+};
+
+static void noop_fn(void *p) {
+  (void)p;
+}
+
+static void sleep_then_mark(void *p) {
+  sleep_ms(20);
+  atomic_store((atomic_int *)p, 1);
+}
+
+static void noop_cb(hipStream_t s, hipError_t e, void *p) {
+  (void)s;
+  (void)e;
+  (void)p;
+}
+
+/* Every stream-taking call refuses h with HIP's code for a dead stream. */
+static int refuses_stream(hipStream_t h) {
+  unsigned f;
+  int pr;
+  hipDevice_t dv;
+  hipEvent_t e;
+  void *d;
+  char host[64] = {0};
+
+  CHECK_HIP(hipMalloc(&d, 64));
+  CHECK_HIP(hipEventCreate(&e));
+  CHECK_ERR(hipStreamQuery(h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipStreamSynchronize(h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipStreamDestroy(h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipStreamGetFlags(h, &f), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipStreamGetPriority(h, &pr), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipStreamGetDevice(h, &dv), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipStreamWaitEvent(h, e, 0), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipLaunchHostFunc(h, noop_fn, NULL), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipStreamAddCallback(h, noop_cb, NULL, 0), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipEventRecord(e, h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemcpyAsync(d, host, 64, hipMemcpyHostToDevice, h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemcpyHtoDAsync(d, host, 64, h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemcpyDtoHAsync(host, d, 64, h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemcpyDtoDAsync(d, d, 64, h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemcpyWithStream(d, host, 64, hipMemcpyHostToDevice, h),
+            hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemcpy2DAsync(d, 8, host, 8, 8, 8, hipMemcpyHostToDevice, h),
+            hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemcpyPeerAsync(d, 0, d, 0, 64, h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemsetAsync(d, 0, 64, h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemsetD8Async(d, 0, 64, h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemsetD16Async(d, 0, 32, h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemsetD32Async(d, 0, 16, h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemset2DAsync(d, 8, 0, 8, 8, h), hipErrorContextIsDestroyed);
+  CHECK_EQ(hipGetLastError(), hipErrorContextIsDestroyed);
+  CHECK_HIP(hipEventDestroy(e));
+  CHECK_HIP(hipFree(d));
+  return AH_PASS;
+}
+
+AH_TEST(stream_garbage_handles) {
+  struct fake_object *fake = calloc(1, sizeof(*fake));
+  long on_stack[8] = {0};
+  hipEvent_t e;
+
+  CHECK(fake != NULL);
+  fake->magic = 0x41485950u;
+  fake->kind = 1;
+  fake->refs = 1;
+  CHECK(refuses_stream((hipStream_t)(uintptr_t)0x1234) == AH_PASS); /* unmapped */
+  CHECK(refuses_stream((hipStream_t)(uintptr_t)0x1235) == AH_PASS); /* misaligned */
+  CHECK(refuses_stream((hipStream_t)(uintptr_t)-8) == AH_PASS);
+  CHECK(refuses_stream((hipStream_t)(void *)on_stack) == AH_PASS);
+  CHECK(refuses_stream((hipStream_t)(void *)fake) == AH_PASS); /* looks like one */
+  /* An event is not a stream. */
+  CHECK_HIP(hipEventCreate(&e));
+  CHECK(refuses_stream((hipStream_t)(void *)e) == AH_PASS);
+  CHECK_HIP(hipEventDestroy(e));
+  free(fake);
+  return AH_PASS;
+}
+
+/* A destroyed stream is refused by every call, whatever was created since. */
+AH_TEST(stream_destroyed_everywhere) {
+  hipStream_t s, others[8];
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipStreamDestroy(s));
+  for (int i = 0; i < 8; i++)
+    CHECK_HIP(hipStreamCreate(&others[i]));
+  CHECK(refuses_stream(s) == AH_PASS);
+  for (int i = 0; i < 8; i++)
+    CHECK_HIP(hipStreamDestroy(others[i]));
+  return AH_PASS;
+}
+
+/* hipDeviceReset with work queued on several streams: the work finishes,
+ * then every stream of the device is refused, never crashes, and new
+ * streams work. */
+AH_TEST(stream_reset_mid_work) {
+  enum { N = 4, B = 1 << 16 };
+  hipStream_t s[N], nb;
+  atomic_int ran[N];
+  void *d[N];
+  char *host = malloc(B);
+
+  CHECK(host != NULL);
+  for (int i = 0; i < N; i++) {
+    atomic_init(&ran[i], 0);
+    CHECK_HIP(hipStreamCreateWithFlags(&s[i], i % 2 ? hipStreamNonBlocking : hipStreamDefault));
+    CHECK_HIP(hipMalloc(&d[i], B));
+    CHECK_HIP(hipMemsetAsync(d[i], i, B, s[i]));
+    CHECK_HIP(hipLaunchHostFunc(s[i], sleep_then_mark, &ran[i]));
+    CHECK_HIP(hipMemsetAsync(d[i], i + 1, B, s[i]));
+  }
+  CHECK_HIP(hipDeviceReset());
+  for (int i = 0; i < N; i++)
+    CHECK_EQ(atomic_load(&ran[i]), 1); /* queued work ran to the end first */
+  for (int i = 0; i < N; i++)
+    CHECK(refuses_stream(s[i]) == AH_PASS);
+  CHECK_HIP(hipStreamCreateWithFlags(&nb, hipStreamNonBlocking));
+  CHECK_HIP(hipMemcpyAsync(host, host + 1, 16, hipMemcpyHostToHost, nb));
+  CHECK_HIP(hipStreamSynchronize(nb));
+  CHECK_HIP(hipStreamDestroy(nb));
+  CHECK_EQ(hipGetLastError(), hipSuccess);
+  free(host);
+  return AH_PASS;
+}
+
+/* Every flags argument of the stream API refuses each bit HIP does not
+ * define for it, one bit at a time. */
+AH_TEST(stream_flags_every_bit) {
+  hipStream_t s = NULL, out;
+  hipEvent_t e;
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipEventCreate(&e));
+  for (int b = 0; b < 32; b++) {
+    unsigned f = 1u << b;
+
+    CHECK_ERR(hipStreamWaitEvent(s, e, f), hipErrorInvalidValue);
+    CHECK_ERR(hipStreamAddCallback(s, noop_cb, NULL, f), hipErrorInvalidValue);
+    if (f == hipStreamNonBlocking)
+      continue;
+    out = NULL;
+    CHECK_ERR(hipStreamCreateWithFlags(&out, f), hipErrorInvalidValue);
+    CHECK_ERR(hipStreamCreateWithPriority(&out, f, 0), hipErrorInvalidValue);
+    CHECK(out == NULL);
+  }
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipEventDestroy(e));
+  CHECK_HIP(hipStreamDestroy(s));
   return AH_PASS;
 }

@@ -6,6 +6,10 @@
 #                     kernels in a -shared -fPIC library
 #   CASE=diagnostics  a compile error names the user's file and line, the exit
 #                     status is the compiler's, no temporary file is left
+#   CASE=deduce       template kernels launched without template arguments
+#                     (deduce.hip, built with -Wall -Wextra -Werror), run
+#   CASE=deduce_error arguments that deduce nothing: anyhip's message and the
+#                     user's line
 # Inputs: HIPCC SRC WORK CASE.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/tmp)
@@ -69,6 +73,24 @@ elseif(CASE STREQUAL "diagnostics")
   if(e MATCHES "hip-cpu\\.cpp")
     message(FATAL_ERROR "the error names hipcc's prepared file:\n${e}")
   endif()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "deduce")
+  must(${HIPCC} -Wall -Wextra -Werror -O1 ${SRC}/deduce.hip -o ${WORK}/deduce)
+  expect_passed(${WORK}/deduce)
+  expect_no_temporaries()
+elseif(CASE STREQUAL "deduce_error")
+  execute_process(COMMAND ${HIPCC} -c ${SRC}/deduce_error.hip -o ${WORK}/deduce_error.o
+    WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE e)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "hipcc compiled deduce_error.hip")
+  endif()
+  foreach(want "deduce_error\\.hip:10:[0-9]+:"
+      "do not deduce the template kernel's template arguments"
+      "name them: k<T><<<grid, block>>>")
+    if(NOT e MATCHES "${want}")
+      message(FATAL_ERROR "the error does not say '${want}':\n${e}")
+    endif()
+  endforeach()
   expect_no_temporaries()
 else()
   message(FATAL_ERROR "unknown CASE '${CASE}'")

@@ -16,9 +16,7 @@
 constexpr int kBlocks = 48, kThreads = 256, kIters = 64;
 constexpr int kN = kBlocks * kThreads;
 
-template <typename T> struct Cells {
-  T add, sub, mn, mx, sys, blk;
-};
+template <typename T> struct Cells { T add, sub, mn, mx, sys, blk; };
 
 template <typename T> __global__ void arith(Cells<T> *c, T *olds) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -130,7 +128,7 @@ int main() {
   CHECK_EQ(out.band64, 0ull);
   CHECK_EQ(out.bor64, ~0ull);
   CHECK_EQ(out.bxor64, 0ull);
-  CHECK_EQ(out.inc, total % 1000);       // wraps to 0 after 999
+  CHECK_EQ(out.inc, total % 1000);                 // wraps to 0 after 999
   CHECK_EQ(out.dec, (1000 - total % 1000) % 1000); // 0 wraps to 999
   CHECK_EQ(out.cas, (unsigned int)(3 * total));
   CHECK_EQ(out.cas64, 5ull * total);

@@ -30,8 +30,8 @@ int main() {
   auto start = std::chrono::steady_clock::now();
   wait_ticks<<<1, 1>>>(d, 20LL * rate_khz);
   CHECK_HIP(hipDeviceSynchronize());
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                  .count();
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   CHECK_HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
   std::printf("20 ms of wall_clock64 at %d kHz took %.2f ms; %lld clock64 ticks\n", rate_khz, ms,
               h[1]);

@@ -44,7 +44,8 @@ __global__ void last_only(int *out) {
 }
 
 // Runs launch() and checks how many fibers and blocks the engine counted.
-template <typename F> static int counted(F launch, unsigned long long fibers, unsigned long long blocks) {
+template <typename F>
+static int counted(F launch, unsigned long long fibers, unsigned long long blocks) {
   unsigned long long f0 = ah_cpu_fibers(), b0 = ah_cpu_blocks();
   launch();
   CHECK_HIP(hipDeviceSynchronize());

@@ -66,7 +66,7 @@ __global__ void intrinsics(R *r) {
   f[14] = norm3df(2.0f, 3.0f, 6.0f);
   f[15] = __int_as_float(0x3f800000);
   f[16] = max(2.0f, 3.5); // mixed float and double
-  f[17] = sqrt(2.0f);  // the float overload
+  f[17] = sqrt(2.0f);     // the float overload
   f[18] = rcbrt(8.0);
   f[19] = normcdf(0.0);
 }
@@ -76,17 +76,63 @@ int main() {
   CHECK_HIP(hipMalloc(&d, sizeof(R)));
   intrinsics<<<1, 1>>>(d);
   CHECK_HIP(hipMemcpy(&h, d, sizeof(R), hipMemcpyDeviceToHost));
-  const long long want[32] = {8, 40, 31, 32, 23, 0, 8, 51, 0x80000000ll, 3, 0x77553311, 3,
-                              0x80000000ll, 2, 3, 3, 10, 8, 9, 107, 0x3f800000, 0x4000000000000000ll,
-                              2, -2, 3, -3, 0x3ff00000, 3, 0xfffffffdll, 3, 6, 6};
+  const long long want[32] = {8,
+                              40,
+                              31,
+                              32,
+                              23,
+                              0,
+                              8,
+                              51,
+                              0x80000000ll,
+                              3,
+                              0x77553311,
+                              3,
+                              0x80000000ll,
+                              2,
+                              3,
+                              3,
+                              10,
+                              8,
+                              9,
+                              107,
+                              0x3f800000,
+                              0x4000000000000000ll,
+                              2,
+                              -2,
+                              3,
+                              -3,
+                              0x3ff00000,
+                              3,
+                              0xfffffffdll,
+                              3,
+                              6,
+                              6};
   for (int k = 0; k < 32; k++)
     if (h.i[k] != want[k]) {
       std::fprintf(stderr, "integer result %d: %lld, want %lld\n", k, h.i[k], want[k]);
       return AH_FAIL;
     }
-  const double wf[20] = {std::exp(1.0f), std::log(2.0f), 0.25, 1.0, 0.0, 0.25, 2.0, 4.5, 3.0,
-                         1024.0, -2.0, 2.5, 1.0, -1.0, 7.0, 1.0, 3.5, (double)std::sqrt(2.0f),
-                         0.5, 0.5};
+  const double wf[20] = {std::exp(1.0f),
+                         std::log(2.0f),
+                         0.25,
+                         1.0,
+                         0.0,
+                         0.25,
+                         2.0,
+                         4.5,
+                         3.0,
+                         1024.0,
+                         -2.0,
+                         2.5,
+                         1.0,
+                         -1.0,
+                         7.0,
+                         1.0,
+                         3.5,
+                         (double)std::sqrt(2.0f),
+                         0.5,
+                         0.5};
   for (int k = 0; k < 20; k++)
     if (std::fabs(h.f[k] - wf[k]) > 1e-6 * std::fabs(wf[k]) + 1e-12) {
       std::fprintf(stderr, "float result %d: %.9g, want %.9g\n", k, h.f[k], wf[k]);

@@ -92,8 +92,8 @@ template <typename T> static int all_widths(int ws) {
 
 static int body(int ws) {
   if (all_widths<int>(ws) || all_widths<unsigned int>(ws) || all_widths<long>(ws) ||
-      all_widths<long long>(ws) || all_widths<unsigned long long>(ws) ||
-      all_widths<float>(ws) || all_widths<double>(ws))
+      all_widths<long long>(ws) || all_widths<unsigned long long>(ws) || all_widths<float>(ws) ||
+      all_widths<double>(ws))
     return AH_FAIL;
 
   std::vector<int> h(2 * ws);

@@ -24,8 +24,7 @@ AH_EXPORT int warpSize = 64;
 
 __thread struct ah_cpu_worker *ah_cpu_self __attribute__((tls_model("initial-exec")));
 
-static void thread_exit(struct ah_cpu_worker *w, struct ah_cpu_block *b)
-    __attribute__((noreturn));
+static void thread_exit(struct ah_cpu_worker *w, struct ah_cpu_block *b) __attribute__((noreturn));
 
 /* ---- setup ---- */
 
@@ -191,8 +190,7 @@ void ah_cpu_block_yield(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
     next->stack = ah_cpu_stack_get(w);
     if (next->stack == NULL)
       ah_cpu_block_fail(w, hipErrorOutOfMemory, "no memory for a fiber stack");
-    ah_fiber_init(&next->fiber, next->stack, ah_cpu_stack_usable(w, next->tid), thread_main,
-                  NULL);
+    ah_fiber_init(&next->fiber, next->stack, ah_cpu_stack_usable(w, next->tid), thread_main, NULL);
     ah_cpu_count_fiber(w);
   }
   next->state = AH_T_RUNNING;
@@ -282,8 +280,7 @@ AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
 
 /* ---- one block ---- */
 
-hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g,
-                            uint64_t linear) {
+hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t linear) {
   struct ah_cpu_block *b = &w->block;
   unsigned n = g->block.x * g->block.y * g->block.z;
   unsigned ws = (unsigned)g->warp_size;

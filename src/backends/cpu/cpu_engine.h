@@ -40,11 +40,11 @@ enum ah_cpu_tstate {
 };
 
 struct ah_cpu_gthread {
-  ahCpuIndex idx;  /* threadIdx */
+  ahCpuIndex idx; /* threadIdx */
   unsigned lane;
   struct ah_fiber fiber;
-  void *stack;     /* from the worker's pool; NULL while none */
-  unsigned tid;    /* linear thread id in the block */
+  void *stack;  /* from the worker's pool; NULL while none */
+  unsigned tid; /* linear thread id in the block */
   unsigned char state;
   /* barrier result, written when the barrier opens */
   unsigned bar_true, bar_n;
@@ -60,7 +60,7 @@ struct ah_cpu_warp {
   uint64_t waiting; /* lanes waiting at a collective */
   /* The usual case, kept without scanning: every waiting lane is at the
    * same call site with the same mask. `mixed` when they are not. */
-  uint64_t same;    /* waiting lanes with site and mask below */
+  uint64_t same; /* waiting lanes with site and mask below */
   const void *site;
   uint64_t mask;
   int mixed;
@@ -69,12 +69,12 @@ struct ah_cpu_warp {
 struct ah_cpu_block {
   const struct ah_cpu_grid *grid;
   unsigned nthreads, warp_size, nwarps;
-  int fiber_mode;   /* 0: fast path, threads one after another */
-  unsigned cur;     /* running thread (fast path: its tid) */
-  unsigned live;    /* threads not returned (fiber mode) */
+  int fiber_mode;    /* 0: fast path, threads one after another */
+  unsigned cur;      /* running thread (fast path: its tid) */
+  unsigned live;     /* threads not returned (fiber mode) */
   unsigned runnable; /* threads NEW or READY */
   unsigned bar_arrived, bar_true;
-  void *runner_stack; /* the stack the fast path runs on */
+  void *runner_stack;             /* the stack the fast path runs on */
   struct ah_cpu_gthread *threads; /* nthreads of them (worker-owned array) */
   struct ah_cpu_warp *warps;      /* nwarps */
 };
@@ -102,12 +102,12 @@ struct ah_cpu_worker {
   /* faults: the handler (or ah_cpu_block_fail) fills these and jumps to jb */
   sigjmp_buf jb;
   volatile sig_atomic_t in_kernel;
-  volatile int fault_sig;    /* 0 for an engine failure */
+  volatile int fault_sig; /* 0 for an engine failure */
   void *volatile fault_addr;
   ahCpuIndex fault_thread;
-  int fault_overflow;        /* the address is in the stack's guard page */
-  hipError_t fault_err;      /* what the launch returns */
-  const char *fault_why;     /* engine failures only */
+  int fault_overflow;    /* the address is in the stack's guard page */
+  hipError_t fault_err;  /* what the launch returns */
+  const char *fault_why; /* engine failures only */
   void *altstack;
   size_t altstack_size;
   /* counters, read by other threads (relaxed) */
@@ -136,8 +136,7 @@ void ah_cpu_count_fiber(struct ah_cpu_worker *w);
 /* cpu_block.c. Runs block number `linear` of g on w; returns when every
  * thread of it has returned. On a fault the signal handler jumps to w->jb
  * instead and the caller calls ah_cpu_block_abandon. */
-hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g,
-                            uint64_t linear);
+hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t linear);
 void ah_cpu_block_abandon(struct ah_cpu_worker *w);
 /* Gives up the running block (no memory for a fiber stack, say): jumps to
  * w->jb like a fault, with `err` for the launch. Does not return. */
@@ -171,7 +170,7 @@ size_t ah_cpu_stack_usable(struct ah_cpu_worker *w, unsigned tid);
 void ah_cpu_stacks_free(struct ah_cpu_worker *w);
 
 /* cpu_fault.c */
-void ah_cpu_fault_install(void); /* once per process */
+void ah_cpu_fault_install(void);                              /* once per process */
 hipError_t ah_cpu_fault_thread_init(struct ah_cpu_worker *w); /* the alternate signal stack */
 void ah_cpu_fault_thread_fini(struct ah_cpu_worker *w);
 /* Prints the fault that brought w back to its jump buffer. */

@@ -57,8 +57,7 @@ static int in_guard(struct ah_cpu_worker *w, const void *addr) {
 
   if (b->fiber_mode && b->threads[b->cur].stack != NULL)
     stack = b->threads[b->cur].stack;
-  return stack != NULL && (const char *)addr < stack &&
-         (const char *)addr >= stack - w->guard_size;
+  return stack != NULL && (const char *)addr < stack && (const char *)addr >= stack - w->guard_size;
 }
 
 static void handler(int sig, siginfo_t *si, void *uc) {
@@ -164,10 +163,9 @@ void ah_cpu_fault_report(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, u
     fprintf(stderr,
             "anyhip: kernel '%s' faulted: %s at address 0x%" PRIxPTR
             " (block (%u,%u,%u), thread (%u,%u,%u))%s\n",
-            name, signal_name(w->fault_sig), (uintptr_t)w->fault_addr, bx, by, bz, t->x, t->y,
-            t->z,
+            name, signal_name(w->fault_sig), (uintptr_t)w->fault_addr, bx, by, bz, t->x, t->y, t->z,
             w->fault_overflow ? ": stack overflow (raise hipLimitStackSize)" : "");
   else
-    fprintf(stderr, "anyhip: kernel '%s' failed: %s (block (%u,%u,%u), thread (%u,%u,%u))\n",
-            name, w->fault_why, bx, by, bz, t->x, t->y, t->z);
+    fprintf(stderr, "anyhip: kernel '%s' failed: %s (block (%u,%u,%u), thread (%u,%u,%u))\n", name,
+            w->fault_why, bx, by, bz, t->x, t->y, t->z);
 }

@@ -16,18 +16,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* One launch while it runs; lives on the launching thread's stack. */
 struct grid_run {
   const struct ah_cpu_grid *g;
   uint64_t nblocks;
-  _Atomic uint64_t next;   /* next block to hand out */
-  atomic_int failed;       /* a block faulted: hand out no more */
-  hipError_t err;          /* first failure (pool lock) */
-  int active;              /* workers inside (pool lock) */
-  int listed;              /* in the pool's list (pool lock) */
-  pthread_cond_t done;     /* signalled when !listed && active == 0 */
+  _Atomic uint64_t next; /* next block to hand out */
+  atomic_int failed;     /* a block faulted: hand out no more */
+  hipError_t err;        /* first failure (pool lock) */
+  int active;            /* workers inside (pool lock) */
+  int listed;            /* in the pool's list (pool lock) */
+  atomic_int finished;   /* !listed && active == 0, set under the pool lock */
+  pthread_cond_t done;   /* signalled then */
   struct grid_run *next_run;
 };
 
@@ -37,12 +39,12 @@ static struct {
   pthread_mutex_t lock; /* guards everything below */
   pthread_cond_t work;  /* idle workers wait here */
   struct grid_run *head, *tail;
+  atomic_int listed; /* grids in the list: read without the lock by spinning workers */
   int nworkers, idle;
   struct ah_cpu_worker *workers; /* every worker ever made, for the counters */
   unsigned long long grids;
-} pool = {.once = PTHREAD_ONCE_INIT,
-          .lock = PTHREAD_MUTEX_INITIALIZER,
-          .work = PTHREAD_COND_INITIALIZER};
+} pool = {
+    .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER};
 
 /* Launching threads that ran a block themselves: freed at their exit. */
 static pthread_key_t caller_key;
@@ -68,6 +70,39 @@ static unsigned long long sum(int fibers) {
 
 AH_EXPORT unsigned long long __ah_cpu_fibers_created(void) { return sum(1); }
 AH_EXPORT unsigned long long __ah_cpu_blocks_run(void) { return sum(0); }
+
+/* ---- waiting ---- */
+
+/* Workers and launching threads spin this long before they sleep: a
+ * futex wake-up costs tens of microseconds on an idle machine, more than a
+ * small grid's work, and back-to-back launches are common. */
+#define SPIN_WORKER_NS 50000
+#define SPIN_CALLER_NS 20000
+
+static void relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* Spins until *flag is nonzero (returns 1) or ns nanoseconds have passed. */
+static int spin(atomic_int *flag, long ns) {
+  struct timespec t0, t;
+
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (unsigned i = 1;; i++) {
+    if (atomic_load_explicit(flag, memory_order_acquire))
+      return 1;
+    relax();
+    if ((i & 63) == 0) {
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > ns)
+        return 0;
+    }
+  }
+}
 
 /* ---- running blocks ---- */
 
@@ -99,8 +134,7 @@ static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t onl
         return;
     }
     err = ah_cpu_block_run(w, g, b);
-    atomic_store_explicit(&w->blocks,
-                          atomic_load_explicit(&w->blocks, memory_order_relaxed) + 1,
+    atomic_store_explicit(&w->blocks, atomic_load_explicit(&w->blocks, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     if (err != hipSuccess) {
       if (atomic_exchange(&r->failed, 1) == 0) {
@@ -137,6 +171,11 @@ static void *worker_main(void *arg) {
   worker_begin(w);
   pthread_mutex_lock(&pool.lock);
   for (;;) {
+    if (pool.head == NULL) {
+      pthread_mutex_unlock(&pool.lock);
+      spin(&pool.listed, SPIN_WORKER_NS);
+      pthread_mutex_lock(&pool.lock);
+    }
     while (pool.head == NULL) {
       pool.idle++;
       pthread_cond_wait(&pool.work, &pool.lock);
@@ -162,9 +201,14 @@ static void *worker_main(void *arg) {
       if (pool.tail == r)
         pool.tail = prev;
       r->listed = 0;
+      atomic_fetch_sub(&pool.listed, 1);
     }
-    if (--r->active == 0)
+    /* The launching thread may see `finished` before we unlock, but it
+     * takes the lock before its grid_run (and r.done) goes away. */
+    if (--r->active == 0) {
+      atomic_store_explicit(&r->finished, 1, memory_order_release);
       pthread_cond_signal(&r->done);
+    }
   }
   return NULL;
 }
@@ -180,8 +224,8 @@ static int online_cpus(void) {
 
 static void log_counters(void) {
   if (ah_config.log & AH_LOG_CPU)
-    ah_log("CPU", "%llu grids, %llu blocks, %llu fibers created", pool.grids,
-           __ah_cpu_blocks_run(), __ah_cpu_fibers_created());
+    ah_log("CPU", "%llu grids, %llu blocks, %llu fibers created", pool.grids, __ah_cpu_blocks_run(),
+           __ah_cpu_fibers_created());
 }
 
 static void pool_start(void) {
@@ -313,9 +357,7 @@ static hipError_t run_cooperative(struct grid_run *r) {
 
 /* ---- the entry point ---- */
 
-static void start(void) {
-  pool_start();
-}
+static void start(void) { pool_start(); }
 
 hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
   struct grid_run r;
@@ -359,6 +401,7 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
   else
     pool.head = &r;
   pool.tail = &r;
+  atomic_fetch_add(&pool.listed, 1);
   /* Wake as many idle workers as there are blocks for them. */
   wake = r.nblocks < (uint64_t)pool.idle ? r.nblocks : (uint64_t)pool.idle;
   if (wake == (uint64_t)pool.idle)
@@ -366,7 +409,10 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
   else
     for (uint64_t i = 0; i < wake; i++)
       pthread_cond_signal(&pool.work);
-  while (r.listed || r.active != 0)
+  pthread_mutex_unlock(&pool.lock);
+  spin(&r.finished, SPIN_CALLER_NS);
+  pthread_mutex_lock(&pool.lock);
+  while (!atomic_load(&r.finished))
     pthread_cond_wait(&r.done, &pool.lock);
   err = r.err;
   pthread_mutex_unlock(&pool.lock);

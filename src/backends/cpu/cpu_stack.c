@@ -13,9 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static size_t page_size(void) {
-  return (size_t)sysconf(_SC_PAGESIZE);
-}
+static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
 static void *map_stack(size_t size) {
   size_t guard = page_size();

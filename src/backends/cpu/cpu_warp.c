@@ -48,19 +48,26 @@ static uint64_t from_f64(double d) {
 }
 
 /* One reduction over the lanes G of lanes[], in lane order. */
-#define AH_FOLD(T, get, put)                                  \
-  do {                                                        \
-    T acc = get(lanes[first].wvalue);                         \
-    for (uint64_t m = G & (G - 1); m != 0; m &= m - 1) {      \
-      T v = get(lanes[__builtin_ctzll(m)].wvalue);            \
-      switch (op) {                                           \
-      case AH_CPU_WARP_RED_ADD: acc = acc + v; break;         \
-      case AH_CPU_WARP_RED_MIN: acc = v < acc ? v : acc; break; \
-      case AH_CPU_WARP_RED_MAX: acc = v > acc ? v : acc; break; \
-      default: break;                                         \
-      }                                                       \
-    }                                                         \
-    return put(acc);                                          \
+#define AH_FOLD(T, get, put)                                                                       \
+  do {                                                                                             \
+    T acc = get(lanes[first].wvalue);                                                              \
+    for (uint64_t m = G & (G - 1); m != 0; m &= m - 1) {                                           \
+      T v = get(lanes[__builtin_ctzll(m)].wvalue);                                                 \
+      switch (op) {                                                                                \
+      case AH_CPU_WARP_RED_ADD:                                                                    \
+        acc = acc + v;                                                                             \
+        break;                                                                                     \
+      case AH_CPU_WARP_RED_MIN:                                                                    \
+        acc = v < acc ? v : acc;                                                                   \
+        break;                                                                                     \
+      case AH_CPU_WARP_RED_MAX:                                                                    \
+        acc = v > acc ? v : acc;                                                                   \
+        break;                                                                                     \
+      default:                                                                                     \
+        break;                                                                                     \
+      }                                                                                            \
+    }                                                                                              \
+    return put(acc);                                                                               \
   } while (0)
 
 #define AH_ID(x) (x)

@@ -56,6 +56,10 @@ int ah_cuda_load(const char *path) {
    * that holds another. CUDA reads the setting at cuInit; a user's explicit
    * choice wins. */
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+  /* Streams beyond CUDA's 8 hardware queues share them, and a stream held
+   * by a host function (it waits on a flag) would then hold up the others
+   * of its queue: use the 32 the hardware has. */
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
   r = cu_init(0);
   if (r != CUDA_SUCCESS) {
     AH_LOG(NVIDIA, "cuInit: error %d", r);
@@ -130,8 +134,6 @@ hipError_t ah_cuda_status(CUresult r) {
     return hipErrorNotFound;
   case CUDA_ERROR_NOT_READY:
     return hipErrorNotReady;
-  case CUDA_ERROR_ILLEGAL_ADDRESS:
-    return hipErrorIllegalAddress;
   case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
     return hipErrorLaunchOutOfResources;
   case CUDA_ERROR_LAUNCH_TIMEOUT:
@@ -150,7 +152,10 @@ hipError_t ah_cuda_status(CUresult r) {
     return hipErrorHostMemoryAlreadyRegistered;
   case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED:
     return hipErrorHostMemoryNotRegistered;
-  /* Device faults HIP has no code of its own for. */
+  /* A fault in a kernel. CUDA names its kind; anyhip reports every one as
+   * hipErrorLaunchFailure, as the CPU device does, so a program sees the same
+   * error whichever device ran the kernel. */
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
   case CUDA_ERROR_HARDWARE_STACK_ERROR:
   case CUDA_ERROR_ILLEGAL_INSTRUCTION:
   case CUDA_ERROR_MISALIGNED_ADDRESS:

@@ -209,7 +209,8 @@ static hipError_t device_open(int index, struct ah_device *dev) {
   fill_props(nd, &dev->props);
   nd->static_smem_limit = DEFAULT_SMEM_LIMIT;
   dev->impl = nd;
-  dev->null_queue = CU_STREAM_LEGACY;
+  ah_nv_null_queue_init(nd);
+  dev->null_queue = &nd->null_queue;
   err = context_setup(nd);
   if (err != hipSuccess) {
     dev->impl = NULL;
@@ -227,23 +228,31 @@ fail:
 }
 
 /* hipDeviceReset: the core has freed its streams, events and memory; the
- * primary context is reset too (which also clears a sticky device fault),
- * then set up again as at device_open. */
+ * primary context is reset too (which is what clears a sticky device fault,
+ * where the driver allows it), then set up again as at device_open. */
 static hipError_t device_reset(struct ah_device *dev) {
   struct ah_nv_device *nd = AH_NV(dev);
-  hipError_t err;
+  CUresult r;
 
   if (ah_nv_enter(nd) == hipSuccess)
     ah_cuda.cuCtxSynchronize(); /* a fault is what the reset is for: ignore it */
   ah_nv_modules_close(nd);
-  err = ah_cuda_status(ah_cuda.cuDevicePrimaryCtxReset(nd->cu));
-  if (err != hipSuccess)
-    return err;
+  r = ah_cuda.cuDevicePrimaryCtxReset(nd->cu);
+  if (r != CUDA_SUCCESS) {
+    AH_LOG(NVIDIA, "device %d: cuDevicePrimaryCtxReset: %s", dev->ordinal,
+           ah_cuda_error_name(r));
+    return ah_cuda_status(r);
+  }
+  ah_nv_flags_reset(nd); /* their pinned memory went with the context */
   /* Resetting does not release our reference; retaining again hands back the
    * (re-created) context. The extra reference lives as long as the process. */
-  err = ah_cuda_status(ah_cuda.cuDevicePrimaryCtxRetain(&nd->ctx, nd->cu));
-  if (err != hipSuccess)
-    return err;
+  r = ah_cuda.cuDevicePrimaryCtxRetain(&nd->ctx, nd->cu);
+  if (r == CUDA_SUCCESS)
+    r = ah_cuda.cuCtxSetCurrent(nd->ctx);
+  if (r != CUDA_SUCCESS) {
+    AH_LOG(NVIDIA, "device %d: after the reset: %s", dev->ordinal, ah_cuda_error_name(r));
+    return ah_cuda_status(r);
+  }
   return context_setup(nd);
 }
 

@@ -50,14 +50,18 @@ struct ah_nv_hostjob;
 struct ah_nv_queue {
   CUstream s;
   struct ah_nv_device *nd;
-  pthread_mutex_t lock;          /* guards everything below */
-  pthread_cond_t cv;
+  /* Held while a host function is enqueued (event, wait, job), so the jobs
+   * are in the stream's order. Never taken by the worker: enqueueing may
+   * block in the driver until the stream moves, which may take the worker. */
+  pthread_mutex_t submit;
+  volatile uint32_t *flag;       /* pinned; the last host function done (submit) */
+  CUdeviceptr flag_dev;          /* the flag's device address (submit) */
+  uint32_t seq;                  /* the last host function enqueued (submit) */
+  pthread_mutex_t lock;          /* guards the five below; held briefly */
   struct ah_nv_hostjob *head, *tail;
-  int worker;                    /* the worker thread is running */
+  struct ah_nv_hostjob *spare;   /* done jobs, their events kept for reuse */
+  int worker;                    /* the worker thread runs (it exits when idle) */
   int closing;                   /* destroyed: the worker frees the queue when drained */
-  volatile uint32_t *flag;       /* pinned; the last host function done */
-  CUdeviceptr flag_dev;          /* the flag's device address */
-  uint32_t seq;                  /* the last host function enqueued */
 };
 
 struct ah_nv_entry; /* nvidia_module.c's lookup cache */

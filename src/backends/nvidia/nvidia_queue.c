@@ -2,18 +2,313 @@
 /* Streams, events and command submission of the NVIDIA device. A HIP stream
  * is a CUstream (blocking streams are CU_STREAM_DEFAULT, so CUDA's legacy
  * default stream gives HIP's null-stream rules), the null stream is
- * CU_STREAM_LEGACY, an event is a CUevent. Each command is one driver call;
- * copies and memsets take pointers in the unified address space. */
+ * CU_STREAM_LEGACY, an event is a CUevent. Each command is one driver call
+ * (copies and memsets take unified addresses), except host functions, which
+ * run on a worker thread of their queue while the stream waits on a pinned
+ * flag (struct ah_nv_queue says why). */
 #include "nvidia_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#define STREAM(q) ((CUstream)(q))
+#define QUEUE(q) ((struct ah_nv_queue *)(q))
 #define EVENT(e) ((CUevent)(e))
 #define DPTR(p) ((CUdeviceptr)(uintptr_t)(p))
 
+/* One host function waiting for its turn (or done and kept for reuse). */
+struct ah_nv_hostjob {
+  struct ah_nv_hostjob *next;
+  CUevent ready; /* recorded on the stream: the work before the function is done */
+  void (*fn)(void *data);
+  void *data;
+  uint32_t seq;
+};
+
+/* ---- pinned flag slots ---------------------------------------------------- */
+
+/* A page of pinned, device-mapped words. A slot whose queue is gone goes back
+ * to the free list with its value: the next owner counts on from there, so a
+ * wait still pending in the old stream (for a value already written) stays
+ * satisfied. Guarded by nd->lock; the memory lives as long as the context. */
+#define FLAG_SLOTS 1024
+struct ah_nv_flags {
+  uint32_t *host;
+  CUdeviceptr dev;
+  unsigned used;
+  struct ah_nv_flags *next;
+};
+struct free_slot {
+  volatile uint32_t *flag;
+  CUdeviceptr dev;
+};
+static struct free_slot *free_slots; /* one list for all devices: tagged below */
+static struct ah_nv_device **free_owner;
+static size_t nfree, free_cap;
+static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Gives q a flag slot (q->submit held). Returns 0 when none can be had. */
+static int flag_get(struct ah_nv_queue *q) {
+  struct ah_nv_device *nd = q->nd;
+  struct ah_nv_flags *f;
+  int ok = 0;
+
+  pthread_mutex_lock(&free_lock);
+  for (size_t i = nfree; i-- > 0;) {
+    if (free_owner[i] != nd)
+      continue;
+    q->flag = free_slots[i].flag;
+    q->flag_dev = free_slots[i].dev;
+    free_slots[i] = free_slots[nfree - 1];
+    free_owner[i] = free_owner[nfree - 1];
+    nfree--;
+    ok = 1;
+    break;
+  }
+  pthread_mutex_unlock(&free_lock);
+  if (ok) {
+    q->seq = __atomic_load_n(q->flag, __ATOMIC_ACQUIRE);
+    return 1;
+  }
+  pthread_mutex_lock(&nd->lock);
+  f = nd->flags;
+  if (f == NULL || f->used == FLAG_SLOTS) {
+    void *host = NULL;
+    CUdeviceptr dev = 0;
+
+    f = calloc(1, sizeof(*f));
+    if (f != NULL && ah_cuda.cuMemHostAlloc(&host, FLAG_SLOTS * sizeof(uint32_t),
+                                            CU_MEMHOSTALLOC_PORTABLE |
+                                                CU_MEMHOSTALLOC_DEVICEMAP) == CUDA_SUCCESS) {
+      if (ah_cuda.cuMemHostGetDevicePointer(&dev, host, 0) == CUDA_SUCCESS) {
+        memset(host, 0, FLAG_SLOTS * sizeof(uint32_t));
+        f->host = host;
+        f->dev = dev;
+        f->next = nd->flags;
+        nd->flags = f;
+      } else {
+        ah_cuda.cuMemFreeHost(host);
+        free(f);
+        f = NULL;
+      }
+    } else {
+      free(f);
+      f = NULL;
+    }
+  }
+  if (f != NULL) {
+    q->flag = &f->host[f->used];
+    q->flag_dev = f->dev + f->used * sizeof(uint32_t);
+    f->used++;
+    q->seq = 0;
+    ok = 1;
+  }
+  pthread_mutex_unlock(&nd->lock);
+  return ok;
+}
+
+static void flag_put(struct ah_nv_queue *q) {
+  pthread_mutex_lock(&free_lock);
+  if (nfree == free_cap) {
+    size_t cap = free_cap ? free_cap * 2 : 64;
+    struct free_slot *fs = realloc(free_slots, cap * sizeof(*fs));
+    struct ah_nv_device **fo = fs ? realloc(free_owner, cap * sizeof(*fo)) : NULL;
+
+    if (fs != NULL)
+      free_slots = fs;
+    if (fo != NULL) {
+      free_owner = fo;
+      free_cap = cap;
+    }
+  }
+  if (nfree < free_cap) { /* else the slot is lost, which is harmless */
+    free_slots[nfree] = (struct free_slot){q->flag, q->flag_dev};
+    free_owner[nfree] = q->nd;
+    nfree++;
+  }
+  pthread_mutex_unlock(&free_lock);
+}
+
+void ah_nv_flags_reset(struct ah_nv_device *nd) {
+  pthread_mutex_lock(&free_lock);
+  for (size_t i = nfree; i-- > 0;)
+    if (free_owner[i] == nd) {
+      free_slots[i] = free_slots[nfree - 1];
+      free_owner[i] = free_owner[nfree - 1];
+      nfree--;
+    }
+  pthread_mutex_unlock(&free_lock);
+  pthread_mutex_lock(&nd->lock);
+  while (nd->flags != NULL) {
+    struct ah_nv_flags *f = nd->flags;
+
+    nd->flags = f->next;
+    free(f); /* the pinned page went with the context */
+  }
+  pthread_mutex_unlock(&nd->lock);
+  pthread_mutex_lock(&nd->null_queue.submit);
+  nd->null_queue.flag = NULL;
+  nd->null_queue.seq = 0;
+  pthread_mutex_lock(&nd->null_queue.lock);
+  while (nd->null_queue.spare != NULL) { /* their events went with the context */
+    struct ah_nv_hostjob *j = nd->null_queue.spare;
+
+    nd->null_queue.spare = j->next;
+    free(j);
+  }
+  pthread_mutex_unlock(&nd->null_queue.lock);
+  pthread_mutex_unlock(&nd->null_queue.submit);
+}
+
+/* ---- host functions ---------------------------------------------------------- */
+
+static void queue_free(struct ah_nv_queue *q) {
+  while (q->spare != NULL) {
+    struct ah_nv_hostjob *j = q->spare;
+
+    q->spare = j->next;
+    ah_cuda.cuEventDestroy(j->ready);
+    free(j);
+  }
+  if (q->flag != NULL)
+    flag_put(q);
+  pthread_mutex_destroy(&q->lock);
+  pthread_mutex_destroy(&q->submit);
+  free(q);
+}
+
+/* The queue's worker: runs its host functions in order, each once the work
+ * before it is done, then releases the stream. Exits when idle (a later host
+ * function starts it again) or, once the queue is destroyed, when drained. */
+static void *host_worker(void *arg) {
+  struct ah_nv_queue *q = arg;
+  int gone;
+
+  ah_cuda.cuCtxSetCurrent(q->nd->ctx);
+  pthread_mutex_lock(&q->lock);
+  while (q->head != NULL) {
+    struct ah_nv_hostjob *j = q->head;
+
+    q->head = j->next;
+    if (q->head == NULL)
+      q->tail = NULL;
+    pthread_mutex_unlock(&q->lock);
+    /* Even after a device fault the function runs (HIP reports the fault to
+     * callbacks through their status); its stream is broken anyway. */
+    ah_cuda.cuEventSynchronize(j->ready);
+    j->fn(j->data);
+    __atomic_store_n(q->flag, j->seq, __ATOMIC_RELEASE);
+    /* The job (and its event) is reused by the next host function: the
+     * worker makes no driver call that a blocked enqueue could hold up. */
+    pthread_mutex_lock(&q->lock);
+    j->next = q->spare;
+    q->spare = j;
+  }
+  q->worker = 0;
+  gone = q->closing;
+  pthread_mutex_unlock(&q->lock);
+  if (gone)
+    queue_free(q);
+  return NULL;
+}
+
+/* Enqueues fn(data) on q. Returns CUDA_SUCCESS, or an error with nothing
+ * enqueued (the caller then falls back to cuLaunchHostFunc). */
+static CUresult host_fn(struct ah_nv_queue *q, void (*fn)(void *), void *data) {
+  struct ah_nv_hostjob *j;
+  pthread_attr_t attr;
+  pthread_t t;
+  CUresult r;
+  int inline_run = 0;
+
+  pthread_mutex_lock(&q->submit);
+  pthread_mutex_lock(&q->lock);
+  j = q->spare;
+  if (j != NULL)
+    q->spare = j->next;
+  pthread_mutex_unlock(&q->lock);
+  if (j == NULL) {
+    j = calloc(1, sizeof(*j));
+    if (j == NULL) {
+      r = CUDA_ERROR_OUT_OF_MEMORY;
+      goto fail;
+    }
+    r = ah_cuda.cuEventCreate(&j->ready, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC);
+    if (r != CUDA_SUCCESS) {
+      free(j);
+      j = NULL;
+      goto fail;
+    }
+  }
+  j->next = NULL;
+  j->fn = fn;
+  j->data = data;
+  if (q->flag == NULL && !flag_get(q)) {
+    r = CUDA_ERROR_NOT_SUPPORTED;
+    goto fail;
+  }
+  r = ah_cuda.cuEventRecord(j->ready, q->s);
+  if (r == CUDA_SUCCESS)
+    r = ah_cuda.cuStreamWaitValue32(q->s, q->flag_dev, q->seq + 1, CU_STREAM_WAIT_VALUE_GEQ);
+  if (r != CUDA_SUCCESS)
+    goto fail;
+  j->seq = ++q->seq;
+  pthread_mutex_lock(&q->lock);
+  if (q->tail != NULL)
+    q->tail->next = j;
+  else
+    q->head = j;
+  q->tail = j;
+  if (!q->worker) {
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &attr, host_worker, q) == 0) {
+      q->worker = 1;
+    } else {
+      q->head = q->tail = NULL; /* the list was empty: j alone */
+      inline_run = 1;
+    }
+    pthread_attr_destroy(&attr);
+  }
+  pthread_mutex_unlock(&q->lock);
+  pthread_mutex_unlock(&q->submit);
+  if (inline_run) {
+    /* No thread to be had. The stream waits for this function: run it here
+     * rather than never. */
+    ah_cuda.cuEventSynchronize(j->ready);
+    fn(data);
+    __atomic_store_n(q->flag, j->seq, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&q->lock);
+    j->next = q->spare;
+    q->spare = j;
+    pthread_mutex_unlock(&q->lock);
+  }
+  return CUDA_SUCCESS;
+fail:
+  if (j != NULL) {
+    ah_cuda.cuEventDestroy(j->ready);
+    free(j);
+  }
+  pthread_mutex_unlock(&q->submit);
+  return r;
+}
+
+/* ---- queues -------------------------------------------------------------- */
+
+static void queue_init(struct ah_nv_queue *q, struct ah_nv_device *nd, CUstream s) {
+  memset(q, 0, sizeof(*q));
+  q->s = s;
+  q->nd = nd;
+  pthread_mutex_init(&q->lock, NULL);
+  pthread_mutex_init(&q->submit, NULL);
+}
+
+void ah_nv_null_queue_init(struct ah_nv_device *nd) {
+  queue_init(&nd->null_queue, nd, CU_STREAM_LEGACY);
+}
+
 hipError_t ah_nv_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q) {
   struct ah_nv_device *nd = AH_NV(dev);
+  struct ah_nv_queue *nq;
   CUstream s = NULL;
   hipError_t err;
 
@@ -23,24 +318,40 @@ hipError_t ah_nv_queue_create(struct ah_device *dev, unsigned flags, int priorit
    * already its lowest, so HIP's high priority is CUDA's greatest and the
    * other two are CUDA's default. */
   priority = priority < 0 ? nd->greatest_priority : nd->least_priority;
+  nq = malloc(sizeof(*nq));
+  if (nq == NULL)
+    return hipErrorOutOfMemory;
   err = ah_cuda_status(ah_cuda.cuStreamCreateWithPriority(
       &s, (flags & hipStreamNonBlocking) ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT, priority));
-  if (err == hipSuccess)
-    *q = s;
-  return err;
+  if (err != hipSuccess) {
+    free(nq);
+    return err;
+  }
+  queue_init(nq, nd, s);
+  *q = nq;
+  return hipSuccess;
 }
 
-hipError_t ah_nv_queue_destroy(struct ah_device *dev, void *q) {
+/* Returns at once, as hipStreamDestroy does: CUDA releases the stream once its
+ * work is done, and a pending host function still runs, after which its
+ * worker frees the queue. */
+hipError_t ah_nv_queue_destroy(struct ah_device *dev, void *qp) {
+  struct ah_nv_queue *q = QUEUE(qp);
   hipError_t err = ah_nv_enter(AH_NV(dev));
-  hipError_t sync;
+  int busy;
 
   if (err != hipSuccess)
     return err;
-  if (STREAM(q) == CU_STREAM_LEGACY)
+  if (q == &AH_NV(dev)->null_queue)
     return hipSuccess;
-  sync = ah_cuda_status(ah_cuda.cuStreamSynchronize(STREAM(q)));
-  err = ah_cuda_status(ah_cuda.cuStreamDestroy(STREAM(q)));
-  return err != hipSuccess ? err : sync;
+  err = ah_cuda_status(ah_cuda.cuStreamDestroy(q->s));
+  pthread_mutex_lock(&q->lock);
+  q->closing = 1;
+  busy = q->worker;
+  pthread_mutex_unlock(&q->lock);
+  if (!busy)
+    queue_free(q);
+  return err;
 }
 
 /* Fills one side of a 2D copy: every pointer is a unified address. */
@@ -104,7 +415,7 @@ static CUresult launch(struct ah_nv_device *nd, const struct ah_cmd *cmd, CUstre
 
 hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait) {
   struct ah_nv_device *nd = AH_NV(dev);
-  CUstream s = STREAM(q);
+  CUstream s = QUEUE(q)->s;
   int legacy = s == CU_STREAM_LEGACY, done = 0;
   CUDA_MEMCPY2D c2;
   hipError_t err;
@@ -144,9 +455,14 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
     r = cmd->set.height <= 1 ? memset_1d(cmd, s) : memset_2d(cmd, s);
     break;
   case AH_CMD_HOST_FN:
-    /* The function runs on a driver thread once the stream's earlier work is
-     * done; like CUDA, it must not call the runtime. */
-    r = ah_cuda.cuLaunchHostFunc(s, cmd->host_fn.fn, cmd->host_fn.data);
+    r = host_fn(QUEUE(q), cmd->host_fn.fn, cmd->host_fn.data);
+    if (r != CUDA_SUCCESS) {
+      /* No stream memory operations here: CUDA's host-function thread, which
+       * one blocking function holds for every stream. */
+      AH_LOG(NVIDIA, "device %d: host function through cuLaunchHostFunc (%s)", dev->ordinal,
+             ah_cuda_error_name(r));
+      r = ah_cuda.cuLaunchHostFunc(s, cmd->host_fn.fn, cmd->host_fn.data);
+    }
     break;
   default:
     return hipErrorInvalidValue;
@@ -164,13 +480,13 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
 hipError_t ah_nv_queue_sync(struct ah_device *dev, void *q) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
-  return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuStreamSynchronize(STREAM(q)));
+  return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuStreamSynchronize(QUEUE(q)->s));
 }
 
 hipError_t ah_nv_queue_query(struct ah_device *dev, void *q) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
-  return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuStreamQuery(STREAM(q)));
+  return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuStreamQuery(QUEUE(q)->s));
 }
 
 hipError_t ah_nv_device_sync(struct ah_device *dev) {
@@ -207,7 +523,7 @@ hipError_t ah_nv_event_destroy(struct ah_device *dev, void *ev) {
 hipError_t ah_nv_event_record(struct ah_device *dev, void *q, void *ev) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
-  return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuEventRecord(EVENT(ev), STREAM(q)));
+  return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuEventRecord(EVENT(ev), QUEUE(q)->s));
 }
 
 hipError_t ah_nv_event_query(struct ah_device *dev, void *ev) {
@@ -234,5 +550,5 @@ hipError_t ah_nv_queue_wait_event(struct ah_device *dev, void *q, void *ev) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
   return err != hipSuccess ? err
-                           : ah_cuda_status(ah_cuda.cuStreamWaitEvent(STREAM(q), EVENT(ev), 0));
+                           : ah_cuda_status(ah_cuda.cuStreamWaitEvent(QUEUE(q)->s, EVENT(ev), 0));
 }

@@ -4,8 +4,11 @@
  * hipLaunchKernelGGL does the same. Both convert each argument to the kernel's
  * parameter type exactly as a direct call would, point args[i] at it and call
  * the runtime's __ahLaunchKernel with the kernel's signature descriptor
- * (sig<P...>::value), which copies the arguments before returning. Also
- * compiled by nvcc (host side) in hipcc's NVIDIA pass. */
+ * (sig<P...>::value), which copies the arguments before returning. A template
+ * kernel named without template arguments goes through chevron_deduce (hipcc)
+ * or the deducing overload of hipLaunchKernelGGL, which find the
+ * specialisation from the arguments. Also compiled by nvcc (host side) in
+ * hipcc's NVIDIA pass. */
 #ifndef ANYHIP_LAUNCH_HPP
 #define ANYHIP_LAUNCH_HPP
 
@@ -91,28 +94,96 @@ inline launcher<P...> chevron(void (*kernel)(P...), const G &grid, const B &bloc
   return launcher<P...>{kernel, to_dim3(grid), to_dim3(block), shm, stream};
 }
 
+/* C++20's std::type_identity, for C++14: a parameter of type nondeduced_t<X>
+ * takes no part in template argument deduction, so X is computed from the
+ * other arguments, and a template kernel's name passed there is resolved
+ * against X, as `void (*f)(float *) = scale;` resolves scale<float>. */
+template <typename T> struct type_identity {
+  using type = T;
+};
+template <typename T> using nondeduced_t = typename type_identity<T>::type;
+
+/* k<<<g, b, shm, s>>>(args) with k a template kernel named without template
+ * arguments, as hipcc writes it:
+ *   chevron_deduce(g, b, shm, s)(pick, args)
+ * where pick is a lambda hipcc writes, whose return type is the type of the
+ * specialisation a call k(args) would choose (found through a declaration
+ * hipcc adds after the kernel's, __ah_deduce_k, with the kernel's template
+ * and function parameters), and which returns k converted to that type.
+ * Deduction is then a call's: k(const T *, T *, int) takes (float *, float *,
+ * size_t). The arguments reach the kernel's parameters forwarded, so a literal
+ * 0 does not become a null pointer here (write nullptr), and a braced list
+ * `{}` cannot be an argument. */
+template <typename... A> struct type_list {};
+template <typename F, typename L, typename = void> struct can_pick : std::false_type {};
+template <typename F, typename... A>
+struct can_pick<F, type_list<A...>, decltype((void)std::declval<F &>()(std::declval<A>()...))>
+    : std::true_type {};
+
+struct deducing_launcher {
+  dim3 grid;
+  dim3 block;
+  std::size_t shm;
+  hipStream_t stream;
+
+  template <typename F, typename... A> void operator()(F pick, A &&...a) const {
+    static_assert(can_pick<F, type_list<A &&...>>::value,
+                  "anyhip: the launch's arguments do not deduce the template kernel's template "
+                  "arguments (the error below says why); name them: k<T><<<grid, block>>>(...)");
+    chevron(pick(static_cast<A &&>(a)...), grid, block, shm, stream)(static_cast<A &&>(a)...);
+  }
+};
+
+template <typename G, typename B>
+inline deducing_launcher chevron_deduce(const G &grid, const B &block, std::size_t shm = 0,
+                                        hipStream_t stream = nullptr) {
+  return deducing_launcher{to_dim3(grid), to_dim3(block), shm, stream};
+}
+
 /* hipLaunchKernelGGL(k, grid, block, shm, stream, args...) expands to
- * ggl(k, grid, block, shm)(stream, args...): the stream travels with the
- * arguments, so the macro's variadic part is never empty, and a literal 0 for
- * the stream or for a pointer argument converts as in a direct call. */
-template <typename... P> struct ggl_launcher {
-  void (*fn)(P...);
+ * ggl(grid, block, shm)((k), stream, args...): the stream travels with the
+ * arguments, so the macro's variadic part is never empty. Two call operators:
+ *   - k names one function (or a function pointer): its parameter types P
+ *     are deduced from k and each argument converts to P as in a direct call
+ *     (a literal 0 for a pointer or the stream, an int for a float);
+ *   - k names a template kernel without template arguments (or an overload
+ *     set): no P can be deduced from k, so the first one is not viable, and
+ *     the second resolves k against void (*)(decay_t<A>...), the arguments'
+ *     own types. The specialisation must take exactly those types (a
+ *     k(const T *) given a float * does not match: write k<float>); hipcc
+ *     rewrites such a hipLaunchKernelGGL of a template kernel it can see into
+ *     chevron_deduce, which deduces as a call does.
+ * When both are viable (a single kernel given exactly its parameter types),
+ * the stream decides: the first takes hipStream_t, the second a ggl_stream
+ * that a stream converts to through a constructor, a worse conversion. */
+struct ggl_stream {
+  hipStream_t value;
+  ggl_stream(hipStream_t s) : value(s) {}
+};
+
+struct ggl_launcher {
   dim3 grid;
   dim3 block;
   std::size_t shm;
 
-  void operator()(hipStream_t stream, P... a) const {
+  template <typename... P>
+  void operator()(void (*fn)(P...), hipStream_t stream, nondeduced_t<P>... a) const {
     void *args[sizeof...(P) + 1] = {const_cast<void *>(static_cast<const void *>(&a))...,
                                     nullptr};
     (void)__ahLaunchKernel(reinterpret_cast<const void *>(fn), &sig<P...>::value, grid, block,
                            shm, stream, args);
   }
+
+  template <typename... A>
+  void operator()(nondeduced_t<void (*)(std::decay_t<A>...)> fn, ggl_stream stream,
+                  A &&...a) const {
+    (*this)(fn, stream.value, static_cast<A &&>(a)...);
+  }
 };
 
-template <typename... P, typename G, typename B>
-inline ggl_launcher<P...> ggl(void (*kernel)(P...), const G &grid, const B &block,
-                              std::size_t shm) {
-  return ggl_launcher<P...>{kernel, to_dim3(grid), to_dim3(block), shm};
+template <typename G, typename B>
+inline ggl_launcher ggl(const G &grid, const B &block, std::size_t shm) {
+  return ggl_launcher{to_dim3(grid), to_dim3(block), shm};
 }
 
 /* The function form (HIP's HIP_TEMPLATE_KERNEL_LAUNCH variant). Arguments are
@@ -139,7 +210,7 @@ template <typename... P> inline int register_kernel(void (*kernel)(P...)) {
   ::anyhip::detail::launch_ggl((kernelName), numBlocks, numThreads, memPerBlock, __VA_ARGS__)
 #else
 #define hipLaunchKernelGGL(kernelName, numBlocks, numThreads, memPerBlock, ...) \
-  ::anyhip::detail::ggl((kernelName), numBlocks, numThreads, memPerBlock)(__VA_ARGS__)
+  ::anyhip::detail::ggl(numBlocks, numThreads, memPerBlock)((kernelName), __VA_ARGS__)
 #endif
 
 #endif

@@ -24,8 +24,7 @@ template <typename T, typename F> AH_ATOMIC_INLINE T atomic_update(T *p, F f) {
   __atomic_load(p, &old, __ATOMIC_RELAXED);
   do {
     desired = f(old);
-  } while (!__atomic_compare_exchange(p, &old, &desired, true, __ATOMIC_RELAXED,
-                                      __ATOMIC_RELAXED));
+  } while (!__atomic_compare_exchange(p, &old, &desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
   return old;
 }
 
@@ -90,25 +89,25 @@ template <typename T, typename U> AH_ATOMIC_INLINE T atomic_max_any(T *p, U v) {
 } // namespace anyhip
 
 /* Each operation under its three names. */
-#define AH_ATOMIC_3(name, T, params, call)                                         \
-  AH_ATOMIC_INLINE T name params { return call; }                                 \
-  AH_ATOMIC_INLINE T name##_system params { return call; }                        \
+#define AH_ATOMIC_3(name, T, params, call)                                                         \
+  AH_ATOMIC_INLINE T name params { return call; }                                                  \
+  AH_ATOMIC_INLINE T name##_system params { return call; }                                         \
   AH_ATOMIC_INLINE T name##_block params { return call; }
 
-#define AH_ATOMIC_BINARY(name, fn, T) \
+#define AH_ATOMIC_BINARY(name, fn, T)                                                              \
   AH_ATOMIC_3(name, T, (T * address, T val), anyhip::cpu::fn(address, val))
 
 /* Integers: the types HIP lists, plus the signed 64-bit ones. */
-#define AH_ATOMIC_INTEGERS(X, name, fn) \
-  X(name, fn, int)                      \
-  X(name, fn, unsigned int)             \
-  X(name, fn, long)                     \
-  X(name, fn, unsigned long)            \
-  X(name, fn, long long)                \
+#define AH_ATOMIC_INTEGERS(X, name, fn)                                                            \
+  X(name, fn, int)                                                                                 \
+  X(name, fn, unsigned int)                                                                        \
+  X(name, fn, long)                                                                                \
+  X(name, fn, unsigned long)                                                                       \
+  X(name, fn, long long)                                                                           \
   X(name, fn, unsigned long long)
-#define AH_ATOMIC_ALL(X, name, fn) \
-  AH_ATOMIC_INTEGERS(X, name, fn)  \
-  X(name, fn, float)               \
+#define AH_ATOMIC_ALL(X, name, fn)                                                                 \
+  AH_ATOMIC_INTEGERS(X, name, fn)                                                                  \
+  X(name, fn, float)                                                                               \
   X(name, fn, double)
 
 AH_ATOMIC_ALL(AH_ATOMIC_BINARY, atomicAdd, atomic_add)
@@ -117,13 +116,13 @@ AH_ATOMIC_ALL(AH_ATOMIC_BINARY, atomicExch, atomic_exch)
 AH_ATOMIC_ALL(AH_ATOMIC_BINARY, atomicMin, atomic_min)
 AH_ATOMIC_ALL(AH_ATOMIC_BINARY, atomicMax, atomic_max)
 
-#define AH_ATOMIC_BITS(name, op, T)                                                    \
+#define AH_ATOMIC_BITS(name, op, T)                                                                \
   AH_ATOMIC_3(name, T, (T * address, T val), op(address, val, __ATOMIC_RELAXED))
 AH_ATOMIC_INTEGERS(AH_ATOMIC_BITS, atomicAnd, __atomic_fetch_and)
 AH_ATOMIC_INTEGERS(AH_ATOMIC_BITS, atomicOr, __atomic_fetch_or)
 AH_ATOMIC_INTEGERS(AH_ATOMIC_BITS, atomicXor, __atomic_fetch_xor)
 
-#define AH_ATOMIC_CAS(name, fn, T) \
+#define AH_ATOMIC_CAS(name, fn, T)                                                                 \
   AH_ATOMIC_3(name, T, (T * address, T compare, T val), anyhip::cpu::fn(address, compare, val))
 AH_ATOMIC_ALL(AH_ATOMIC_CAS, atomicCAS, atomic_cas)
 AH_ATOMIC_CAS(atomicCAS, atomic_cas, unsigned short)
@@ -180,9 +179,9 @@ AH_ATOMIC_INLINE void atomicAddNoRet(float *address, float val) {
 #define __hip_atomic_fetch_xor(p, v, order, scope) __atomic_fetch_xor((p), (v), (order))
 #define __hip_atomic_fetch_min(p, v, order, scope) anyhip::cpu::atomic_min_any((p), (v))
 #define __hip_atomic_fetch_max(p, v, order, scope) anyhip::cpu::atomic_max_any((p), (v))
-#define __hip_atomic_compare_exchange_strong(p, expected, desired, succ, fail, scope) \
+#define __hip_atomic_compare_exchange_strong(p, expected, desired, succ, fail, scope)              \
   __atomic_compare_exchange_n((p), (expected), (desired), false, (succ), (fail))
-#define __hip_atomic_compare_exchange_weak(p, expected, desired, succ, fail, scope) \
+#define __hip_atomic_compare_exchange_weak(p, expected, desired, succ, fail, scope)                \
   __atomic_compare_exchange_n((p), (expected), (desired), true, (succ), (fail))
 
 #endif

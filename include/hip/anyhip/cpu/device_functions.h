@@ -81,8 +81,10 @@ __extension__ typedef unsigned __int128 u128;
 } // namespace cpu
 } // namespace anyhip
 
+/* The low 24 bits of each, sign-extended. */
 AH_DEV_INLINE int __mul24(int x, int y) {
-  return (int)((long long)((x << 8) >> 8) * (long long)((y << 8) >> 8));
+  return (int)((long long)((int)((unsigned int)x << 8) >> 8) *
+               (long long)((int)((unsigned int)y << 8) >> 8));
 }
 AH_DEV_INLINE unsigned int __umul24(unsigned int x, unsigned int y) {
   return (x & 0xffffffu) * (y & 0xffffffu);
@@ -131,9 +133,7 @@ AH_DEV_INLINE float __uint_as_float(unsigned int x) { return anyhip::cpu::bit_ca
 AH_DEV_INLINE unsigned int __float_as_uint(float x) {
   return anyhip::cpu::bit_cast<unsigned int>(x);
 }
-AH_DEV_INLINE double __longlong_as_double(long long x) {
-  return anyhip::cpu::bit_cast<double>(x);
-}
+AH_DEV_INLINE double __longlong_as_double(long long x) { return anyhip::cpu::bit_cast<double>(x); }
 AH_DEV_INLINE long long __double_as_longlong(double x) {
   return anyhip::cpu::bit_cast<long long>(x);
 }
@@ -150,10 +150,10 @@ AH_DEV_INLINE double __hiloint2double(int hi, int lo) {
 
 /* ---- conversions: _rn nearest even, _rz toward zero, _ru up, _rd down ---- */
 
-#define AH_CONV(from, to, name, T)                                              \
-  AH_DEV_INLINE T __##from##2##to##_rn(name x) { return (T)std::nearbyint(x); } \
-  AH_DEV_INLINE T __##from##2##to##_rz(name x) { return (T)std::trunc(x); }     \
-  AH_DEV_INLINE T __##from##2##to##_ru(name x) { return (T)std::ceil(x); }      \
+#define AH_CONV(from, to, name, T)                                                                 \
+  AH_DEV_INLINE T __##from##2##to##_rn(name x) { return (T)std::nearbyint(x); }                    \
+  AH_DEV_INLINE T __##from##2##to##_rz(name x) { return (T)std::trunc(x); }                        \
+  AH_DEV_INLINE T __##from##2##to##_ru(name x) { return (T)std::ceil(x); }                         \
   AH_DEV_INLINE T __##from##2##to##_rd(name x) { return (T)std::floor(x); }
 AH_CONV(float, int, float, int)
 AH_CONV(float, uint, float, unsigned int)
@@ -168,10 +168,10 @@ AH_DEV_INLINE int __float2int(float x) { return (int)x; }
 
 /* Integer to floating point and double to float: the host's conversion
  * rounds to nearest; the directed variants give that result too. */
-#define AH_TOFP(from, to, name, T)                                              \
-  AH_DEV_INLINE T __##from##2##to##_rn(name x) { return (T)x; }                 \
-  AH_DEV_INLINE T __##from##2##to##_rz(name x) { return (T)x; }                 \
-  AH_DEV_INLINE T __##from##2##to##_ru(name x) { return (T)x; }                 \
+#define AH_TOFP(from, to, name, T)                                                                 \
+  AH_DEV_INLINE T __##from##2##to##_rn(name x) { return (T)x; }                                    \
+  AH_DEV_INLINE T __##from##2##to##_rz(name x) { return (T)x; }                                    \
+  AH_DEV_INLINE T __##from##2##to##_ru(name x) { return (T)x; }                                    \
   AH_DEV_INLINE T __##from##2##to##_rd(name x) { return (T)x; }
 AH_TOFP(int, float, int, float)
 AH_TOFP(uint, float, unsigned int, float)

@@ -35,21 +35,21 @@ AH_MATH_INLINE float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.
 
 /* ---- arithmetic with a rounding mode ---- */
 
-#define AH_ROUNDED(name, T, params, expr) \
-  AH_MATH_INLINE T name##_rn params { return expr; } \
-  AH_MATH_INLINE T name##_rz params { return expr; } \
-  AH_MATH_INLINE T name##_ru params { return expr; } \
+#define AH_ROUNDED(name, T, params, expr)                                                          \
+  AH_MATH_INLINE T name##_rn params { return expr; }                                               \
+  AH_MATH_INLINE T name##_rz params { return expr; }                                               \
+  AH_MATH_INLINE T name##_ru params { return expr; }                                               \
   AH_MATH_INLINE T name##_rd params { return expr; }
 AH_ROUNDED(__fadd, float, (float x, float y), x + y)
 AH_ROUNDED(__fsub, float, (float x, float y), x - y)
-AH_ROUNDED(__fmul, float, (float x, float y), x * y)
+AH_ROUNDED(__fmul, float, (float x, float y), x *y)
 AH_ROUNDED(__fdiv, float, (float x, float y), x / y)
 AH_ROUNDED(__frcp, float, (float x), 1.0f / x)
 AH_ROUNDED(__fsqrt, float, (float x), sqrtf(x))
 AH_ROUNDED(__fmaf, float, (float x, float y, float z), fmaf(x, y, z))
 AH_ROUNDED(__dadd, double, (double x, double y), x + y)
 AH_ROUNDED(__dsub, double, (double x, double y), x - y)
-AH_ROUNDED(__dmul, double, (double x, double y), x * y)
+AH_ROUNDED(__dmul, double, (double x, double y), x *y)
 AH_ROUNDED(__ddiv, double, (double x, double y), x / y)
 AH_ROUNDED(__drcp, double, (double x), 1.0 / x)
 AH_ROUNDED(__dsqrt, double, (double x), sqrt(x))
@@ -120,8 +120,8 @@ AH_MATH_INLINE void sincospif(float x, float *s, float *c) {
 
 /* ---- min and max, as HIP declares them for device code ---- */
 
-#define AH_MINMAX(T, lt)                                          \
-  AH_MATH_INLINE T min(T a, T b) { return lt(b, a) ? b : a; }     \
+#define AH_MINMAX(T, lt)                                                                           \
+  AH_MATH_INLINE T min(T a, T b) { return lt(b, a) ? b : a; }                                      \
   AH_MATH_INLINE T max(T a, T b) { return lt(a, b) ? b : a; }
 #define AH_LESS(a, b) ((a) < (b))
 AH_MINMAX(int, AH_LESS)

@@ -60,12 +60,12 @@ int __ah_cpu_barrier(int op, int predicate);
  * types zero-extended to 64 bits, bit-for-bit); `arg` is the source lane,
  * delta or lane mask of a shuffle, or the AH_CPU_T_* type of a reduction. */
 enum {
-  AH_CPU_WARP_SYNC,      /* __syncwarp: returns 0 */
+  AH_CPU_WARP_SYNC, /* __syncwarp: returns 0 */
   AH_CPU_WARP_SHFL,
   AH_CPU_WARP_SHFL_UP,
   AH_CPU_WARP_SHFL_DOWN,
   AH_CPU_WARP_SHFL_XOR,
-  AH_CPU_WARP_BALLOT,    /* bit n = lane n took part with value != 0 */
+  AH_CPU_WARP_BALLOT, /* bit n = lane n took part with value != 0 */
   AH_CPU_WARP_ANY,
   AH_CPU_WARP_ALL,
   AH_CPU_WARP_ACTIVE,    /* the lanes taking part */

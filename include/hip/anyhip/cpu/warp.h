@@ -42,7 +42,7 @@ template <typename T> constexpr int warp_type() {
   static_assert(std::is_arithmetic<T>::value && sizeof(T) >= 4 && sizeof(T) <= 8,
                 "warp reductions take 32- and 64-bit integers, float and double");
   return std::is_floating_point<T>::value ? (sizeof(T) == 4 ? AH_CPU_T_F32 : AH_CPU_T_F64)
-         : sizeof(T) == 4 ? (std::is_signed<T>::value ? AH_CPU_T_I32 : AH_CPU_T_U32)
+         : sizeof(T) == 4                 ? (std::is_signed<T>::value ? AH_CPU_T_I32 : AH_CPU_T_U32)
                           : (std::is_signed<T>::value ? AH_CPU_T_I64 : AH_CPU_T_U64);
 }
 
@@ -63,15 +63,14 @@ template <typename T> AH_WARP_INLINE T __shfl(T var, int srcLane, int width = wa
   return anyhip::cpu::warp_unpack<T>(
       __ah_cpu_warp(AH_CPU_WARP_SHFL, anyhip::cpu::warp_pack(var), srcLane, width, ~0ull));
 }
-template <typename T>
-AH_WARP_INLINE T __shfl_up(T var, unsigned int delta, int width = warpSize) {
-  return anyhip::cpu::warp_unpack<T>(__ah_cpu_warp(
-      AH_CPU_WARP_SHFL_UP, anyhip::cpu::warp_pack(var), (int)delta, width, ~0ull));
+template <typename T> AH_WARP_INLINE T __shfl_up(T var, unsigned int delta, int width = warpSize) {
+  return anyhip::cpu::warp_unpack<T>(
+      __ah_cpu_warp(AH_CPU_WARP_SHFL_UP, anyhip::cpu::warp_pack(var), (int)delta, width, ~0ull));
 }
 template <typename T>
 AH_WARP_INLINE T __shfl_down(T var, unsigned int delta, int width = warpSize) {
-  return anyhip::cpu::warp_unpack<T>(__ah_cpu_warp(
-      AH_CPU_WARP_SHFL_DOWN, anyhip::cpu::warp_pack(var), (int)delta, width, ~0ull));
+  return anyhip::cpu::warp_unpack<T>(
+      __ah_cpu_warp(AH_CPU_WARP_SHFL_DOWN, anyhip::cpu::warp_pack(var), (int)delta, width, ~0ull));
 }
 template <typename T> AH_WARP_INLINE T __shfl_xor(T var, int laneMask, int width = warpSize) {
   return anyhip::cpu::warp_unpack<T>(
@@ -111,8 +110,7 @@ template <typename T> AH_WARP_INLINE unsigned long long __match_all(T value, int
 /* ---- __syncwarp: every lane of the mask waits for the others; a 32-bit
  * all-ones mask (CUDA's idiom) means the whole warp. */
 
-template <typename MaskT = unsigned long long>
-AH_WARP_INLINE void __syncwarp(MaskT mask = ~0ull) {
+template <typename MaskT = unsigned long long> AH_WARP_INLINE void __syncwarp(MaskT mask = ~0ull) {
   static_assert(std::is_integral<MaskT>::value, "the mask is an integer");
   std::uint64_t m = (std::uint64_t)mask;
   if (sizeof(MaskT) < 8 && m == (std::uint64_t)(std::make_unsigned_t<MaskT>)~(MaskT)0)
@@ -125,22 +123,20 @@ AH_WARP_INLINE void __syncwarp(MaskT mask = ~0ull) {
 template <typename MaskT, typename T>
 AH_WARP_INLINE T __shfl_sync(MaskT mask, T var, int srcLane, int width = warpSize) {
   anyhip::cpu::check_mask<MaskT>();
-  return anyhip::cpu::warp_unpack<T>(__ah_cpu_warp(
-      AH_CPU_WARP_SHFL, anyhip::cpu::warp_pack(var), srcLane, width, (std::uint64_t)mask));
+  return anyhip::cpu::warp_unpack<T>(__ah_cpu_warp(AH_CPU_WARP_SHFL, anyhip::cpu::warp_pack(var),
+                                                   srcLane, width, (std::uint64_t)mask));
 }
 template <typename MaskT, typename T>
 AH_WARP_INLINE T __shfl_up_sync(MaskT mask, T var, unsigned int delta, int width = warpSize) {
   anyhip::cpu::check_mask<MaskT>();
-  return anyhip::cpu::warp_unpack<T>(__ah_cpu_warp(AH_CPU_WARP_SHFL_UP,
-                                                   anyhip::cpu::warp_pack(var), (int)delta,
-                                                   width, (std::uint64_t)mask));
+  return anyhip::cpu::warp_unpack<T>(__ah_cpu_warp(AH_CPU_WARP_SHFL_UP, anyhip::cpu::warp_pack(var),
+                                                   (int)delta, width, (std::uint64_t)mask));
 }
 template <typename MaskT, typename T>
 AH_WARP_INLINE T __shfl_down_sync(MaskT mask, T var, unsigned int delta, int width = warpSize) {
   anyhip::cpu::check_mask<MaskT>();
-  return anyhip::cpu::warp_unpack<T>(__ah_cpu_warp(AH_CPU_WARP_SHFL_DOWN,
-                                                   anyhip::cpu::warp_pack(var), (int)delta,
-                                                   width, (std::uint64_t)mask));
+  return anyhip::cpu::warp_unpack<T>(__ah_cpu_warp(
+      AH_CPU_WARP_SHFL_DOWN, anyhip::cpu::warp_pack(var), (int)delta, width, (std::uint64_t)mask));
 }
 template <typename MaskT, typename T>
 AH_WARP_INLINE T __shfl_xor_sync(MaskT mask, T var, int laneMask, int width = warpSize) {
@@ -172,8 +168,8 @@ AH_WARP_INLINE unsigned long long __match_any_sync(MaskT mask, T value) {
 template <typename MaskT, typename T>
 AH_WARP_INLINE unsigned long long __match_all_sync(MaskT mask, T value, int *pred) {
   anyhip::cpu::check_mask<MaskT>();
-  unsigned long long m = __ah_cpu_warp(AH_CPU_WARP_MATCH_ALL, anyhip::cpu::warp_pack(value), 0,
-                                       0, (std::uint64_t)mask);
+  unsigned long long m = __ah_cpu_warp(AH_CPU_WARP_MATCH_ALL, anyhip::cpu::warp_pack(value), 0, 0,
+                                       (std::uint64_t)mask);
   *pred = m != 0;
   return m;
 }
@@ -181,14 +177,12 @@ AH_WARP_INLINE unsigned long long __match_all_sync(MaskT mask, T value, int *pre
 /* Reductions: int and unsigned int everywhere; the 64-bit integers, float
  * and double as with AMD's HIP_ENABLE_EXTRA_WARP_SYNC_TYPES (always here).
  * and/or/xor take integers only. */
-#define AH_WARP_REDUCE(name, op, cond)                                                     \
-  template <typename MaskT, typename T>                                                    \
-  AH_WARP_INLINE T name(MaskT mask, T var) {                                               \
-    anyhip::cpu::check_mask<MaskT>();                                                      \
-    static_assert(cond, #name " does not take this type");                                 \
-    return anyhip::cpu::warp_unpack<T>(__ah_cpu_warp(op, anyhip::cpu::warp_pack(var),     \
-                                                     anyhip::cpu::warp_type<T>(), 0,       \
-                                                     (std::uint64_t)mask));                \
+#define AH_WARP_REDUCE(name, op, cond)                                                             \
+  template <typename MaskT, typename T> AH_WARP_INLINE T name(MaskT mask, T var) {                 \
+    anyhip::cpu::check_mask<MaskT>();                                                              \
+    static_assert(cond, #name " does not take this type");                                         \
+    return anyhip::cpu::warp_unpack<T>(__ah_cpu_warp(                                              \
+        op, anyhip::cpu::warp_pack(var), anyhip::cpu::warp_type<T>(), 0, (std::uint64_t)mask));    \
   }
 AH_WARP_REDUCE(__reduce_add_sync, AH_CPU_WARP_RED_ADD, std::is_arithmetic<T>::value)
 AH_WARP_REDUCE(__reduce_min_sync, AH_CPU_WARP_RED_MIN, std::is_arithmetic<T>::value)

@@ -136,6 +136,19 @@ __device__ inline int all(int pred) {
   ((unsigned long long)__match_any_sync((unsigned)(mask), (value)))
 #define __match_all_sync(mask, value, pred) \
   ((unsigned long long)__match_all_sync((unsigned)(mask), (value), (pred)))
+/* The other _sync forms only narrow the mask (no warning for ~0ull). */
+#define __all_sync(mask, pred) __all_sync((unsigned)(mask), (pred))
+#define __any_sync(mask, pred) __any_sync((unsigned)(mask), (pred))
+#define __shfl_sync(mask, ...) __shfl_sync((unsigned)(mask), __VA_ARGS__)
+#define __shfl_up_sync(mask, ...) __shfl_up_sync((unsigned)(mask), __VA_ARGS__)
+#define __shfl_down_sync(mask, ...) __shfl_down_sync((unsigned)(mask), __VA_ARGS__)
+#define __shfl_xor_sync(mask, ...) __shfl_xor_sync((unsigned)(mask), __VA_ARGS__)
+#define __reduce_add_sync(mask, value) __reduce_add_sync((unsigned)(mask), (value))
+#define __reduce_min_sync(mask, value) __reduce_min_sync((unsigned)(mask), (value))
+#define __reduce_max_sync(mask, value) __reduce_max_sync((unsigned)(mask), (value))
+#define __reduce_and_sync(mask, value) __reduce_and_sync((unsigned)(mask), (value))
+#define __reduce_or_sync(mask, value) __reduce_or_sync((unsigned)(mask), (value))
+#define __reduce_xor_sync(mask, value) __reduce_xor_sync((unsigned)(mask), (value))
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
 template <typename T> __device__ inline unsigned long long __match_any(T value) {
