@@ -14,7 +14,9 @@ __global__ void one_thread_blocks(unsigned *out) {
     out[0] = 1;
 }
 
-__global__ void store(unsigned *out) { out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x; }
+__global__ void store(unsigned *out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
+}
 
 __global__ void barriers(unsigned *out, int n) {
   unsigned v = threadIdx.x;
@@ -47,7 +49,8 @@ __global__ void shared_adds(unsigned *out, int n, int atomic) {
 
 int main(int argc, char **argv) {
   bench::Config c(argc, argv, "engine_costs");
-  if (c.gpu || bench::fibers_created() < 0 || std::strncmp(c.device_name.c_str(), "anyhip CPU", 10)) {
+  if (c.gpu || bench::fibers_created() < 0 ||
+      std::strncmp(c.device_name.c_str(), "anyhip CPU", 10)) {
     std::printf("# engine_costs: measures the CPU device only; skipped on \"%s\"\n",
                 c.device_name.c_str());
     return 0;
@@ -66,7 +69,7 @@ int main(int argc, char **argv) {
       BENCH_HIP(hipDeviceSynchronize());
       v.push_back(bench::now_ms() - t0);
     }
-    return *std::min_element(v.begin() + 1, v.end());  // the first run warms up
+    return *std::min_element(v.begin() + 1, v.end()); // the first run warms up
   };
   const unsigned many = 16384;
   double t_blocks = t([&] { one_thread_blocks<<<many, 1>>>(out); });
@@ -85,7 +88,8 @@ int main(int argc, char **argv) {
   const int workers = c.device_units;
   auto ns = [&](double ms, double units) { return ms * 1e6 * workers / units; };
   std::printf("| engine cost (%d workers) | ns per unit, one worker's time | measured as |\n"
-              "| --- | --- | --- |\n", workers);
+              "| --- | --- | --- |\n",
+              workers);
   std::printf("| a block of one thread | %.0f | %u one-thread blocks |\n", ns(t_blocks, many),
               many);
   std::printf("| a GPU thread, barrier-free (fast path) | %.1f | %u blocks of %u, one store |\n",
@@ -96,8 +100,9 @@ int main(int argc, char **argv) {
               ns(t_bar17 - t_bar1, 16.0 * threads));
   std::printf("| each `__shfl_down` (warp of %d) | %.1f | per lane: (17 shuffles - 1) / 16 |\n",
               warpSize, ns(t_shfl17 - t_shfl1, 16.0 * threads));
-  std::printf("| shared `atomicAdd` over a plain add | %.1f | per op: (64 atomics - 64 adds) / 64 |\n",
-              ns(t_atomic - t_plain, 64.0 * threads));
+  std::printf(
+      "| shared `atomicAdd` over a plain add | %.1f | per op: (64 atomics - 64 adds) / 64 |\n",
+      ns(t_atomic - t_plain, 64.0 * threads));
   BENCH_HIP(hipFree(out));
   return 0;
 }

@@ -8,7 +8,9 @@
 
 __global__ void empty_kernel() {}
 
-__global__ void count_kernel(unsigned *counter) { atomicAdd(counter, 1u); }
+__global__ void count_kernel(unsigned *counter) {
+  atomicAdd(counter, 1u);
+}
 
 static void empty_omp(int iterations) {
 #pragma omp parallel for

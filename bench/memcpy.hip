@@ -62,9 +62,9 @@ int main(int argc, char **argv) {
       hipMemcpyKind kind;
       void *base_dst;
     } rows[] = {
-      {"hipMemcpy host-to-device, 64 MiB", d1, pageable, hipMemcpyHostToDevice, back},
-      {"hipMemcpy device-to-host, 64 MiB", back, d1, hipMemcpyDeviceToHost, back},
-      {"hipMemcpy device-to-device, 64 MiB", d2, d1, hipMemcpyDeviceToDevice, back},
+        {"hipMemcpy host-to-device, 64 MiB", d1, pageable, hipMemcpyHostToDevice, back},
+        {"hipMemcpy device-to-host, 64 MiB", back, d1, hipMemcpyDeviceToHost, back},
+        {"hipMemcpy device-to-device, 64 MiB", d2, d1, hipMemcpyDeviceToDevice, back},
     };
     for (auto &r : rows) {
       auto t = bench::time_pair(

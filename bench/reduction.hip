@@ -33,7 +33,7 @@ __device__ unsigned warp_sum(unsigned v) {
 }
 
 __global__ void reduce_shuffle(const unsigned *in, unsigned *out, unsigned n) {
-  __shared__ unsigned partial[kBlock / 32];  // one per warp, for 32- or 64-wide warps
+  __shared__ unsigned partial[kBlock / 32]; // one per warp, for 32- or 64-wide warps
   unsigned tid = threadIdx.x;
   unsigned i = blockIdx.x * (2 * kBlock) + tid;
   unsigned v = i < n ? in[i] : 0;
@@ -95,8 +95,8 @@ int main(int argc, char **argv) {
     const char *name, *key;
     reduce_kernel k;
   } variants[] = {
-    {"reduction, shared memory, 256K uints", "reduction shared-memory", reduce_shared},
-    {"reduction, shuffles, 256K uints", "reduction shuffles", reduce_shuffle},
+      {"reduction, shared memory, 256K uints", "reduction shared-memory", reduce_shared},
+      {"reduction, shuffles, 256K uints", "reduction shuffles", reduce_shuffle},
   };
   for (auto &v : variants) {
     unsigned got = 0;

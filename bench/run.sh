@@ -63,7 +63,7 @@ run_cpu() {
     echo "$out"
     if [ "$p" = engine_costs ]; then
       costs=$(grep '^| ' <<<"$out")
-    else
+    elif grep -q '^| ' <<<"$out"; then
       rows+=$(grep '^| ' <<<"$out")$'\n'
     fi
     if [ $rc -ne 0 ]; then
@@ -78,7 +78,8 @@ run_cpu() {
     echo "# Benchmarks: anyhip beside OpenMP"
     echo
     echo "\`bench/run.sh $1\` on $(date -u +%Y-%m-%d), $(machine)."
-    echo "ANYHIP_DEVICES=${ANYHIP_DEVICES:-(default)}; $threads anyhip workers and $threads OpenMP threads."
+    echo "ANYHIP_DEVICES=${ANYHIP_DEVICES:-(default)};" \
+      "$threads anyhip workers and $threads OpenMP threads."
     echo "Times are medians of 9 runs after warm-ups, anyhip and OpenMP alternating in 3 rounds;"
     echo "ratio = anyhip / OpenMP (lower is better). Load average before/after: $load0 / $(load)."
     echo
@@ -143,17 +144,36 @@ parallel_build() {
   return $failed
 }
 
-# Prints "key<TAB>ms<TAB>bytes" for each @gpu line of a program's output.
-gpu_lines() { awk -F'\t' '$1 == "@gpu" { print $2 "\t" $3 "\t" $4 }' "$1"; }
+# Pairs the "@gpu<TAB>key<TAB>ms<TAB>bytes" lines of a native and an anyhip
+# output into table rows: times, bandwidths, ratio anyhip/native, and the
+# target (1.2 for launches, 1.05 for the rest). A key the native run lacks
+# gives a "missing" row and exit status 1.
+pair_rows() {
+  awk -F'\t' '
+    function t(ms) { return ms < 1 ? sprintf("%.2f us", ms * 1000) : sprintf("%.3f ms", ms) }
+    FNR == NR { if ($1 == "@gpu") native[$2] = $3; next }
+    $1 != "@gpu" { next }
+    !($2 in native) { printf "| %s | missing in the native output | | | | |\n", $2; bad = 1; next }
+    {
+      r = $3 / native[$2]
+      target = $2 ~ /^launch/ ? 1.2 : 1.05
+      bw = $4 > 0 ? sprintf(" (%.0f / %.0f GB/s)", $4 / $3 / 1e6, $4 / native[$2] / 1e6) : ""
+      printf "| %s%s | %s | %s | %.3f | <= %s | %s |\n", $2, bw, t($3), t(native[$2]), r,
+             target, r <= target ? "ok" : "MISSES"
+    }
+    END { exit bad }' "$1" "$2"
+}
 
 run_nvidia() {
   local nvcc arch out p status=0 gpu
-  nvcc=$(find_nvcc) || die "--nvidia needs nvcc (CUDA toolkit): put it on PATH, set CUDA_PATH or HIPCC_NVCC"
+  nvcc=$(find_nvcc) ||
+    die "--nvidia needs nvcc (the CUDA toolkit): put it on PATH, or set CUDA_PATH or HIPCC_NVCC"
   if command -v nvidia-smi >/dev/null 2>&1; then
     gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
     [ -n "$gpu" ] || die "--nvidia needs an NVIDIA GPU: nvidia-smi lists none"
     if [ -z "${BENCH_CUDA_ARCH:-}" ]; then
-      arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
+      arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null |
+        head -1 | tr -d ' .')
       [ -n "$arch" ] && BENCH_CUDA_ARCH=sm_$arch
     fi
   else
@@ -178,7 +198,7 @@ run_nvidia() {
   echo "bench/run.sh: building ${#programs[@]} programs twice (anyhip's NVIDIA pass, native nvcc)"
   parallel_build "${args[@]}" || die "building the GPU benchmarks failed (logs in $out)"
 
-  local table="" key ms bytes nms nbytes ratio target verdict bw p_status
+  local table="" rows p_status
   for p in "${programs[@]}"; do
     p_status=0
     "$out/native_$p" --gpu >"$out/native_$p.out" 2>&1 || p_status=$?
@@ -189,31 +209,21 @@ run_nvidia() {
       table+="| $p | FAILED (see $out/*_$p.out) | | | | |"$'\n'
       continue
     fi
-    if ! grep -q '^@device' "$out/anyhip_$p.out" || grep -q '^@device.anyhip CPU' "$out/anyhip_$p.out"; then
+    if ! grep -q '^@device' "$out/anyhip_$p.out" ||
+      grep -q '^@device.anyhip CPU' "$out/anyhip_$p.out"; then
       die "anyhip's $p did not run on the GPU (ANYHIP_DEVICES=nvidia): see $out/anyhip_$p.out"
     fi
-    while IFS=$'\t' read -r key ms bytes; do
-      read -r nms nbytes < <(gpu_lines "$out/native_$p.out" | awk -F'\t' -v k="$key" '$1 == k { print $2, $3 }')
-      [ -n "${nms:-}" ] || { status=1; table+="| $key | missing in the native output | | | | |"$'\n'; continue; }
-      ratio=$(awk -v a="$ms" -v b="$nms" 'BEGIN { printf "%.3f", a / b }')
-      case "$key" in launch*) target=1.2 ;; *) target=1.05 ;; esac
-      verdict=$(awk -v r="$ratio" -v t="$target" 'BEGIN { print (r <= t) ? "ok" : "MISSES" }')
-      bw=""
-      if [ "${bytes:-0}" != 0 ]; then
-        bw=$(awk -v b="$bytes" -v a="$ms" -v n="$nms" 'BEGIN { printf " (%.0f / %.0f GB/s)", b / a / 1e6, b / n / 1e6 }')
-      fi
-      table+=$(awk -v k="$key" -v a="$ms" -v n="$nms" -v r="$ratio" -v t="$target" -v v="$verdict" -v w="$bw" \
-        'function f(ms) { return ms < 1 ? sprintf("%.2f us", ms * 1000) : sprintf("%.3f ms", ms) }
-         BEGIN { printf "| %s%s | %s | %s | %s | <= %s | %s |", k, w, f(a), f(n), r, t, v }')$'\n'
-    done < <(gpu_lines "$out/anyhip_$p.out")
+    rows=$(pair_rows "$out/native_$p.out" "$out/anyhip_$p.out") || status=1
+    [ -z "$rows" ] || table+="$rows"$'\n'
   done
   {
     echo "<!-- Written by bench/run.sh --nvidia; do not edit. -->"
     echo "# Benchmarks: anyhip on an NVIDIA GPU beside native CUDA"
     echo
     echo "\`bench/run.sh $1 --nvidia\` on $(date -u +%Y-%m-%d): $gpu ($arch), $(machine)."
-    echo "Kernels: event-timed medians of 20 runs; launches and copies: wall-clock medians (each copy"
-    echo "is a hipMemcpy/cudaMemcpy followed by a device synchronize). Ratio = anyhip / native time."
+    echo "Kernels: event-timed medians of 20 runs; launches and copies: wall-clock medians"
+    echo "(each copy is a hipMemcpy/cudaMemcpy followed by a device synchronize)."
+    echo "Ratio = anyhip / native time."
     echo
     echo "| benchmark (anyhip / native bandwidth) | anyhip | native CUDA | ratio | target | |"
     echo "| --- | --- | --- | --- | --- | --- |"

@@ -41,6 +41,7 @@ struct scope {
   size_t ncomps;
   size_t decl;           /* the enclosing declaration's state when the brace opened */
   int paren;
+  int c_linkage;         /* SC_LINKAGE: extern "C" */
 };
 
 /* One #if chain that is open: the directives of its branches seen so far. */
@@ -63,6 +64,16 @@ struct kernel {
   char *helper;         /* a primary template: its deduction declaration (see deduce_helper) */
   size_t helper_off;    /* where that goes: right after the kernel's declaration */
   int helper_used;
+};
+
+/* A namespace-scope __device__, __constant__ or __managed__ variable. */
+struct var {
+  struct ns_comp *ns; /* enclosing namespaces, outermost first */
+  size_t nns;
+  char *name;
+  char *mangled; /* its symbol, as the compiler names it (what the ELF tables say) */
+  size_t line;
+  struct ah_strv conds;
 };
 
 /* A launch, rewritten once the whole file is known: whether its kernel is a
@@ -97,6 +108,8 @@ struct prep {
   size_t nkernels, capkernels;
   struct launch *launches;
   size_t nlaunches, caplaunches;
+  struct var *vars;
+  size_t nvars, capvars;
   int errors;
 };
 
@@ -845,6 +858,16 @@ static void rewrite_launches(struct prep *p) {
     }
     /* The kernel's name moves behind the configuration; its lines stay. */
     nl = count_newlines(p, l->start, l->open);
+    if (p->target != AH_TARGET_CPU) {
+      /* nvcc deduces a chevron's template arguments itself. */
+      head = ah_xmalloc(strlen(l->qual) + strlen(l->base) + nl + 4);
+      sprintf(head, "%s%s<<<", l->qual, l->base);
+      memset(head + strlen(head), '\n', nl);
+      head[strlen(l->qual) + strlen(l->base) + 3 + nl] = '\0';
+      add_edit(p, l->start, l->open + 1 - l->start, head);
+      add_edit(p, l->close, 1, ah_xstrdup(l->no_args ? ">>>()" : ">>>("));
+      continue;
+    }
     head = ah_xmalloc(strlen("::anyhip::detail::chevron_deduce(") + nl + 1);
     strcpy(head, "::anyhip::detail::chevron_deduce(");
     memset(head + strlen(head), '\n', nl);
@@ -864,11 +887,57 @@ static void rewrite_launches(struct prep *p) {
     free(pick);
   }
   for (size_t k = 0; k < p->nkernels; k++)
-    if (p->kernels[k].helper_used)
+    if (p->kernels[k].helper_used && p->target == AH_TARGET_CPU)
       add_edit(p, p->kernels[k].helper_off, 0, ah_xstrdup(p->kernels[k].helper));
 }
 
 /* ---- kernel registration ------------------------------------------------- */
+
+/* The namespaces open at this point, outermost first, into *ns; returns
+ * their qualifier ("a::b::", "(anonymous)::"). */
+static char *current_namespaces(const struct prep *p, struct ns_comp **ns, size_t *nns) {
+  char *qual = ah_xstrdup("");
+  size_t cap = 0;
+
+  *ns = NULL;
+  *nns = 0;
+  for (size_t i = 0; i < p->nscopes; i++) {
+    for (size_t c = 0; c < p->scopes[i].ncomps; c++) {
+      const struct ns_comp *nc = &p->scopes[i].comps[c];
+      char *q;
+
+      *ns = grow_array(*ns, &cap, *nns + 1, sizeof(**ns));
+      (*ns)[*nns].name = nc->name ? ah_xstrdup(nc->name) : NULL;
+      (*ns)[*nns].is_inline = nc->is_inline;
+      (*nns)++;
+      q = ah_xasprintf("%s%s::", qual, nc->name ? nc->name : "(anonymous)");
+      free(qual);
+      qual = q;
+    }
+  }
+  return qual;
+}
+
+/* The #if chains open at this point (include guards left out), one string
+ * per level, for a registration to repeat. */
+static void current_conds(const struct prep *p, struct ah_strv *out) {
+  for (size_t i = 0; i < p->nconds; i++) {
+    struct ah_strv *c = &p->conds[i].chain;
+    size_t n = 0;
+    char *s, *o;
+
+    if (p->conds[i].guard)
+      continue;
+    for (size_t j = 0; j < c->n; j++)
+      n += strlen(c->v[j]) + 1;
+    o = s = ah_xmalloc(n + 1);
+    for (size_t j = 0; j < c->n; j++)
+      o += sprintf(o, "%s\n", c->v[j]);
+    *o = '\0';
+    ah_strv_push(out, s);
+    free(s);
+  }
+}
 
 /* Looks at one namespace-scope declaration, toks[a, b) where toks[b] is the
  * `{` of a definition or the `;` of a declaration, and records it when it
@@ -876,7 +945,7 @@ static void rewrite_launches(struct prep *p) {
 static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
   const struct ah_tokens *ts = &p->toks;
   int global = 0, templ = 0;
-  size_t name_end = 0, name_start, close, nscap;
+  size_t name_end = 0, name_start, close;
   struct kernel *kr;
   char *qual;
 
@@ -929,44 +998,189 @@ static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
     else if (is(p, &ts->t[k], "="))
       kr->has_default = 1;
   }
-  qual = ah_xstrdup("");
-  nscap = 0;
-  for (size_t i = 0; i < p->nscopes; i++) {
-    for (size_t c = 0; c < p->scopes[i].ncomps; c++) {
-      const struct ns_comp *nc = &p->scopes[i].comps[c];
-      char *q;
-
-      kr->ns = grow_array(kr->ns, &nscap, kr->nns + 1, sizeof(*kr->ns));
-      kr->ns[kr->nns].name = nc->name ? ah_xstrdup(nc->name) : NULL;
-      kr->ns[kr->nns].is_inline = nc->is_inline;
-      kr->nns++;
-      q = ah_xasprintf("%s%s::", qual, nc->name ? nc->name : "(anonymous)");
-      free(qual);
-      qual = q;
-    }
-  }
+  qual = current_namespaces(p, &kr->ns, &kr->nns);
   kr->key = ah_xasprintf("%s%s", qual, kr->name);
   free(qual);
   /* Every declaration of a template gets its own deduction declaration: they
    * redeclare one function template, with defaults where the kernel's are. */
   if (templ && name_end - name_start == 1 && !is(p, &ts->t[name_end - 1], ">"))
     deduce_helper(p, kr, a, b, name_start);
-  for (size_t i = 0; i < p->nconds; i++) {
-    struct ah_strv *c = &p->conds[i].chain;
-    size_t n = 0;
-    char *s, *o;
+  current_conds(p, &kr->conds);
+}
 
-    if (p->conds[i].guard)
-      continue;
-    for (size_t j = 0; j < c->n; j++)
-      n += strlen(c->v[j]) + 1;
-    o = s = ah_xmalloc(n + 1);
-    for (size_t j = 0; j < c->n; j++)
-      o += sprintf(o, "%s\n", c->v[j]);
-    *o = '\0';
-    ah_strv_push(&kr->conds, s);
-    free(s);
+/* ---- device variables ---------------------------------------------------- */
+
+/* The symbol the host compiler gives a namespace-scope variable (Itanium
+ * C++ ABI; a variable's type is not part of it): `x`, `_ZN2ns1xE`, with `L`
+ * before the name for internal linkage (`_ZL1x`, `_ZN2nsL1xE`) except in an
+ * anonymous namespace (`_ZN12_GLOBAL__N_11xE`), and the plain name under
+ * extern "C". */
+static char *mangle(const struct var *v, int internal, int c_linkage) {
+  char *m, *t;
+
+  if (c_linkage || (v->nns == 0 && !internal))
+    return ah_xstrdup(v->name);
+  if (v->nns == 0)
+    return ah_xasprintf("_ZL%zu%s", strlen(v->name), v->name);
+  m = ah_xstrdup("_ZN");
+  for (size_t c = 0; c < v->nns; c++) {
+    t = v->ns[c].name ? ah_xasprintf("%s%zu%s", m, strlen(v->ns[c].name), v->ns[c].name)
+                      : ah_xasprintf("%s12_GLOBAL__N_1", m);
+    free(m);
+    m = t;
   }
+  internal &= v->ns[v->nns - 1].name != NULL;
+  t = ah_xasprintf("%s%s%zu%sE", m, internal ? "L" : "", strlen(v->name), v->name);
+  free(m);
+  return t;
+}
+
+static int excluded_name(const struct prep *p, const struct ah_token *t) {
+  static const char *const kw[] = {"const", "volatile", "static", "inline", "constexpr",
+                                   "__restrict__", "__restrict", "mutable", "register", NULL};
+
+  for (int i = 0; kw[i]; i++)
+    if (is(p, t, kw[i]))
+      return 1;
+  return is_type_keyword(p, t) || is(p, t, "float") || is(p, t, "double") || is(p, t, "void");
+}
+
+static void add_var(struct prep *p, const struct ah_token *name, int internal) {
+  struct var *v;
+  char *qual;
+  int c_linkage = 0;
+
+  for (size_t i = 0; i < p->nscopes; i++)
+    c_linkage |= p->scopes[i].kind == SC_LINKAGE && p->scopes[i].c_linkage;
+  p->vars = grow_array(p->vars, &p->capvars, p->nvars + 1, sizeof(*p->vars));
+  v = &p->vars[p->nvars++];
+  memset(v, 0, sizeof(*v));
+  v->name = ah_xasprintf("%.*s", (int)name->len, p->s + name->off);
+  v->line = line_of(p, name->off);
+  qual = current_namespaces(p, &v->ns, &v->nns);
+  free(qual);
+  current_conds(p, &v->conds);
+  v->mangled = mangle(v, internal, c_linkage);
+}
+
+/* Looks at one namespace-scope declaration, toks[a, b) where toks[b] is its
+ * `;` or a `{` (a braced initializer), and records the variables it defines
+ * when it is a __device__, __constant__ or __managed__ variable definition:
+ *   __device__ int x;  __constant__ float c[16] = {...};  __device__ T a, *b = &a;
+ * A function (a `(` before any declarator ends), a declaration (`extern`), a
+ * type, a template and anything not understood are left alone: those are
+ * found through the ELF tables as before. */
+static void note_variables(struct prep *p, size_t a, size_t b, int at_brace) {
+  static const char *const skip[] = {"extern", "typedef", "using", "template", "friend",
+                                     "__global__", "__shared__", "static_assert", "namespace",
+                                     "operator", "concept", "requires", "asm", "inline", NULL};
+  const struct ah_tokens *ts = &p->toks;
+  int dev = 0, internal = 0, vol = 0, base_cst = 0, cst = 0, angle = 0, ptr = 0, elab = 0;
+  size_t k, prev = (size_t)-1, tag = (size_t)-1; /* tag: the S of `struct S` */
+
+  for (k = a; k < b; k++) {
+    const struct ah_token *t = &ts->t[k];
+
+    if (is(p, t, "__device__") || is(p, t, "__constant__") || is(p, t, "__managed__"))
+      dev = 1;
+    else if (is(p, t, "static"))
+      internal = 1;
+    else if (is(p, t, "volatile"))
+      vol = 1;
+    else if (at_brace && (is(p, t, "struct") || is(p, t, "class") || is(p, t, "union") ||
+                          is(p, t, "enum")))
+      return; /* `struct S {`: a type is being defined */
+    for (int i = 0; skip[i]; i++)
+      if (is(p, t, skip[i]))
+        return;
+  }
+  if (!dev)
+    return;
+  /* The first declarator: the name before the first `=`, `[`, `,`, `{` or
+   * the end, outside template argument lists; attributes anywhere. A const
+   * that applies to the variable itself (not to what a pointer points at)
+   * gives it internal linkage, as `static` does. */
+  for (k = a; k < b; k++) {
+    const struct ah_token *t = &ts->t[k];
+    size_t n = skip_attribute(p, ts, k);
+
+    if (n != k) {
+      k = n - 1;
+    } else if (is(p, t, "<") && k > a && is_ident(&ts->t[k - 1])) {
+      angle++;
+    } else if (is(p, t, ">") && angle > 0) {
+      angle--;
+    } else if (angle > 0) {
+      if (is(p, t, "(") || is(p, t, "[") || is(p, t, "{"))
+        k = match_fwd(p, ts, k);
+    } else if (is(p, t, "(")) {
+      return; /* a function, or `T x(args)` */
+    } else if (is(p, t, "=") || is(p, t, "[") || is(p, t, ",") || is(p, t, "{")) {
+      break;
+    } else {
+      if (is(p, t, "struct") || is(p, t, "class") || is(p, t, "union") || is(p, t, "enum"))
+        elab = 1;
+      else if (elab && is_ident(t) && !is(p, t, "__device__") && !is(p, t, "__constant__") &&
+               !is(p, t, "__managed__"))
+        tag = k, elab = 0;
+      if (is(p, t, "const") || is(p, t, "constexpr"))
+        cst = 1;
+      else if (is(p, t, "*") || is(p, t, "&"))
+        cst = 0, ptr = 1;
+      if (!ptr)
+        base_cst = cst;
+      prev = k;
+    }
+  }
+  for (;;) {
+    /* toks[k] ends the declarator whose name is toks[prev]; a qualified
+     * name (`int ns::x = 1;`) defines a variable declared elsewhere. */
+    if (prev == (size_t)-1 || !is_ident(&ts->t[prev]) || excluded_name(p, &ts->t[prev]) ||
+        prev == tag || (prev > a && is(p, &ts->t[prev - 1], "::")))
+      return;
+    add_var(p, &ts->t[prev], internal || (cst && !vol));
+    /* Past its array bounds and initializer to the next `,`. */
+    while (k < b && !is(p, &ts->t[k], ",")) {
+      if (is(p, &ts->t[k], "(") || is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{"))
+        k = match_fwd(p, ts, k);
+      k++;
+    }
+    if (k >= b)
+      return;
+    /* The next: `, [* & const]... name` followed by `=`, `[`, `,` or the end. */
+    cst = base_cst;
+    for (k++; k < b && (is(p, &ts->t[k], "*") || is(p, &ts->t[k], "&") ||
+                        is(p, &ts->t[k], "const") || is(p, &ts->t[k], "__restrict__"));
+         k++)
+      cst = is(p, &ts->t[k], "const");
+    prev = k++;
+    if (prev >= b || (k < b && !is(p, &ts->t[k], "=") && !is(p, &ts->t[k], "[") &&
+                      !is(p, &ts->t[k], ",") && !is(p, &ts->t[k], "{")))
+      return;
+  }
+}
+
+/* Writes one registration statement under the #if branches and inside the
+ * namespaces of the declaration it registers, with that declaration's line. */
+static void emit_at(FILE *f, const char *qfile, const struct ns_comp *ns, size_t nns,
+                    const struct ah_strv *conds, size_t line, const char *stmt) {
+  for (size_t c = 0; c < conds->n; c++)
+    fputs(conds->v[c], f);
+  fprintf(f, "#line %zu \"%s\"\n", line, qfile);
+  for (size_t c = 0; c < nns; c++) {
+    if (ns[c].is_inline)
+      fputs("inline ", f);
+    if (ns[c].name)
+      fprintf(f, "namespace %s { ", ns[c].name);
+    else
+      fputs("namespace { ", f);
+  }
+  fputs(stmt, f);
+  for (size_t c = 0; c < nns; c++)
+    fputs(" }", f);
+  fputc('\n', f);
+  for (size_t c = 0; c < conds->n; c++)
+    fputs("#endif\n", f);
 }
 
 /* Appends the registrations: one static initializer per kernel, reopening
@@ -980,7 +1194,7 @@ static void emit_registrations(struct prep *p, FILE *f, const char *qfile) {
   for (size_t i = 0; i < p->nkernels; i++) {
     const struct kernel *k = &p->kernels[i];
     int defs = 0, templ = 0;
-    char *expr;
+    char *expr, *stmt;
 
     if (!k->is_def || k->is_template)
       continue;
@@ -1000,29 +1214,31 @@ static void emit_registrations(struct prep *p, FILE *f, const char *qfile) {
       fputs("\n\n/* hipcc: kernel registration (hipLaunchKernel finds kernels by address) */\n"
             "#ifndef ANYHIP_NO_KERNEL_REGISTRATION\n",
             f);
-    for (size_t c = 0; c < k->conds.n; c++)
-      fputs(k->conds.v[c], f);
-    fprintf(f, "#line %zu \"%s\"\n", k->line, qfile);
-    for (size_t c = 0; c < k->nns; c++) {
-      if (k->ns[c].is_inline)
-        fputs("inline ", f);
-      if (k->ns[c].name)
-        fprintf(f, "namespace %s { ", k->ns[c].name);
-      else
-        fputs("namespace { ", f);
-    }
-    fprintf(f,
-            "static int __ah_kreg_%d __attribute__((unused)) = "
-            "::anyhip::detail::register_kernel(%s);",
-            n - 1, expr);
-    for (size_t c = 0; c < k->nns; c++)
-      fputs(" }", f);
-    fputc('\n', f);
-    for (size_t c = 0; c < k->conds.n; c++)
-      fputs("#endif\n", f);
+    stmt = ah_xasprintf("static int __ah_kreg_%d __attribute__((unused)) = "
+                        "::anyhip::detail::register_kernel(%s);",
+                        n - 1, expr);
+    emit_at(f, qfile, k->ns, k->nns, &k->conds, k->line, stmt);
+    free(stmt);
     free(expr);
   }
   if (n > 0)
+    fputs("#endif\n", f);
+  for (size_t i = 0; i < p->nvars; i++) {
+    const struct var *v = &p->vars[i];
+    char *stmt;
+
+    if (i == 0)
+      fputs("\n/* hipcc: device variable registration (found without the ELF symbol tables) */\n"
+            "#ifndef ANYHIP_NO_VARIABLE_REGISTRATION\n",
+            f);
+    /* `::x` at global scope: a using-directive there must not make x ambiguous. */
+    stmt = ah_xasprintf("static int __ah_vreg_%zu __attribute__((unused)) = "
+                        "::anyhip::detail::register_variable(%s%s, \"%s\");",
+                        i, v->nns ? "" : "::", v->name, v->mangled);
+    emit_at(f, qfile, v->ns, v->nns, &v->conds, v->line, stmt);
+    free(stmt);
+  }
+  if (p->nvars > 0)
     fputs("#endif\n", f);
 }
 
@@ -1152,7 +1368,8 @@ static int is_if0(const struct prep *p, const struct ah_token *t, size_t after) 
   return i == end || p->s[i] == '/';
 }
 
-/* Rewrites launches and extern __shared__ inside a #define body. */
+/* Rewrites launches and extern __shared__ inside a #define body (for the
+ * NVIDIA target only a hipLaunchKernelGGL of a template kernel). */
 static void define_body(struct prep *p, const struct ah_token *t, size_t after) {
   size_t i = after, end = t->off + t->len;
   struct ah_tokens sub = {0};
@@ -1173,12 +1390,14 @@ static void define_body(struct prep *p, const struct ah_token *t, size_t after) 
     return;
   ah_lex(p->s, i, end, 0, &sub);
   for (size_t k = 0; k < sub.n; k++) {
-    if (is(p, &sub.t[k], "<<<"))
+    if (is(p, &sub.t[k], "hipLaunchKernelGGL"))
+      ggl_call(p, &sub, k);
+    else if (p->target != AH_TARGET_CPU)
+      continue;
+    else if (is(p, &sub.t[k], "<<<"))
       k = chevron(p, &sub, k) - 1;
     else if (is(p, &sub.t[k], "extern"))
       k = extern_shared(p, &sub, k, 1, NULL) - 1;
-    else if (is(p, &sub.t[k], "hipLaunchKernelGGL"))
-      ggl_call(p, &sub, k);
   }
   ah_tokens_free(&sub);
 }
@@ -1232,8 +1451,7 @@ static void directive(struct prep *p, const struct ah_token *t) {
   } else if (strcmp(name, "define") == 0) {
     if (top && top->chain.n == 1 && is_guard(p, top->chain.v[0], t, after))
       top->guard = 1;
-    if (p->target == AH_TARGET_CPU)
-      define_body(p, t, after);
+    define_body(p, t, after);
   }
   free(text);
 }
@@ -1297,7 +1515,7 @@ static void scan(struct prep *p, const char *qfile) {
       i = chevron(p, ts, i) - 1;
       continue;
     }
-    if (p->target == AH_TARGET_CPU && is(p, t, "hipLaunchKernelGGL"))
+    if (is(p, t, "hipLaunchKernelGGL"))
       ggl_call(p, ts, i);
     if (p->target == AH_TARGET_CPU && is(p, t, "extern")) {
       size_t next = extern_shared(p, ts, i, 0, qfile);
@@ -1320,9 +1538,13 @@ static void scan(struct prep *p, const char *qfile) {
       } else if (ns && paren == 0 && i == decl + 2 && is(p, &ts->t[decl], "extern") &&
                  ts->t[decl + 1].kind == AH_TOK_STRING) {
         push_scope(p, SC_LINKAGE, NULL, 0);
+        p->scopes[p->nscopes - 1].c_linkage = is(p, &ts->t[decl + 1], "\"C\"");
       } else {
-        if (ns && paren == 0)
+        if (ns && paren == 0) {
           note_kernel(p, decl, i, 1);
+          if (p->target == AH_TARGET_CPU)
+            note_variables(p, decl, i, 1);
+        }
         push_scope(p, SC_OTHER, NULL, 0);
       }
       p->scopes[p->nscopes - 1].decl = decl;
@@ -1349,6 +1571,8 @@ static void scan(struct prep *p, const char *qfile) {
       paren--;
     } else if (ns && paren == 0 && is(p, t, ";")) {
       note_kernel(p, decl, i, 0);
+      if (p->target == AH_TARGET_CPU)
+        note_variables(p, decl, i, 0);
       decl = i + 1;
     }
   }
@@ -1403,6 +1627,15 @@ static void free_prep(struct prep *p) {
     free(p->launches[i].base);
   }
   free(p->launches);
+  for (size_t i = 0; i < p->nvars; i++) {
+    for (size_t c = 0; c < p->vars[i].nns; c++)
+      free(p->vars[i].ns[c].name);
+    free(p->vars[i].ns);
+    free(p->vars[i].name);
+    free(p->vars[i].mangled);
+    ah_strv_free(&p->vars[i].conds);
+  }
+  free(p->vars);
   free(p->lines);
   ah_tokens_free(&p->toks);
 }

@@ -30,14 +30,14 @@
 #include <vector>
 
 // A failing HIP call ends the benchmark with status 2 (a wrong result: 1).
-#define BENCH_HIP(call)                                                                  \
-  do {                                                                                   \
-    hipError_t e_ = (call);                                                              \
-    if (e_ != hipSuccess) {                                                              \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,          \
-                   hipGetErrorString(e_));                                               \
-      std::exit(2);                                                                      \
-    }                                                                                    \
+#define BENCH_HIP(call)                                                                            \
+  do {                                                                                             \
+    hipError_t e_ = (call);                                                                        \
+    if (e_ != hipSuccess) {                                                                        \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                    \
+                   hipGetErrorString(e_));                                                         \
+      std::exit(2);                                                                                \
+    }                                                                                              \
   } while (0)
 
 // HIP's mask-less shuffle; native CUDA only has the _sync form (the whole warp
@@ -77,27 +77,31 @@ inline long long fibers_created() {
 
 struct Config {
   const char *program;
-  bool gpu = false;      // --gpu: event timing, GPU sizes, no OpenMP timing
-  int rounds = 3;        // each round: one warm-up run, then `per_round` timed runs
+  bool gpu = false; // --gpu: event timing, GPU sizes, no OpenMP timing
+  int rounds = 3;   // each round: one warm-up run, then `per_round` timed runs
   int per_round = 3;
   int threads = 1;
   int device = 0;
   std::string device_name;
-  int device_units = 0;  // multiProcessorCount: CPU workers, or GPU SMs
+  int device_units = 0; // multiProcessorCount: CPU workers, or GPU SMs
 
   Config(int argc, char **argv, const char *name) : program(name) {
+    int reps = 0;
     for (int i = 1; i < argc; i++) {
       if (std::strcmp(argv[i], "--gpu") == 0) {
         gpu = true;
       } else if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
-        per_round = std::max(1, std::atoi(argv[++i]));
+        reps = std::max(1, std::atoi(argv[++i]));
       } else {
         std::fprintf(stderr, "usage: %s [--gpu] [--reps N]\n", argv[0]);
         std::exit(2);
       }
     }
+    // CPU: 3 rounds of 3 (alternating with the baseline); GPU: one round of 20.
     if (gpu)
-      rounds = 1, per_round = std::max(per_round, 20);
+      rounds = 1, per_round = 20;
+    if (reps > 0)
+      per_round = reps;
     threads = cpu_threads();
 #ifdef _OPENMP
     omp_set_num_threads(threads);
@@ -120,9 +124,13 @@ struct Config {
     }
   }
 
-  int reps() const { return rounds * per_round; }
+  int reps() const {
+    return rounds * per_round;
+  }
   // How many times time_ms() calls its function (timed runs and warm-ups).
-  int runs() const { return rounds * (per_round + 1); }
+  int runs() const {
+    return rounds * (per_round + 1);
+  }
 };
 
 inline double median(std::vector<double> v) {
@@ -169,7 +177,7 @@ template <class A, class B> std::pair<double, double> time_pair(const Config &c,
       }
     }
   }
-  if (std::getenv("BENCH_SAMPLES") != nullptr) {  // to see the noise behind a median
+  if (std::getenv("BENCH_SAMPLES") != nullptr) { // to see the noise behind a median
     for (int side = 0; side < 2; side++) {
       std::fprintf(stderr, "# %s samples (ms):", side == 0 ? "anyhip" : "baseline");
       for (double v : side == 0 ? ta : tb)
@@ -186,7 +194,7 @@ template <class F> double event_ms(const Config &c, F f) {
   std::vector<double> t;
   BENCH_HIP(hipEventCreate(&start));
   BENCH_HIP(hipEventCreate(&stop));
-  f();  // warm-up
+  f(); // warm-up
   BENCH_HIP(hipDeviceSynchronize());
   for (int i = 0; i < c.reps(); i++) {
     float ms = 0;
@@ -244,8 +252,8 @@ inline void fiber_note(const char *what, long long before, long long after, int 
 
 // Results must match the baseline: exactly for integers, within a relative
 // tolerance for floats (a GPU contracts a*b+c into one FMA, the CPU may not).
-template <class T> void check_equal(const Config &c, const char *what, const T *got,
-                                    const T *want, size_t n) {
+template <class T>
+void check_equal(const Config &c, const char *what, const T *got, const T *want, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (!(got[i] == want[i]))
       fail(c.program, std::string(what) + ": element " + std::to_string(i) + " is " +
@@ -271,8 +279,10 @@ inline uint32_t hash(uint32_t x) {
   x ^= x >> 16;
   return x;
 }
-inline float unit_float(uint32_t i) { return (hash(i) >> 8) * (1.0f / 16777216.0f); }
+inline float unit_float(uint32_t i) {
+  return (hash(i) >> 8) * (1.0f / 16777216.0f);
+}
 
-}  // namespace bench
+} // namespace bench
 
 #endif

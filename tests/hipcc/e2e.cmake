@@ -10,6 +10,9 @@
 #                     (deduce.hip, built with -Wall -Wextra -Werror), run
 #   CASE=deduce_error arguments that deduce nothing: anyhip's message and the
 #                     user's line
+#   CASE=variables    device variables in a stripped program (-s), found
+#                     through hipcc's registration; without it (stripped,
+#                     -DANYHIP_NO_VARIABLE_REGISTRATION) they are not
 # Inputs: HIPCC SRC WORK CASE.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/tmp)
@@ -91,6 +94,16 @@ elseif(CASE STREQUAL "deduce_error")
       message(FATAL_ERROR "the error does not say '${want}':\n${e}")
     endif()
   endforeach()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "variables")
+  must(${HIPCC} -Wall -Wextra -Werror -s ${SRC}/variables.hip -o ${WORK}/variables)
+  expect_passed(${WORK}/variables)
+  must(${HIPCC} -s -DANYHIP_NO_VARIABLE_REGISTRATION ${SRC}/variables.hip -o ${WORK}/unregistered)
+  execute_process(COMMAND ${WORK}/unregistered RESULT_VARIABLE rc OUTPUT_VARIABLE o)
+  if(NOT rc EQUAL 3 OR NOT o MATCHES "UNREGISTERED")
+    message(FATAL_ERROR "a stripped program without the registration found its device "
+      "variables (exit ${rc}): the test would not see a missing registration\n${o}")
+  endif()
   expect_no_temporaries()
 else()
   message(FATAL_ERROR "unknown CASE '${CASE}'")

@@ -5,7 +5,7 @@
 // atomics HIP has and CUDA lacks (float/double min, max, sub, exch, CAS;
 // unsigned long; atomicInc/Dec wrap-around), timers, HIP_DYNAMIC_SHARED in a
 // template used with two types. A last kernel checks NVIDIA-only mappings
-// (system-scope atomics, safe/unsafe adds, match, votes in divergent code):
+// (system-scope atomics, safe/unsafe adds, match, 64-bit _sync masks):
 // its body exists in the nvcc pass only, so on other devices it is skipped.
 #include <hip/hip_runtime.h>
 
@@ -289,7 +289,7 @@ static int check_misc(void) {
 // ---- NVIDIA only ----------------------------------------------------------
 
 struct NvOut {
-  unsigned long long div_ballot, div_active, sync_ballot, match_any, match_all;
+  unsigned long long sync_ballot, match_any, match_all;
   int match_pred;
   float sys_f, safe_f, unsafe_f;
   double sys_d;
@@ -300,13 +300,6 @@ struct NvOut {
 __global__ void nvidia_only(NvOut *o) {
 #if defined(__CUDACC__)
   int lane = __lane_id();
-  unsigned long long b = 0, a = 0;
-
-  if (lane < 5) {
-    b = __ballot(1);
-    a = __activemask();
-  }
-  __syncwarp();
   unsigned long long s = __ballot_sync(0xffffffffffffffffull, lane >= 30);
   int pred = 0;
   unsigned long long ma = __match_any(lane / 4);
@@ -318,8 +311,6 @@ __global__ void nvidia_only(NvOut *o) {
   safeAtomicAdd(&o->safe_f, 2.0f);
   unsafeAtomicAdd(&o->unsafe_f, 3.0f);
   if (threadIdx.x == 9) {
-    o->div_ballot = b;
-    o->div_active = a;
     o->sync_ballot = s;
     o->match_any = ma;
     o->match_all = mall;
@@ -341,8 +332,6 @@ static int check_nvidia_only(void) {
   CHECK_HIP(hipGetLastError());
   CHECK_HIP(hipMemcpy(&h, d, sizeof(h), hipMemcpyDeviceToHost));
   CHECK_HIP(hipFree(d));
-  CHECK(h.div_ballot == 0x1full);
-  CHECK(h.div_active == 0x1full);
   CHECK(h.sync_ballot == 0xc0000000ull);
   CHECK(h.match_any == 0xf00ull);         // lanes 8..11 share lane/4 == 2
   CHECK(h.match_all == 0xffffffffull && h.match_pred == 1);

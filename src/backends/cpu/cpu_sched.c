@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The CPU engine's worker pool and grid scheduling. One pool per process,
  * shared by every virtual CPU device, started by the first launch with
- * ah_config.cpu_threads workers (0: one per core the process may run on).
+ * ah_config.cpu_threads - 1 workers (0: one per core the process may run on,
+ * less one), since the launching thread runs blocks too.
  * A grid joins a FIFO list; idle workers take it and claim its blocks one at
  * a time from an atomic counter, so several grids (from several streams) run
  * at once and a slow block never holds up the others. The launching thread
- * waits, except for a grid of one block, which it runs itself (waking a
- * worker would cost more than most such blocks). A cooperative grid gets one
- * thread per block instead, so that all its blocks are resident at once. */
+ * (a stream's dispatcher) takes blocks too, and runs a grid of one block
+ * alone: waking a worker costs more than most small grids. A cooperative
+ * grid gets one thread per block instead, so that all its blocks are
+ * resident at once. */
 #define _GNU_SOURCE
 #include "cpu_engine.h"
 
@@ -164,6 +166,31 @@ static void worker_end(struct ah_cpu_worker *w) {
   ah_cpu_self = NULL;
 }
 
+/* A participant (worker or launching thread) is done with r: every block is
+ * handed out, or the grid failed. Takes r off the list, so that no other
+ * worker enters it, and wakes the launching thread when the last one leaves.
+ * Pool lock held. The launching thread may see `finished` before the lock is
+ * released, but takes the lock before its grid_run (and r->done) goes away. */
+static void leave(struct grid_run *r) {
+  if (r->listed) {
+    struct grid_run **p = &pool.head, *prev = NULL;
+
+    while (*p != r) {
+      prev = *p;
+      p = &(*p)->next_run;
+    }
+    *p = r->next_run;
+    if (pool.tail == r)
+      pool.tail = prev;
+    r->listed = 0;
+    atomic_fetch_sub(&pool.listed, 1);
+  }
+  if (--r->active == 0) {
+    atomic_store_explicit(&r->finished, 1, memory_order_release);
+    pthread_cond_signal(&r->done);
+  }
+}
+
 static void *worker_main(void *arg) {
   struct ah_cpu_worker *w = arg;
   struct grid_run *r;
@@ -188,27 +215,7 @@ static void *worker_main(void *arg) {
     run_blocks(w, r, UINT64_MAX);
 
     pthread_mutex_lock(&pool.lock);
-    /* Every block is handed out (or the grid failed): take it off the list
-     * so that no other worker enters it. */
-    if (r->listed) {
-      struct grid_run **p = &pool.head, *prev = NULL;
-
-      while (*p != r) {
-        prev = *p;
-        p = &(*p)->next_run;
-      }
-      *p = r->next_run;
-      if (pool.tail == r)
-        pool.tail = prev;
-      r->listed = 0;
-      atomic_fetch_sub(&pool.listed, 1);
-    }
-    /* The launching thread may see `finished` before we unlock, but it
-     * takes the lock before its grid_run (and r.done) goes away. */
-    if (--r->active == 0) {
-      atomic_store_explicit(&r->finished, 1, memory_order_release);
-      pthread_cond_signal(&r->done);
-    }
+    leave(r);
   }
   return NULL;
 }
@@ -228,8 +235,11 @@ static void log_counters(void) {
            __ah_cpu_fibers_created());
 }
 
+/* ANYHIP_CPU_THREADS (or one per core) threads run blocks: the launching
+ * thread (a stream's) is one of them, the pool has the rest. With 1, every
+ * block of a stream runs on that stream's thread, in order. */
 static void pool_start(void) {
-  int n = ah_config.cpu_threads > 0 ? ah_config.cpu_threads : online_cpus();
+  int n = (ah_config.cpu_threads > 0 ? ah_config.cpu_threads : online_cpus()) - 1;
   pthread_attr_t attr;
 
   warpSize = ah_config.cpu_warp_size == 32 ? 32 : 64;
@@ -258,9 +268,7 @@ static void pool_start(void) {
     pool.nworkers++;
   }
   pthread_attr_destroy(&attr);
-  if (pool.nworkers == 0)
-    pool.start_err = hipErrorOutOfMemory;
-  AH_LOG(CPU, "%d workers", pool.nworkers);
+  AH_LOG(CPU, "%d workers besides the launching threads", pool.nworkers);
   atexit(log_counters);
 }
 
@@ -360,6 +368,7 @@ static hipError_t run_cooperative(struct grid_run *r) {
 static void start(void) { pool_start(); }
 
 hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
+  struct ah_cpu_worker *w;
   struct grid_run r;
   hipError_t err;
   uint64_t wake;
@@ -384,32 +393,39 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
   pthread_mutex_unlock(&pool.lock);
   if (g->cooperative)
     return run_cooperative(&r);
-  if (r.nblocks == 1) {
-    struct ah_cpu_worker *w = caller_worker();
-
-    if (w != NULL) {
-      run_blocks(w, &r, 0);
-      return r.err;
-    }
+  w = caller_worker();
+  if (w == NULL)
+    return hipErrorOutOfMemory;
+  if (r.nblocks == 1 || pool.nworkers == 0) {
+    run_blocks(w, &r, UINT64_MAX);
+    return r.err;
   }
 
+  /* List the grid for the workers, wake as many idle ones as there are
+   * blocks beyond the one this thread takes, and run blocks here too: a
+   * small grid is often done before a sleeping worker has woken up. */
   pthread_cond_init(&r.done, NULL);
   pthread_mutex_lock(&pool.lock);
   r.listed = 1;
+  r.active = 1;
   if (pool.tail != NULL)
     pool.tail->next_run = &r;
   else
     pool.head = &r;
   pool.tail = &r;
   atomic_fetch_add(&pool.listed, 1);
-  /* Wake as many idle workers as there are blocks for them. */
-  wake = r.nblocks < (uint64_t)pool.idle ? r.nblocks : (uint64_t)pool.idle;
+  wake = r.nblocks - 1 < (uint64_t)pool.idle ? r.nblocks - 1 : (uint64_t)pool.idle;
   if (wake == (uint64_t)pool.idle)
     pthread_cond_broadcast(&pool.work);
   else
     for (uint64_t i = 0; i < wake; i++)
       pthread_cond_signal(&pool.work);
   pthread_mutex_unlock(&pool.lock);
+  run_blocks(w, &r, UINT64_MAX);
+  pthread_mutex_lock(&pool.lock);
+  leave(&r);
+  pthread_mutex_unlock(&pool.lock);
+
   spin(&r.finished, SPIN_CALLER_NS);
   pthread_mutex_lock(&pool.lock);
   while (!atomic_load(&r.finished))

@@ -202,6 +202,15 @@ template <typename... P> inline int register_kernel(void (*kernel)(P...)) {
   return 0;
 }
 
+/* Called from the static initialisers hipcc appends for each namespace-scope
+ * __device__, __constant__ and __managed__ variable it defines: its address,
+ * size and symbol name, so that the runtime finds it without the ELF tables
+ * (a stripped program). */
+template <typename T> inline int register_variable(T &var, const char *name) {
+  __ahRegisterVariable((const void *)__builtin_addressof(var), sizeof(T), name);
+  return 0;
+}
+
 } // namespace detail
 } // namespace anyhip
 
