@@ -1010,18 +1010,19 @@ static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
 
 /* ---- device variables ---------------------------------------------------- */
 
-/* The symbol the host compiler gives a namespace-scope variable (Itanium
- * C++ ABI; a variable's type is not part of it): `x`, `_ZN2ns1xE`, with `L`
- * before the name for internal linkage (`_ZL1x`, `_ZN2nsL1xE`) except in an
- * anonymous namespace (`_ZN12_GLOBAL__N_11xE`), and the plain name under
- * extern "C". */
+/* The symbol name of a namespace-scope variable, as the NVIDIA device looks
+ * it up in nvcc's code (the runtime's only use of it): the Itanium C++ ABI
+ * name (a variable's type is not part of it), `x` at global scope and under
+ * extern "C", `_ZN2ns1xE` in a namespace. At global scope a `static` (or
+ * const) variable is `x` in nvcc's code too, though the host compiler calls
+ * it `_ZL1x`. In a namespace an internal one gets the host's name
+ * (`_ZN2nsL1xE`, `_ZN12_GLOBAL__N_11xE`): nvcc gives it a name of its own,
+ * with a per-file hash, that nothing outside nvcc can know. */
 static char *mangle(const struct var *v, int internal, int c_linkage) {
   char *m, *t;
 
-  if (c_linkage || (v->nns == 0 && !internal))
+  if (c_linkage || v->nns == 0)
     return ah_xstrdup(v->name);
-  if (v->nns == 0)
-    return ah_xasprintf("_ZL%zu%s", strlen(v->name), v->name);
   m = ah_xstrdup("_ZN");
   for (size_t c = 0; c < v->nns; c++) {
     t = v->ns[c].name ? ah_xasprintf("%s%zu%s", m, strlen(v->ns[c].name), v->ns[c].name)

@@ -58,8 +58,8 @@ void ah_config_load(void) {
   long warp;
 
   ah_config.devices = devices != NULL && *devices != '\0' ? devices : NULL;
-  if (visible == NULL)
-    visible = getenv("CUDA_VISIBLE_DEVICES");
+  /* CUDA_VISIBLE_DEVICES is not read here: the CUDA driver applies it to
+   * its own devices already, and filtering again would use wrong indices. */
   ah_config.visible = visible;
   ah_config.cpu_threads = (int)env_long("ANYHIP_CPU_THREADS", 0, 0, 4096);
   warp = env_long("ANYHIP_CPU_WARP_SIZE", 64, 32, 64);

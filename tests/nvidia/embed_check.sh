@@ -53,8 +53,8 @@ log=$(ANYHIP_LOG=nvidia ANYHIP_DEVICES=nvidia,cpu "$bin" 2>&1)
 rc=$?
 echo "$log"
 [ $rc -eq 0 ] || fail "the program failed (exit $rc) with the default device order"
-echo "$log" | grep -Eq '\[NVIDIA\]: 1 embedded device image\(s\) registered \([1-9][0-9]* bytes\)' ||
-  fail "no registration line in the log"
+registered='\[NVIDIA\]: 1 embedded device image\(s\) registered \([1-9][0-9]* bytes\)'
+echo "$log" | grep -Eq "$registered" || fail "no registration line in the log"
 
 echo "== CPU device"
 out=$(ANYHIP_DEVICES=cpu "$bin" 2>&1)

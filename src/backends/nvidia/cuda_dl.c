@@ -56,10 +56,6 @@ int ah_cuda_load(const char *path) {
    * that holds another. CUDA reads the setting at cuInit; a user's explicit
    * choice wins. */
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
-  /* Streams beyond CUDA's 8 hardware queues share them, and a stream held
-   * by a host function (it waits on a flag) would then hold up the others
-   * of its queue: use the 32 the hardware has. */
-  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
   r = cu_init(0);
   if (r != CUDA_SUCCESS) {
     AH_LOG(NVIDIA, "cuInit: error %d", r);
