@@ -121,7 +121,7 @@ const ahKernelSig *ah_kernel_sig(const void *fn);
 
 struct ah_config {
   const char *devices;       /* ANYHIP_DEVICES, NULL for the default order */
-  const char *visible;       /* HIP_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES */
+  const char *visible;       /* HIP_VISIBLE_DEVICES */
   int cpu_threads;           /* ANYHIP_CPU_THREADS, 0 = one per core */
   int cpu_warp_size;         /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
   int cpu_devices;           /* ANYHIP_CPU_DEVICES, default 1 */
