@@ -9,9 +9,12 @@
  *     the specialisation through a declaration added after the kernel's;
  *   - extern __shared__ T name[]; becomes a pointer to the launch's dynamic
  *     shared buffer (a #define at namespace scope);
- *   - every non-template __global__ function defined at namespace scope is
+ *   - every non-template __global__ function and every __device__,
+ *     __constant__ and __managed__ variable defined at namespace scope is
  *     registered at the end of the file, under the same #if conditions and
  *     inside the same namespaces as its definition.
+ * For the NVIDIA target only hipLaunchKernelGGL of a template kernel changes
+ * (into a chevron, which nvcc deduces).
  * Line numbers are kept (a #line at the top, newlines preserved by every
  * rewrite), so the compiler's messages point at the user's file. */
 #define _GNU_SOURCE /* memmem */
@@ -860,18 +863,14 @@ static void rewrite_launches(struct prep *p) {
     nl = count_newlines(p, l->start, l->open);
     if (p->target != AH_TARGET_CPU) {
       /* nvcc deduces a chevron's template arguments itself. */
-      head = ah_xmalloc(strlen(l->qual) + strlen(l->base) + nl + 4);
-      sprintf(head, "%s%s<<<", l->qual, l->base);
-      memset(head + strlen(head), '\n', nl);
-      head[strlen(l->qual) + strlen(l->base) + 3 + nl] = '\0';
+      head = ah_xasprintf("%s%s<<<%*s", l->qual, l->base, (int)nl, "");
+      memset(head + strlen(head) - nl, '\n', nl);
       add_edit(p, l->start, l->open + 1 - l->start, head);
       add_edit(p, l->close, 1, ah_xstrdup(l->no_args ? ">>>()" : ">>>("));
       continue;
     }
-    head = ah_xmalloc(strlen("::anyhip::detail::chevron_deduce(") + nl + 1);
-    strcpy(head, "::anyhip::detail::chevron_deduce(");
-    memset(head + strlen(head), '\n', nl);
-    head[strlen("::anyhip::detail::chevron_deduce(") + nl] = '\0';
+    head = ah_xasprintf("::anyhip::detail::chevron_deduce(%*s", (int)nl, "");
+    memset(head + strlen(head) - nl, '\n', nl);
     pick = picker(l);
     if (l->ggl) {
       add_edit(p, l->start, l->open + 1 - l->start, head);
@@ -1674,7 +1673,8 @@ int ah_prepare_file(const char *in, const char *out, enum ah_target target) {
     goto done;
   }
   fprintf(f, "#line 1 \"%s\"\n", qfile);
-  qsort(p.edits, p.nedits, sizeof(*p.edits), cmp_edit);
+  if (p.nedits > 0)
+    qsort(p.edits, p.nedits, sizeof(*p.edits), cmp_edit);
   for (size_t i = 0; i < p.nedits; i++) {
     const struct edit *e = &p.edits[i];
 

@@ -5,7 +5,8 @@
 // float *, an int parameter from a size_t), in namespaces, through a using
 // directive, with a defaulted non-type parameter, an unnamed defaulted type
 // parameter, a pack, an overload with a non-template kernel, a template
-// defined after the launch, inside a macro, and HIP_KERNEL_NAME. Also
+// defined after the launch, inside a macro, HIP_KERNEL_NAME, and a functor
+// parameter given a lambda (whose type has no name to write). Also
 // HIP_KERNEL_NAME with explicit template arguments holding commas. Every
 // result is checked against a CPU loop; prints PASSED and exits 0.
 #include <hip/hip_runtime.h>
@@ -84,6 +85,14 @@ __global__ void put(int *p, int v) {
 // Declared here, defined after main.
 template <typename T>
 __global__ void later(T *p, int n);
+
+// A functor: only deduction can name a lambda's type.
+template <typename F>
+__global__ void apply(int *out, int n, F f) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = f(i);
+}
 
 // Explicit template arguments with a comma, through HIP_KERNEL_NAME.
 template <typename T, int N>
@@ -215,6 +224,15 @@ int main() {
   EXPECT(y[4] == 6.0f && y[5] == 6.0f);
   EXPECT(iwant[0] == 11 && iwant[1] == 11 && iwant[2] == 11 && iwant[3] == ia[3] * 3 + 10);
   EXPECT(out[0] == -4 && out[1] == -4 && out[2] == 1007);
+
+  // Lambdas for the functor, by a launch and by hipLaunchKernelGGL.
+  const int k = 3;
+  apply<<<(n + 63) / 64, 64>>>(di, n, [=] __device__(int i) { return i * k; });
+  hipLaunchKernelGGL(apply, dim3(1), dim3(64), 0, 0, di, 50, [] __device__(int i) { return -i; });
+  CHECK(hipDeviceSynchronize());
+  CHECK(hipMemcpy(iwant.data(), di, n * sizeof(int), hipMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++)
+    EXPECT(iwant[i] == (i < 50 ? -i : 3 * i));
 
   CHECK(hipStreamDestroy(stream));
   CHECK(hipFree(da));
