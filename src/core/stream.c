@@ -21,89 +21,71 @@
 /* A destroyed object is reused only once this many others died after it. */
 #define AH_GRAVE_KEEP 64
 
+/* A FIFO of destroyed objects of one type, oldest first. */
+struct grave_link {
+  struct grave_link *next;
+};
+struct grave {
+  struct grave_link *head, *tail;
+  unsigned n;
+  size_t size, link_offset; /* the object's size and where its link sits */
+};
+
 struct stream_obj {
   struct ah_stream s; /* first: the handle points here */
   uint64_t id;        /* unique per creation; tells a reused object from the old one */
-  struct stream_obj *grave_next;
+  struct grave_link grave;
 };
 
 struct event_obj {
   struct ah_event e;
-  struct event_obj *grave_next;
+  struct grave_link grave;
   struct event_obj *live_prev, *live_next; /* in live_events while the user holds it */
   int live;
 };
 
-/* FIFO lists of destroyed objects, oldest first. */
 static pthread_mutex_t grave_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct stream_obj *sgrave_head, *sgrave_tail;
-static struct event_obj *egrave_head, *egrave_tail;
-static unsigned sgrave_n, egrave_n;
+static struct grave stream_grave = {.size = sizeof(struct stream_obj),
+                                    .link_offset = offsetof(struct stream_obj, grave)};
+static struct grave event_grave = {.size = sizeof(struct event_obj),
+                                   .link_offset = offsetof(struct event_obj, grave)};
 static atomic_uint_fast64_t next_stream_id = 1;
 
 /* Every live event, for hipDeviceReset. A leaf lock: nothing is taken under it. */
 static pthread_mutex_t events_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct event_obj *live_events;
 
-static struct stream_obj *stream_obj_get(void) {
-  struct stream_obj *o = NULL;
+/* A zeroed object: the oldest of g once enough died after it, else new memory. */
+static void *grave_take(struct grave *g) {
+  struct grave_link *l = NULL;
+  void *o;
 
   pthread_mutex_lock(&grave_lock);
-  if (sgrave_n > AH_GRAVE_KEEP) {
-    o = sgrave_head;
-    sgrave_head = o->grave_next;
-    if (sgrave_head == NULL)
-      sgrave_tail = NULL;
-    sgrave_n--;
+  if (g->n > AH_GRAVE_KEEP) {
+    l = g->head;
+    g->head = l->next;
+    if (g->head == NULL)
+      g->tail = NULL;
+    g->n--;
   }
   pthread_mutex_unlock(&grave_lock);
-  if (o == NULL)
-    o = malloc(sizeof(*o));
+  o = l != NULL ? (char *)l - g->link_offset : malloc(g->size);
   if (o != NULL)
-    memset(o, 0, sizeof(*o));
+    memset(o, 0, g->size);
   return o;
 }
 
-static void stream_obj_put(struct stream_obj *o) {
+static void grave_put(struct grave *g, void *o) {
+  struct grave_link *l = (struct grave_link *)((char *)o + g->link_offset);
+
   pthread_mutex_lock(&grave_lock);
-  o->grave_next = NULL;
-  if (sgrave_tail != NULL)
-    sgrave_tail->grave_next = o;
+  l->next = NULL;
+  if (g->tail != NULL)
+    g->tail->next = l;
   else
-    sgrave_head = o;
-  sgrave_tail = o;
-  sgrave_n++;
-  pthread_mutex_unlock(&grave_lock);
-}
-
-static struct event_obj *event_obj_get(void) {
-  struct event_obj *o = NULL;
-
-  pthread_mutex_lock(&grave_lock);
-  if (egrave_n > AH_GRAVE_KEEP) {
-    o = egrave_head;
-    egrave_head = o->grave_next;
-    if (egrave_head == NULL)
-      egrave_tail = NULL;
-    egrave_n--;
-  }
-  pthread_mutex_unlock(&grave_lock);
-  if (o == NULL)
-    o = malloc(sizeof(*o));
-  if (o != NULL)
-    memset(o, 0, sizeof(*o));
-  return o;
-}
-
-static void event_obj_put(struct event_obj *o) {
-  pthread_mutex_lock(&grave_lock);
-  o->grave_next = NULL;
-  if (egrave_tail != NULL)
-    egrave_tail->grave_next = o;
-  else
-    egrave_head = o;
-  egrave_tail = o;
-  egrave_n++;
+    g->head = l;
+  g->tail = l;
+  g->n++;
   pthread_mutex_unlock(&grave_lock);
 }
 
@@ -111,7 +93,7 @@ static void event_obj_put(struct event_obj *o) {
 
 hipError_t ah_stream_create(struct ah_device *dev, unsigned flags, int priority,
                             struct ah_stream **out) {
-  struct stream_obj *o = stream_obj_get();
+  struct stream_obj *o = grave_take(&stream_grave);
   hipError_t err;
 
   if (o == NULL)
@@ -121,14 +103,14 @@ hipError_t ah_stream_create(struct ah_device *dev, unsigned flags, int priority,
   o->s.priority = priority;
   err = dev->backend->queue_create(dev, flags, priority, &o->s.queue);
   if (err != hipSuccess) {
-    stream_obj_put(o);
+    grave_put(&stream_grave, o);
     return err;
   }
   o->id = atomic_fetch_add(&next_stream_id, 1);
   err = ah_object_init(&o->s.obj, AH_KIND_STREAM);
   if (err != hipSuccess) {
     dev->backend->queue_destroy(dev, o->s.queue);
-    stream_obj_put(o);
+    grave_put(&stream_grave, o);
     return err;
   }
   pthread_mutex_lock(&dev->lock);
@@ -147,7 +129,7 @@ static void stream_release(struct ah_stream *s) {
   ah_object_fini(&s->obj);
   s->queue = NULL;
   dev->backend->queue_destroy(dev, q);
-  stream_obj_put((struct stream_obj *)s);
+  grave_put(&stream_grave, s);
 }
 
 hipError_t ah_stream_destroy(struct ah_stream *s) {
@@ -278,7 +260,7 @@ hipError_t ah_stream_resolve(hipStream_t h, struct ah_device **dev, void **queue
 /* ---- events ---- */
 
 hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_event **out) {
-  struct event_obj *o = event_obj_get();
+  struct event_obj *o = grave_take(&event_grave);
   hipError_t err;
 
   if (o == NULL)
@@ -287,13 +269,13 @@ hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_even
   o->e.flags = flags;
   err = dev->backend->event_create(dev, flags, &o->e.impl);
   if (err != hipSuccess) {
-    event_obj_put(o);
+    grave_put(&event_grave, o);
     return err;
   }
   err = ah_object_init(&o->e.obj, AH_KIND_EVENT);
   if (err != hipSuccess) {
     dev->backend->event_destroy(dev, o->e.impl);
-    event_obj_put(o);
+    grave_put(&event_grave, o);
     return err;
   }
   pthread_mutex_lock(&events_lock);
@@ -328,7 +310,7 @@ static void event_release(struct event_obj *o) {
   ah_object_fini(&o->e.obj);
   o->e.impl = NULL;
   dev->backend->event_destroy(dev, impl);
-  event_obj_put(o);
+  grave_put(&event_grave, o);
 }
 
 hipError_t ah_event_destroy(struct ah_event *e) {

@@ -5,7 +5,7 @@
  * __syncthreads*, fences, clock64, printf, malloc, CUDA's atomics); this adds
  * HIP's spellings on top: 64-bit lane masks on 32-wide warps (upper half
  * zero), warp functions without a mask, __lane_id, wall_clock64, the atomics
- * HIP has and CUDA lacks, HIP_DYNAMIC_SHARED and the hipThreadIdx_x family.
+ * HIP has and CUDA lacks and HIP_DYNAMIC_SHARED.
  * docs/nvidia.md lists every mapping. */
 #ifndef ANYHIP_NVIDIA_KERNEL_H
 #define ANYHIP_NVIDIA_KERNEL_H
@@ -44,22 +44,7 @@
 #define HIP_ARCH_HAS_WARP_BALLOT 1
 #endif
 
-/* ---- built-in indices --------------------------------------------------- */
-
-#ifndef hipThreadIdx_x
-#define hipThreadIdx_x (threadIdx.x)
-#define hipThreadIdx_y (threadIdx.y)
-#define hipThreadIdx_z (threadIdx.z)
-#define hipBlockIdx_x (blockIdx.x)
-#define hipBlockIdx_y (blockIdx.y)
-#define hipBlockIdx_z (blockIdx.z)
-#define hipBlockDim_x (blockDim.x)
-#define hipBlockDim_y (blockDim.y)
-#define hipBlockDim_z (blockDim.z)
-#define hipGridDim_x (gridDim.x)
-#define hipGridDim_y (gridDim.y)
-#define hipGridDim_z (gridDim.z)
-#endif
+/* The hipThreadIdx_x family is in hip/hip_runtime.h, for every device. */
 
 /* ---- shared memory ------------------------------------------------------ */
 
