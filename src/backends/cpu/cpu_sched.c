@@ -191,6 +191,17 @@ static void leave(struct grid_run *r) {
   }
 }
 
+/* A worker that found blocks to run wakes two more idle workers while blocks
+ * are left, so that a large grid reaches every worker in a few rounds of
+ * wake-ups without the launching thread paying for all of them. Pool lock
+ * held. */
+static void wake_more(struct grid_run *r) {
+  uint64_t next = atomic_load_explicit(&r->next, memory_order_relaxed);
+
+  for (int i = 0; i < 2 && i < pool.idle && next + 1 + (uint64_t)i < r->nblocks; i++)
+    pthread_cond_signal(&pool.work);
+}
+
 static void *worker_main(void *arg) {
   struct ah_cpu_worker *w = arg;
   struct grid_run *r;
@@ -210,6 +221,7 @@ static void *worker_main(void *arg) {
     }
     r = pool.head;
     r->active++;
+    wake_more(r);
     pthread_mutex_unlock(&pool.lock);
 
     run_blocks(w, r, UINT64_MAX);
@@ -371,7 +383,6 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
   struct ah_cpu_worker *w;
   struct grid_run r;
   hipError_t err;
-  uint64_t wake;
 
   if (g->sig == NULL || g->sig->invoke == NULL)
     return hipErrorInvalidDeviceFunction;
@@ -401,9 +412,9 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
     return r.err;
   }
 
-  /* List the grid for the workers, wake as many idle ones as there are
-   * blocks beyond the one this thread takes, and run blocks here too: a
-   * small grid is often done before a sleeping worker has woken up. */
+  /* List the grid for the workers, wake one, and run blocks here too: a
+   * small grid is often done before a sleeping worker has woken up, and a
+   * futex wake-up per worker would cost this thread more than such a grid. */
   pthread_cond_init(&r.done, NULL);
   pthread_mutex_lock(&pool.lock);
   r.listed = 1;
@@ -414,12 +425,8 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
     pool.head = &r;
   pool.tail = &r;
   atomic_fetch_add(&pool.listed, 1);
-  wake = r.nblocks - 1 < (uint64_t)pool.idle ? r.nblocks - 1 : (uint64_t)pool.idle;
-  if (wake == (uint64_t)pool.idle)
-    pthread_cond_broadcast(&pool.work);
-  else
-    for (uint64_t i = 0; i < wake; i++)
-      pthread_cond_signal(&pool.work);
+  if (pool.idle > 0)
+    pthread_cond_signal(&pool.work); /* that worker wakes more (wake_more) */
   pthread_mutex_unlock(&pool.lock);
   run_blocks(w, &r, UINT64_MAX);
   pthread_mutex_lock(&pool.lock);
