@@ -798,9 +798,6 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem __dpar
                             hipStream_t stream __dparm(0));
 hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset);
 hipError_t hipLaunchByPtr(const void *func);
-hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim,
-                                      void **kernelParams, unsigned int sharedMemBytes,
-                                      hipStream_t stream);
 hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func);
 hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value);
 hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config);

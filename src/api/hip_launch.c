@@ -111,6 +111,27 @@ static hipError_t kernel_device(const void *fn, struct ah_device **out) {
   return hipSuccess;
 }
 
+AH_EXPORT hipError_t hipFuncGetAttributes(hipFuncAttributes *attr, const void *func) {
+  struct ah_device *dev;
+  const hipDeviceProp_t *p;
+
+  AH_ENTER();
+  AH_REQUIRE(attr != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
+  AH_REQUIRE_OK(kernel_device(func, &dev));
+  if (dev->backend->function_attributes != NULL)
+    AH_RETURN(dev->backend->function_attributes(dev, func, attr));
+  /* A kernel compiled for the host has no registers or local memory of its
+   * own to report; its limits are the device's. */
+  p = &dev->props;
+  memset(attr, 0, sizeof(*attr));
+  attr->maxThreadsPerBlock = p->maxThreadsPerBlock;
+  attr->maxDynamicSharedSizeBytes = (int)p->sharedMemPerBlock;
+  attr->binaryVersion = attr->ptxVersion = p->major * 10 + p->minor;
+  attr->preferredShmemCarveout = -1;
+  return hipSuccess;
+}
+
 /* Checked, no effect: HIP on AMD ignores a kernel's cache preference too. */
 AH_EXPORT hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
   struct ah_device *dev;

@@ -132,6 +132,10 @@ struct ah_backend {
   hipError_t (*symbol_address)(struct ah_device *dev, const void *host_symbol, void **out,
                                size_t *bytes);
   hipError_t (*function_check)(struct ah_device *dev, const void *fn);
+  /* Optional: the compiled kernel's attributes (registers, static shared
+   * memory...). NULL: the core answers from the device's limits. */
+  hipError_t (*function_attributes)(struct ah_device *dev, const void *fn,
+                                    hipFuncAttributes *out);
 };
 
 #endif

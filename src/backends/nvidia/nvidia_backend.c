@@ -354,4 +354,5 @@ const struct ah_backend ah_backend_nvidia = {
     .queue_wait_event = ah_nv_queue_wait_event,
     .symbol_address = ah_nv_symbol_address,
     .function_check = ah_nv_function_check,
+    .function_attributes = ah_nv_function_attributes,
 };

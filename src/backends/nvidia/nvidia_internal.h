@@ -140,5 +140,7 @@ hipError_t ah_nv_function(struct ah_nv_device *nd, const void *fn, size_t dyn_sm
 hipError_t ah_nv_symbol_address(struct ah_device *dev, const void *host_symbol, void **out,
                                 size_t *bytes);
 hipError_t ah_nv_function_check(struct ah_device *dev, const void *fn);
+hipError_t ah_nv_function_attributes(struct ah_device *dev, const void *fn,
+                                     hipFuncAttributes *out);
 
 #endif

@@ -313,6 +313,35 @@ hipError_t ah_nv_function_check(struct ah_device *dev, const void *fn) {
   return err;
 }
 
+/* hipFuncGetAttributes: what the driver knows of the compiled kernel. */
+hipError_t ah_nv_function_attributes(struct ah_device *dev, const void *fn,
+                                     hipFuncAttributes *out) {
+  struct ah_nv_device *nd = AH_NV(dev);
+  int v[10] = {0};
+  CUfunction f;
+  hipError_t err;
+
+  if ((err = ah_nv_enter(nd)) != hipSuccess || (err = ah_nv_function(nd, fn, 0, &f)) != hipSuccess)
+    return err;
+  /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK (0) .. PREFERRED_SHARED_MEMORY_CARVEOUT (9) */
+  for (int a = 0; a < 10; a++) {
+    err = ah_cuda_status(ah_cuda.cuFuncGetAttribute(&v[a], (CUfunction_attribute)a, f));
+    if (err != hipSuccess)
+      return err;
+  }
+  out->maxThreadsPerBlock = v[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK];
+  out->sharedSizeBytes = (size_t)v[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES];
+  out->constSizeBytes = (size_t)v[CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES];
+  out->localSizeBytes = (size_t)v[CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES];
+  out->numRegs = v[CU_FUNC_ATTRIBUTE_NUM_REGS];
+  out->ptxVersion = v[CU_FUNC_ATTRIBUTE_PTX_VERSION];
+  out->binaryVersion = v[CU_FUNC_ATTRIBUTE_BINARY_VERSION];
+  out->cacheModeCA = v[CU_FUNC_ATTRIBUTE_CACHE_MODE_CA];
+  out->maxDynamicSharedSizeBytes = v[CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES];
+  out->preferredShmemCarveout = v[CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT];
+  return hipSuccess;
+}
+
 hipError_t ah_nv_symbol_address(struct ah_device *dev, const void *host_symbol, void **out,
                                 size_t *bytes) {
   struct ah_nv_device *nd = AH_NV(dev);
