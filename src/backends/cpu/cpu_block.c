@@ -80,23 +80,35 @@ static void fast_main(void *arg) {
   void (*invoke)(const void *, void **) = g->sig->invoke;
   const void *fn = g->fn;
   void **args = g->args;
-  unsigned ws = b->warp_size, tid = 0, lane = 0;
+  unsigned lane_mask = b->warp_size - 1, nx = g->block.x;
 
+  /* Per thread only what kernel code can see: threadIdx and the lane. The
+   * running thread's linear id (b->cur) is worked out from threadIdx by the
+   * barrier or warp function that leaves this path (ah_cpu_fast_tid). */
   AH_ASAN_FINISH(NULL, &w->native_bottom, &w->native_size);
-  for (unsigned z = 0; z < g->block.z; z++) {
-    threadIdx.z = z;
-    for (unsigned y = 0; y < g->block.y; y++) {
-      threadIdx.y = y;
-      for (unsigned x = 0; x < g->block.x; x++) {
-        threadIdx.x = x;
-        __ah_cpu_lane = lane;
-        b->cur = tid;
-        invoke(fn, args);
-        if (b->fiber_mode)
-          thread_exit(w, b);
-        tid++;
-        if (++lane == ws)
-          lane = 0;
+  if (g->block.y == 1 && g->block.z == 1) {
+    threadIdx.y = threadIdx.z = 0;
+    for (unsigned x = 0; x < nx; x++) {
+      threadIdx.x = x;
+      __ah_cpu_lane = x & lane_mask;
+      invoke(fn, args);
+      if (b->fiber_mode)
+        thread_exit(w, b);
+    }
+  } else {
+    unsigned tid = 0;
+
+    for (unsigned z = 0; z < g->block.z; z++) {
+      threadIdx.z = z;
+      for (unsigned y = 0; y < g->block.y; y++) {
+        threadIdx.y = y;
+        for (unsigned x = 0; x < nx; x++, tid++) {
+          threadIdx.x = x;
+          __ah_cpu_lane = tid & lane_mask;
+          invoke(fn, args);
+          if (b->fiber_mode)
+            thread_exit(w, b);
+        }
       }
     }
   }
@@ -121,17 +133,24 @@ static void thread_main(void *arg) {
 void ah_cpu_block_convert(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
   unsigned k = b->cur, n = b->nthreads, ws = b->warp_size;
   struct ah_cpu_gthread *th = b->threads;
-
   unsigned bx = b->grid->block.x, by = b->grid->block.y;
+  ahCpuIndex idx = {0, 0, 0};
 
+  /* Indices counted up, not divided out: three divisions per thread stood
+   * out in the profile of a block's first barrier. */
   for (unsigned i = 0; i < n; i++) {
     th[i].tid = i;
     th[i].stack = NULL;
     th[i].state = i < k ? AH_T_DONE : AH_T_NEW;
-    th[i].idx.x = i % bx;
-    th[i].idx.y = i / bx % by;
-    th[i].idx.z = i / bx / by;
-    th[i].lane = i % ws;
+    th[i].idx = idx;
+    th[i].lane = i & (ws - 1);
+    if (++idx.x == bx) {
+      idx.x = 0;
+      if (++idx.y == by) {
+        idx.y = 0;
+        idx.z++;
+      }
+    }
   }
   th[k].state = AH_T_RUNNING;
   for (unsigned wi = 0; wi < b->nwarps; wi++) {
@@ -224,11 +243,11 @@ static void barrier_release(struct ah_cpu_block *b) {
 
 static void thread_exit(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
   struct ah_cpu_gthread *self = &b->threads[b->cur];
-  unsigned wi = self->tid / b->warp_size;
+  unsigned wi = self->tid >> b->warp_shift;
 
   self->state = AH_T_DONE;
   b->live--;
-  b->warps[wi].live &= ~(1ull << (self->tid % b->warp_size));
+  b->warps[wi].live &= ~(1ull << self->lane);
   if (b->warps[wi].waiting != 0)
     ah_cpu_warp_recheck(b, wi);
   if (b->bar_arrived != 0 && b->bar_arrived == b->live)
@@ -260,6 +279,7 @@ AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
     return bar_value(op, pred, 1); /* host code: a block of one */
   b = &w->block;
   if (!b->fiber_mode) {
+    b->cur = ah_cpu_fast_tid(b);
     if (b->cur == b->nthreads - 1)
       return bar_value(op, pred, 1); /* every other thread has returned */
     ah_cpu_block_convert(w, b);
@@ -283,8 +303,9 @@ AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
 hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t linear) {
   struct ah_cpu_block *b = &w->block;
   unsigned n = g->block.x * g->block.y * g->block.z;
-  unsigned ws = (unsigned)g->warp_size;
-  unsigned nwarps = (n + ws - 1) / ws;
+  unsigned ws = (unsigned)g->warp_size; /* 32 or 64 */
+  unsigned shift = ws == 32 ? 5 : 6;
+  unsigned nwarps = (n + ws - 1) >> shift;
   hipError_t err = reserve(w, g, n, nwarps);
 
   if (err != hipSuccess)
@@ -295,14 +316,26 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
   b->grid = g;
   b->nthreads = n;
   b->warp_size = ws;
+  b->warp_shift = shift;
   b->nwarps = nwarps;
   b->fiber_mode = 0;
   b->cur = 0;
   b->threads = w->threads;
   b->warps = w->warps;
-  blockIdx.x = (unsigned)(linear % g->grid.x);
-  blockIdx.y = (unsigned)(linear / g->grid.x % g->grid.y);
-  blockIdx.z = (unsigned)(linear / g->grid.x / g->grid.y);
+  if (g->grid.y == 1 && g->grid.z == 1) {
+    blockIdx.x = (unsigned)linear; /* no divisions in the common cases */
+    blockIdx.y = blockIdx.z = 0;
+  } else if (linear <= UINT32_MAX) {
+    unsigned l = (unsigned)linear, q = l / g->grid.x;
+
+    blockIdx.x = l - q * g->grid.x;
+    blockIdx.y = q % g->grid.y;
+    blockIdx.z = q / g->grid.y;
+  } else {
+    blockIdx.x = (unsigned)(linear % g->grid.x);
+    blockIdx.y = (unsigned)(linear / g->grid.x % g->grid.y);
+    blockIdx.z = (unsigned)(linear / g->grid.x / g->grid.y);
+  }
   blockDim = (ahCpuIndex){g->block.x, g->block.y, g->block.z};
   gridDim = (ahCpuIndex){g->grid.x, g->grid.y, g->grid.z};
   __ah_cpu_shared = w->shared;
@@ -335,6 +368,11 @@ void ah_cpu_block_abandon(struct ah_cpu_worker *w) {
     ah_cpu_stack_put(w, b->runner_stack);
     b->runner_stack = NULL;
   }
+  /* Outside kernels the built-ins read as a block of one: a program's own
+   * thread runs blocks too when it synchronizes (cpu_queue.c's help). */
+  threadIdx = blockIdx = (ahCpuIndex){0, 0, 0};
+  blockDim = gridDim = (ahCpuIndex){1, 1, 1};
+  __ah_cpu_lane = 0;
 }
 
 void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why) {

@@ -69,8 +69,9 @@ struct ah_cpu_warp {
 struct ah_cpu_block {
   const struct ah_cpu_grid *grid;
   unsigned nthreads, warp_size, nwarps;
+  unsigned warp_shift; /* log2(warp_size): lane and warp of a tid without a division */
   int fiber_mode;    /* 0: fast path, threads one after another */
-  unsigned cur;      /* running thread (fast path: its tid) */
+  unsigned cur;      /* running thread (fiber mode; see ah_cpu_fast_tid) */
   unsigned live;     /* threads not returned (fiber mode) */
   unsigned runnable; /* threads NEW or READY */
   unsigned bar_arrived, bar_true;
@@ -151,6 +152,14 @@ void ah_cpu_block_convert(struct ah_cpu_worker *w, struct ah_cpu_block *b);
 /* The running thread blocked (state BARRIER or WARP) or returned (DONE): run
  * another thread of the block until someone makes it RUNNING again. */
 void ah_cpu_block_yield(struct ah_cpu_worker *w, struct ah_cpu_block *b);
+
+/* The running thread's linear id in its block, on the fast path (which
+ * does not keep b->cur up to date; fiber mode does). */
+static inline unsigned ah_cpu_fast_tid(const struct ah_cpu_block *b) {
+  const dim3 *d = &b->grid->block;
+
+  return threadIdx.x + d->x * (threadIdx.y + d->y * threadIdx.z);
+}
 
 /* cpu_warp.c */
 /* A lane of warp `wi` returned: complete every collective of that warp that

@@ -105,6 +105,10 @@ hipError_t ah_cpu_fault_thread_init(struct ah_cpu_worker *w) {
   stack_t ss;
   size_t size = 64 * 1024;
 
+  /* A program's thread that synchronizes runs kernels too (cpu_queue.c's
+   * help): an alternate stack it set up itself stays, and serves us. */
+  if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && ss.ss_size >= (size_t)SIGSTKSZ)
+    return hipSuccess;
   if ((size_t)SIGSTKSZ > size)
     size = (size_t)SIGSTKSZ;
   w->altstack = malloc(size);

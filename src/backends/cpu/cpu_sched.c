@@ -3,9 +3,10 @@
  * shared by every virtual CPU device, started by the first launch with
  * ah_config.cpu_threads - 1 workers (0: one per core the process may run on,
  * less one), since the launching thread runs blocks too.
- * A grid joins a FIFO list; idle workers take it and claim its blocks one at
- * a time from an atomic counter, so several grids (from several streams) run
- * at once and a slow block never holds up the others. The launching thread
+ * A grid joins a FIFO list; idle workers take it and claim its blocks from an
+ * atomic counter, in shares that shrink towards the end of the grid, so
+ * several grids (from several streams) run at once and a slow block never
+ * holds up the others for long. The launching thread
  * (a stream's dispatcher) takes blocks too, and runs a grid of one block
  * alone: waking a worker costs more than most small grids. A cooperative
  * grid gets one thread per block instead, so that all its blocks are
@@ -44,7 +45,7 @@ static struct {
   atomic_int listed; /* grids in the list: read without the lock by spinning workers */
   int nworkers, idle;
   struct ah_cpu_worker *workers; /* every worker ever made, for the counters */
-  unsigned long long grids;
+  _Atomic unsigned long long grids; /* counted without the lock */
 } pool = {
     .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER};
 
@@ -114,6 +115,7 @@ static int spin(atomic_int *flag, long ns) {
 static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t only) {
   const struct ah_cpu_grid *g = r->g;
   volatile uint64_t b = only;
+  volatile uint64_t end = 0; /* blocks [b, end) are claimed by this worker */
   hipError_t err;
 
   if (sigsetjmp(w->jb, 0) != 0) {
@@ -131,9 +133,24 @@ static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t onl
     if (atomic_load_explicit(&r->failed, memory_order_relaxed))
       return;
     if (only == UINT64_MAX) {
-      b = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
-      if (b >= r->nblocks)
-        return;
+      if (b + 1 < end) {
+        b = b + 1;
+      } else {
+        /* Claim a share of what is left (a sixteenth per worker, at most 64
+         * blocks): the counter is one cache line that every worker writes,
+         * and moving it between cores per block cost more than a small
+         * block; shrinking shares keep the end of the grid balanced. */
+        uint64_t next = atomic_load_explicit(&r->next, memory_order_relaxed), chunk = 1;
+
+        if (next < r->nblocks) {
+          chunk = (r->nblocks - next) / (16 * (uint64_t)(pool.nworkers + 1));
+          chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
+        }
+        b = atomic_fetch_add_explicit(&r->next, chunk, memory_order_relaxed);
+        if (b >= r->nblocks)
+          return;
+        end = b + chunk < r->nblocks ? b + chunk : r->nblocks;
+      }
     }
     err = ah_cpu_block_run(w, g, b);
     atomic_store_explicit(&w->blocks, atomic_load_explicit(&w->blocks, memory_order_relaxed) + 1,
@@ -243,8 +260,8 @@ static int online_cpus(void) {
 
 static void log_counters(void) {
   if (ah_config.log & AH_LOG_CPU)
-    ah_log("CPU", "%llu grids, %llu blocks, %llu fibers created", pool.grids, __ah_cpu_blocks_run(),
-           __ah_cpu_fibers_created());
+    ah_log("CPU", "%llu grids, %llu blocks, %llu fibers created", atomic_load(&pool.grids),
+           __ah_cpu_blocks_run(), __ah_cpu_fibers_created());
 }
 
 /* ANYHIP_CPU_THREADS (or one per core) threads run blocks: the launching
@@ -399,9 +416,7 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
   if (r.nblocks == 0 || (uint64_t)g->block.x * g->block.y * g->block.z == 0)
     return hipSuccess;
 
-  pthread_mutex_lock(&pool.lock);
-  pool.grids++;
-  pthread_mutex_unlock(&pool.lock);
+  atomic_fetch_add_explicit(&pool.grids, 1, memory_order_relaxed);
   if (g->cooperative)
     return run_cooperative(&r);
   w = caller_worker();

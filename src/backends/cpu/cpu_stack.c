@@ -40,7 +40,7 @@ static void unmap_stack(void *stack, size_t size) {
  * frames of a block's fibers do not all fall in the same cache sets (they
  * would, page-aligned: 4 KiB apart maps to the same L1 set). */
 size_t ah_cpu_stack_usable(struct ah_cpu_worker *w, unsigned tid) {
-  size_t color = (tid * 128) % w->guard_size;
+  size_t color = ((size_t)tid * 128) & (w->guard_size - 1); /* a page: a power of two */
 
   return w->stack_size + w->guard_size - color;
 }

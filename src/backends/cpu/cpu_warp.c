@@ -227,7 +227,7 @@ static void regroup(struct ah_cpu_gthread *lanes, struct ah_cpu_warp *w) {
 
 /* Runs the collective of the lanes G of warp wi; they may all go on. */
 static void complete(struct ah_cpu_block *b, unsigned wi, uint64_t G) {
-  struct ah_cpu_gthread *lanes = &b->threads[wi * b->warp_size];
+  struct ah_cpu_gthread *lanes = &b->threads[wi << b->warp_shift];
   struct ah_cpu_warp *w = &b->warps[wi];
 
   compute(lanes, G, b->warp_size);
@@ -244,7 +244,7 @@ static void complete(struct ah_cpu_block *b, unsigned wi, uint64_t G) {
 
 /* Completes lane l's collective if every lane it waits for is there. */
 static int try_complete(struct ah_cpu_block *b, unsigned wi, unsigned l) {
-  struct ah_cpu_gthread *lanes = &b->threads[wi * b->warp_size];
+  struct ah_cpu_gthread *lanes = &b->threads[wi << b->warp_shift];
   struct ah_cpu_warp *w = &b->warps[wi];
   uint64_t G = w->mixed ? group_of(lanes, w->waiting, l) : w->same;
   uint64_t need = w->live & lanes[l].wmask;
@@ -271,7 +271,7 @@ static void arrive(struct ah_cpu_warp *w, unsigned lane, const void *site, uint6
 }
 
 void ah_cpu_warp_recheck(struct ah_cpu_block *b, unsigned wi) {
-  struct ah_cpu_gthread *lanes = &b->threads[wi * b->warp_size];
+  struct ah_cpu_gthread *lanes = &b->threads[wi << b->warp_shift];
   uint64_t pending = b->warps[wi].waiting;
 
   while (pending != 0) {
@@ -284,7 +284,7 @@ void ah_cpu_warp_recheck(struct ah_cpu_block *b, unsigned wi) {
 
 int ah_cpu_warp_resolve(struct ah_cpu_block *b) {
   for (unsigned wi = 0; wi < b->nwarps; wi++) {
-    struct ah_cpu_gthread *lanes = &b->threads[wi * b->warp_size];
+    struct ah_cpu_gthread *lanes = &b->threads[wi << b->warp_shift];
     uint64_t pending = b->warps[wi].waiting, best = 0;
     unsigned bl = 0;
 
@@ -321,9 +321,9 @@ AH_EXPORT uint64_t __ah_cpu_warp(int op, uint64_t value, int arg, int width, uin
     return solo.wresult;
   }
   b = &w->block;
-  tid = b->cur;
-  wi = tid / b->warp_size;
-  lane = tid % b->warp_size;
+  tid = b->fiber_mode ? b->cur : (b->cur = ah_cpu_fast_tid(b));
+  wi = tid >> b->warp_shift;
+  lane = tid & (b->warp_size - 1);
   self = &b->threads[tid];
   self->wop = op;
   self->warg = arg;
@@ -332,7 +332,7 @@ AH_EXPORT uint64_t __ah_cpu_warp(int op, uint64_t value, int arg, int width, uin
   self->wmask = mask;
   self->wsite = site;
   if (!b->fiber_mode) {
-    unsigned end = (wi + 1) * b->warp_size;
+    unsigned end = (wi + 1) << b->warp_shift;
 
     if (end > b->nthreads)
       end = b->nthreads;
