@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <hip/anyhip/common/arch_features.h>
 #include <hip/anyhip/common/launch.hpp>
 
 #if defined(__CUDACC__)

@@ -18,24 +18,6 @@
 #include <hip/anyhip/cpu/device_functions.h>
 #include <hip/anyhip/cpu/device_math.h>
 
-/* What AMD's compiler announces for wave-aware code. */
-#ifndef __HIP_ARCH_HAS_WARP_VOTE__
-#define __HIP_ARCH_HAS_WARP_VOTE__ 1
-#define __HIP_ARCH_HAS_WARP_BALLOT__ 1
-#define __HIP_ARCH_HAS_WARP_SHUFFLE__ 1
-#define __HIP_ARCH_HAS_WARP_FUNNEL_SHIFT__ 1
-#define __HIP_ARCH_HAS_GLOBAL_INT32_ATOMICS__ 1
-#define __HIP_ARCH_HAS_GLOBAL_FLOAT_ATOMIC_EXCH__ 1
-#define __HIP_ARCH_HAS_SHARED_INT32_ATOMICS__ 1
-#define __HIP_ARCH_HAS_SHARED_FLOAT_ATOMIC_EXCH__ 1
-#define __HIP_ARCH_HAS_FLOAT_ATOMIC_ADD__ 1
-#define __HIP_ARCH_HAS_GLOBAL_INT64_ATOMICS__ 1
-#define __HIP_ARCH_HAS_SHARED_INT64_ATOMICS__ 1
-#define __HIP_ARCH_HAS_DOUBLES__ 1
-#define __HIP_ARCH_HAS_SYNC_THREAD_EXT__ 1
-#define __HIP_ARCH_HAS_SURFACE_FUNCS__ 0
-#define __HIP_ARCH_HAS_3DGRID__ 1
-#define __HIP_ARCH_HAS_DYNAMIC_PARALLEL__ 0
-#endif
+/* The __HIP_ARCH_HAS_* macros: hip/anyhip/common/arch_features.h. */
 
 #endif

@@ -22,27 +22,7 @@
 #if defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
 #define __HIP_DEVICE_COMPILE__ 1
 #endif
-#ifndef __HIP_ARCH_HAS_WARP_VOTE__
-#define __HIP_ARCH_HAS_WARP_VOTE__ 1
-#define __HIP_ARCH_HAS_WARP_BALLOT__ 1
-#define __HIP_ARCH_HAS_WARP_SHUFFLE__ 1
-#define __HIP_ARCH_HAS_WARP_FUNNEL_SHIFT__ 1
-#define __HIP_ARCH_HAS_GLOBAL_INT32_ATOMICS__ 1
-#define __HIP_ARCH_HAS_GLOBAL_FLOAT_ATOMIC_EXCH__ 1
-#define __HIP_ARCH_HAS_SHARED_INT32_ATOMICS__ 1
-#define __HIP_ARCH_HAS_SHARED_FLOAT_ATOMIC_EXCH__ 1
-#define __HIP_ARCH_HAS_FLOAT_ATOMIC_ADD__ 1
-#define __HIP_ARCH_HAS_GLOBAL_INT64_ATOMICS__ 1
-#define __HIP_ARCH_HAS_SHARED_INT64_ATOMICS__ 1
-#define __HIP_ARCH_HAS_DOUBLES__ 1
-#define __HIP_ARCH_HAS_THREAD_FENCE_SYSTEM__ 1
-#define __HIP_ARCH_HAS_SYNC_THREAD_EXT__ 1
-#define __HIP_ARCH_HAS_3DGRID__ 1
-#endif
-#ifndef HIP_ARCH_HAS_WARP_VOTE
-#define HIP_ARCH_HAS_WARP_VOTE 1 /* the guide's undecorated spellings */
-#define HIP_ARCH_HAS_WARP_BALLOT 1
-#endif
+/* The __HIP_ARCH_HAS_* macros: hip/anyhip/common/arch_features.h. */
 
 /* The hipThreadIdx_x family is in hip/hip_runtime.h, for every device. */
 
