@@ -148,14 +148,28 @@ static hipError_t submit(struct ah_device *dev, void *q, const struct ah_cmd *cm
   return dev->backend->submit(dev, q, cmd, wait);
 }
 
+/* Checks a 1D copy against the allocation map and queues it on q; a copy
+ * touching pageable host memory completes before this returns, as in CUDA. */
+static hipError_t submit_copy(struct ah_device *dev, void *q, void *dst, const void *src,
+                              size_t bytes, hipMemcpyKind kind, int sync) {
+  struct ah_cmd cmd = {.kind = AH_CMD_COPY};
+  int pageable;
+  hipError_t err = check_copy(dst, bytes, src, bytes, kind, &cmd.copy.kind, &pageable);
+
+  if (err != hipSuccess)
+    return err;
+  cmd.copy.dst = dst;
+  cmd.copy.src = src;
+  cmd.copy.bytes = bytes;
+  return submit(dev, q, &cmd, sync || pageable);
+}
+
 /* ---- 1D copies ---------------------------------------------------------- */
 
 static hipError_t copy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind,
                        hipStream_t stream, int sync) {
-  struct ah_cmd cmd = {.kind = AH_CMD_COPY};
   struct ah_device *dev;
   void *q;
-  int pageable;
   hipError_t err;
 
   if (!valid_kind(kind))
@@ -165,13 +179,7 @@ static hipError_t copy(void *dst, const void *src, size_t bytes, hipMemcpyKind k
   err = ah_stream_resolve(stream, &dev, &q);
   if (err != hipSuccess || bytes == 0)
     return err;
-  err = check_copy(dst, bytes, src, bytes, kind, &cmd.copy.kind, &pageable);
-  if (err != hipSuccess)
-    return err;
-  cmd.copy.dst = dst;
-  cmd.copy.src = src;
-  cmd.copy.bytes = bytes;
-  return submit(dev, q, &cmd, sync || pageable);
+  return submit_copy(dev, q, dst, src, bytes, kind, sync);
 }
 
 AH_EXPORT hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind) {
@@ -246,18 +254,7 @@ static hipError_t copy_peer(void *dst, int dst_dev, const void *src, int src_dev
   }
   if (bytes == 0)
     return hipSuccess;
-  {
-    struct ah_cmd cmd = {.kind = AH_CMD_COPY};
-    int pageable;
-
-    err = check_copy(dst, bytes, src, bytes, hipMemcpyDeviceToDevice, &cmd.copy.kind, &pageable);
-    if (err != hipSuccess)
-      return err;
-    cmd.copy.dst = dst;
-    cmd.copy.src = src;
-    cmd.copy.bytes = bytes;
-    return submit(dev, q, &cmd, sync || pageable);
-  }
+  return submit_copy(dev, q, dst, src, bytes, hipMemcpyDeviceToDevice, sync);
 }
 
 AH_EXPORT hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId,
