@@ -71,6 +71,11 @@ void ah_config_load(void) {
   ah_config.cpu_devices = (int)env_long("ANYHIP_CPU_DEVICES", 1, 0, 64);
   ah_config.log = parse_log(getenv("ANYHIP_LOG"));
   ah_config.trace = getenv("ANYHIP_TRACE");
+  {
+    const char *hf = getenv("ANYHIP_NVIDIA_HOST_FUNCS");
+
+    ah_config.nvidia_driver_host_fns = hf != NULL && strcmp(hf, "driver") == 0;
+  }
   ah_config.cuda_lib = getenv("ANYHIP_CUDA_LIB");
   if (ah_config.cuda_lib == NULL || *ah_config.cuda_lib == '\0')
     ah_config.cuda_lib = "libcuda.so.1";

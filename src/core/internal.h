@@ -128,6 +128,7 @@ struct ah_config {
   unsigned log;              /* ANYHIP_LOG areas */
   const char *trace;         /* ANYHIP_TRACE file */
   const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
+  int nvidia_driver_host_fns; /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */
 };
 extern struct ah_config ah_config;
 void ah_config_load(void);

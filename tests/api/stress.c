@@ -438,6 +438,62 @@ AH_TEST(stress_per_thread_stream_exit) {
   return AH_PASS;
 }
 
+/* ---- dispatchers that exit when idle ----------------------------------------- */
+
+#define IDLE_STREAMS 8
+
+/* A stream's thread gives itself back after 2 s without work (docs/
+ * semantics.md). Streams get work at staggered times, then more work right
+ * around the moments their threads time out, then after they all have: every
+ * command must still run, in order, and the null stream must still wait. */
+AH_TEST(stress_dispatcher_idle_restart) {
+  hipStream_t s[IDLE_STREAMS];
+  atomic_int n[IDLE_STREAMS];
+  struct order_log log = {0};
+  struct order_item items[3 * IDLE_STREAMS];
+  struct destroy_check chk[IDLE_STREAMS];
+  double t0;
+
+  for (int i = 0; i < IDLE_STREAMS; i++) {
+    atomic_store(&n[i], 0);
+    CHECK_HIP(hipStreamCreate(&s[i]));
+  }
+  t0 = now_ms();
+  for (int i = 0; i < IDLE_STREAMS; i++) {
+    CHECK_HIP(hipLaunchHostFunc(s[i], count_fn, &n[i]));
+    sleep_ms(3);
+  }
+  /* Around the first threads' 2 s timeouts: some submissions race an exit. */
+  while (now_ms() < t0 + 2000 - 6)
+    sleep_ms(1);
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < IDLE_STREAMS; i++) {
+      items[round * IDLE_STREAMS + i] = (struct order_item){&log, round};
+      CHECK_HIP(hipLaunchHostFunc(s[i], count_fn, &n[i]));
+      CHECK_HIP(hipLaunchHostFunc(s[i], order_fn, &items[round * IDLE_STREAMS + i]));
+      sleep_ms(1);
+    }
+    for (int i = 0; i < IDLE_STREAMS; i++) {
+      chk[i] = (struct destroy_check){.count = &n[i], .want = 2 + round};
+      atomic_store(&chk[i].ok, 0);
+      CHECK_HIP(hipLaunchHostFunc(NULL, destroy_check_fn, &chk[i]));
+    }
+    CHECK_HIP(hipStreamSynchronize(NULL));
+    for (int i = 0; i < IDLE_STREAMS; i++) {
+      CHECK_EQ(atomic_load(&n[i]), 2 + round);
+      CHECK_EQ(atomic_load(&chk[i].ok), 1);
+    }
+    if (round == 1)
+      sleep_ms(2100); /* every thread has gone: the next round starts them again */
+  }
+  CHECK_EQ(atomic_load(&log.n), 3 * IDLE_STREAMS);
+  for (int k = 1; k < 3 * IDLE_STREAMS; k++)
+    CHECK(log.seq[k - 1] <= log.seq[k]); /* rounds never overlap: each was synchronized */
+  for (int i = 0; i < IDLE_STREAMS; i++)
+    CHECK_HIP(hipStreamDestroy(s[i]));
+  return AH_PASS;
+}
+
 /* ---- allocation map under concurrent allocate, free and query --------------- */
 
 #define ALLOC_ITERS 400
@@ -527,7 +583,7 @@ AH_TEST(stress_alloc_map_threads) {
 
 /* ---- one event shared by several threads ------------------------------------ */
 
-#define SHARED_EV_ITERS 200
+#define SHARED_EV_ITERS 1000
 static hipEvent_t shared_ev;
 static atomic_int shared_ev_stop;
 

@@ -40,7 +40,7 @@ static int worker(int id, int *result) {
   std::vector<unsigned> h(kN);
   CHECK_HIP(hipMalloc(&buf, kN * sizeof(unsigned)));
   CHECK_HIP(hipMalloc(&out, kN * sizeof(unsigned)));
-  for (int it = 0; it < 40; it++) {
+  for (int it = 0; it < 25; it++) {
     hipStream_t s1, s2;
     hipEvent_t e1, e2;
     unsigned base = (unsigned)id * 1000003u + (unsigned)it * 7919u;

@@ -455,7 +455,8 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
     r = cmd->set.height <= 1 ? memset_1d(cmd, s) : memset_2d(cmd, s);
     break;
   case AH_CMD_HOST_FN:
-    r = host_fn(QUEUE(q), cmd->host_fn.fn, cmd->host_fn.data);
+    r = ah_config.nvidia_driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
+                                         : host_fn(QUEUE(q), cmd->host_fn.fn, cmd->host_fn.data);
     if (r != CUDA_SUCCESS) {
       /* No stream memory operations here: CUDA's host-function thread, which
        * one blocking function holds for every stream. */
