@@ -81,7 +81,7 @@ struct ah_event {
   struct ah_device *dev;
   void *impl; /* backend event */
   unsigned flags;
-  int recorded; /* hipEventElapsedTime needs both events recorded */
+  atomic_int recorded; /* hipEventElapsedTime needs both; set by concurrent records */
 };
 
 /* Resolves a user stream handle: NULL and hipStreamLegacy are the current

@@ -276,6 +276,8 @@ static void fill_props(int index, hipDeviceProp_t *p) {
    * a time, so it holds at most one block of HIP's maximum size. */
   p->multiProcessorCount = workers;
   p->warpSize = ah_config.cpu_warp_size;
+  /* The kernel language's warpSize, for host code too, from the first HIP call. */
+  __atomic_store_n(&warpSize, ah_config.cpu_warp_size, __ATOMIC_RELAXED);
   p->maxThreadsPerBlock = 1024;
   p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsDim[2] = 1024;
   p->maxGridSize[0] = p->maxGridSize[1] = p->maxGridSize[2] = INT_MAX; /* as HIP on AMD */
@@ -424,7 +426,7 @@ static hipError_t set_limit(struct ah_device *dev, hipLimit_t limit, size_t valu
   case hipLimitStackSize:
     if (value > STACK_MAX)
       return hipErrorInvalidValue;
-    cd->stack_size = round_stack(value);
+    __atomic_store_n(&cd->stack_size, round_stack(value), __ATOMIC_RELAXED); /* read by launches */
     return hipSuccess;
   case hipLimitPrintfFifoSize:
     cd->printf_fifo = value;

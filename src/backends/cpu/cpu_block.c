@@ -26,6 +26,45 @@ __thread struct ah_cpu_worker *ah_cpu_self __attribute__((tls_model("initial-exe
 
 static void thread_exit(struct ah_cpu_worker *w, struct ah_cpu_block *b) __attribute__((noreturn));
 
+/* ---- ThreadSanitizer fibers ---- */
+
+#if defined(__SANITIZE_THREAD__)
+/* The TSan fiber of GPU thread t: the runner's for the thread that kept the
+ * fast path's stack, else one per thread id, made on first use. They are
+ * dropped when the block ends: a fiber that never returns leaves its frames
+ * on TSan's shadow stack, which would otherwise grow block after block. */
+static void *tsan_fiber(struct ah_cpu_worker *w, struct ah_cpu_gthread *t) {
+  if (t->stack == NULL)
+    return w->tsan_runner;
+  if (t->tid >= w->tsan_cap) {
+    unsigned cap = t->tid + 64;
+    void **f = realloc(w->tsan_fibers, cap * sizeof(*f));
+
+    memset(f + w->tsan_cap, 0, (cap - w->tsan_cap) * sizeof(*f));
+    w->tsan_fibers = f;
+    w->tsan_cap = cap;
+  }
+  if (w->tsan_fibers[t->tid] == NULL)
+    w->tsan_fibers[t->tid] = __tsan_create_fiber(0);
+  return w->tsan_fibers[t->tid];
+}
+
+static void tsan_drop(struct ah_cpu_worker *w) {
+  for (unsigned i = 0; i < w->tsan_cap; i++)
+    if (w->tsan_fibers[i] != NULL) {
+      __tsan_destroy_fiber(w->tsan_fibers[i]);
+      w->tsan_fibers[i] = NULL;
+    }
+  if (w->tsan_runner != NULL) {
+    __tsan_destroy_fiber(w->tsan_runner);
+    w->tsan_runner = NULL;
+  }
+}
+#else
+#define tsan_fiber(w, t) NULL
+#define tsan_drop(w) ((void)0)
+#endif
+
 /* ---- setup ---- */
 
 /* Grows w's per-block arrays for g. Worker-owned, so reused by every block. */
@@ -113,6 +152,7 @@ static void fast_main(void *arg) {
     }
   }
   AH_ASAN_START(NULL, w->native_bottom, w->native_size);
+  AH_TSAN_SWITCH(w->tsan_native);
   ah_fiber_switch(&w->runner, &w->native);
   __builtin_unreachable();
 }
@@ -192,6 +232,7 @@ void ah_cpu_block_yield(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
     if (b->live == 0) {
       /* The last thread returned: back to the worker, never to come back. */
       AH_ASAN_START(NULL, w->native_bottom, w->native_size);
+      AH_TSAN_SWITCH(w->tsan_native);
       ah_fiber_switch(&self->fiber, &w->native);
       __builtin_unreachable();
     }
@@ -219,6 +260,7 @@ void ah_cpu_block_yield(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
   AH_ASAN_START(self->state == AH_T_DONE ? NULL : &self->asan_fake,
                 next->stack != NULL ? next->stack : b->runner_stack,
                 ah_cpu_stack_usable(w, next->stack != NULL ? next->tid : 0));
+  AH_TSAN_SWITCH(tsan_fiber(w, next));
   ah_fiber_switch(&self->fiber, &next->fiber);
   AH_ASAN_FINISH(self->asan_fake, NULL, NULL);
   /* Whoever resumed us set b->cur, threadIdx, the lane and our state. */
@@ -342,6 +384,13 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
 
   ah_fiber_init(&w->runner, b->runner_stack, ah_cpu_stack_usable(w, 0), fast_main, w);
   w->in_kernel = 1;
+#if defined(__SANITIZE_THREAD__)
+  if (w->tsan_native == NULL)
+    w->tsan_native = __tsan_get_current_fiber();
+  if (w->tsan_runner == NULL)
+    w->tsan_runner = __tsan_create_fiber(0);
+#endif
+  AH_TSAN_SWITCH(w->tsan_runner);
   AH_ASAN_START(&w->native_fake, b->runner_stack, ah_cpu_stack_usable(w, 0));
   ah_fiber_switch(&w->native, &w->runner);
   AH_ASAN_FINISH(w->native_fake, NULL, NULL);
@@ -355,6 +404,7 @@ void ah_cpu_block_abandon(struct ah_cpu_worker *w) {
   struct ah_cpu_block *b = &w->block;
 
   w->in_kernel = 0;
+  tsan_drop(w);
   if (b->fiber_mode) {
     for (unsigned i = 0; i < b->nthreads; i++) {
       if (b->threads[i].stack != NULL) {
@@ -384,5 +434,6 @@ void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why)
   w->fault_why = why;
   w->in_kernel = 0;
   AH_ASAN_START(NULL, w->native_bottom, w->native_size);
+  AH_TSAN_SWITCH(w->tsan_native);
   siglongjmp(w->jb, 1);
 }

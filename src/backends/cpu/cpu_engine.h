@@ -114,6 +114,10 @@ struct ah_cpu_worker {
   /* counters, read by other threads (relaxed) */
   _Atomic unsigned long long fibers, blocks;
   struct ah_cpu_worker *next; /* in the pool's list */
+  /* ThreadSanitizer builds: the worker's own fiber and those of a block */
+  void *tsan_native, *tsan_runner;
+  void **tsan_fibers;
+  unsigned tsan_cap;
 };
 
 /* AddressSanitizer must be told about every stack switch (ANYHIP_SANITIZE
@@ -128,6 +132,16 @@ struct ah_cpu_worker {
 #define AH_ASAN_FINISH(fake, bottomp, sizep) ((void)0)
 #endif
 
+/* ThreadSanitizer must be told about every stack switch too. */
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define AH_TSAN_SWITCH(f) __tsan_switch_to_fiber((f), 0)
+#else
+#define AH_TSAN_SWITCH(f) ((void)0)
+#endif
+
+/* The kernel language's warpSize (cpu_block.c): set at device open, for host code too. */
+extern int warpSize;
 /* The worker running on this OS thread, NULL elsewhere. */
 extern __thread struct ah_cpu_worker *ah_cpu_self __attribute__((tls_model("initial-exec")));
 

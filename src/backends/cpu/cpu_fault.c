@@ -78,9 +78,11 @@ static void handler(int sig, siginfo_t *si, void *uc) {
   /* The jump buffer does not hold a signal mask (saving one costs a system
    * call per block): unblock the signal ourselves. */
   sigemptyset(&set);
-  sigaddset(&set, sig);
+  for (unsigned i = 0; i < NSIG_FAULT; i++) /* an interposed handler (TSan) may block them all */
+    sigaddset(&set, fault_signals[i]);
   pthread_sigmask(SIG_UNBLOCK, &set, NULL);
   AH_ASAN_START(NULL, w->native_bottom, w->native_size);
+  AH_TSAN_SWITCH(w->tsan_native);
   siglongjmp(w->jb, 1);
 }
 

@@ -48,6 +48,7 @@ struct qcmd {
   uint64_t ev_gen;
   unsigned ndeps;
   struct dep *deps;
+  size_t stack_size; /* a kernel's fiber stacks: hipLimitStackSize when launched */
 };
 
 struct cq {
@@ -214,7 +215,8 @@ static void event_unref(struct cpu_event *ev) {
 
 /* ---- running one command (no lock held) ---- */
 
-static hipError_t run_kernel(struct ah_cpu_queues *dq, const struct ah_cmd *c) {
+static hipError_t run_kernel(const struct qcmd *q) {
+  const struct ah_cmd *c = &q->cmd;
   struct ah_cpu_grid g = {
       .fn = c->kernel.fn,
       .sig = c->kernel.sig,
@@ -223,7 +225,7 @@ static hipError_t run_kernel(struct ah_cpu_queues *dq, const struct ah_cmd *c) {
       .block = c->kernel.block,
       .shared_bytes = c->kernel.shared_bytes,
       .cooperative = c->kernel.cooperative,
-      .stack_size = dq->cd->stack_size,
+      .stack_size = q->stack_size,
       .warp_size = ah_config.cpu_warp_size == 32 ? 32 : 64,
   };
 
@@ -262,7 +264,7 @@ static hipError_t run(struct ah_cpu_queues *dq, struct qcmd *c, hipError_t stick
 
   switch (c->op) {
   case AH_CMD_KERNEL:
-    return sticky != hipSuccess ? sticky : run_kernel(dq, k);
+    return sticky != hipSuccess ? sticky : run_kernel(c);
   case AH_CMD_COPY:
     if (sticky == hipSuccess && k->copy.bytes != 0 && k->copy.dst != k->copy.src)
       memmove(k->copy.dst, k->copy.src, k->copy.bytes);
@@ -528,6 +530,8 @@ static hipError_t submit_op(struct cq *q, int op, const struct ah_cmd *cmd,
   c = cmd_new(op, cmd, n, &err);
   if (c == NULL)
     goto done;
+  /* The limit in force at the launch, not when the stream gets to it. */
+  c->stack_size = __atomic_load_n(&q->dq->cd->stack_size, __ATOMIC_RELAXED);
   c->ndeps = stream_deps(q, c->deps);
   if (wait_ev != NULL)
     c->deps[c->ndeps++] = (struct dep){wait_ev->q, wait_ev->seq};
@@ -547,6 +551,7 @@ static hipError_t submit_op(struct cq *q, int op, const struct ah_cmd *cmd,
   }
   if (inline_run) {
     err = run_inline(q, c);
+    kick(q); /* a later command may have arrived while c ran; its helper may sleep */
     goto done;
   }
   if (q->tail != NULL)

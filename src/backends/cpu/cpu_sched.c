@@ -271,7 +271,6 @@ static void pool_start(void) {
   int n = (ah_config.cpu_threads > 0 ? ah_config.cpu_threads : online_cpus()) - 1;
   pthread_attr_t attr;
 
-  warpSize = ah_config.cpu_warp_size == 32 ? 32 : 64;
   ah_cpu_fault_install();
   if (pthread_key_create(&caller_key, caller_exit) != 0) {
     pool.start_err = hipErrorOutOfMemory;
@@ -406,8 +405,6 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
   pthread_once(&pool.once, start);
   if (pool.start_err != hipSuccess)
     return pool.start_err;
-  if (warpSize != g->warp_size)
-    warpSize = g->warp_size; /* the same for every launch: the configuration's */
 
   memset(&r, 0, sizeof(r));
   r.g = g;

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Pending (fails today; move to tests/api/ once fixed): a queue's next
- * command must not be stranded when a synchronous copy that ran inline on
- * the caller's thread completes while another thread sleeps waiting on the
- * same queue as a "helper". Today the command waits for the dispatcher's
- * 2-second idle timeout (src/backends/cpu/cpu_queue.c, complete(): the
- * dispatcher is not signalled while helpers > 0, and run_inline's caller on
- * the inline path never kicks it). */
+/* A queue's next command must not be stranded when a synchronous copy that
+ * ran inline on the caller's thread completes while another thread sleeps
+ * waiting on the same queue as a "helper" (it once waited for the
+ * dispatcher's 2-second idle timeout: src/backends/cpu/cpu_queue.c kicks the
+ * queue after an inline run now). */
 #include "ah_test.h"
 #include "gate.h"
 

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Pending (fails today; move to tests/kernels/ once fixed). docs/semantics.md:
-// "Launches made after the call [hipDeviceSetLimit(hipLimitStackSize)] use
-// the new size" - so a launch made before the call keeps the old size. The
-// CPU device reads the size when the kernel starts running instead
-// (src/backends/cpu/cpu_queue.c run_kernel reads dq->cd->stack_size, written
-// by set_limit in cpu_backend.c under dev->lock, read without it: also a
-// data race ThreadSanitizer reports). Here a kernel needing ~200 KiB of stack
+// docs/semantics.md: "Launches made after the call [hipDeviceSetLimit
+// (hipLimitStackSize)] use the new size", so a launch made before the call
+// keeps the old size (the CPU device once read it when the kernel started
+// running, racing with the setter). Here a kernel needing ~200 KiB of stack
 // is launched under a 1 MiB limit on a held stream; the limit then drops to
-// 16 KiB before the stream runs. Today the kernel overflows its stack.
+// 16 KiB before the stream runs; the kernel must still complete correctly.
 #include <hip/hip_runtime.h>
 
 #include <condition_variable>
