@@ -394,6 +394,49 @@ static CUresult memset_2d(const struct ah_cmd *cmd, CUstream s) {
   }
 }
 
+/* ---- copies and sets the host does, in stream order ------------------------- */
+
+/* The driver runs a host-to-host copy, and a set of host memory, on the CPU
+ * once the stream is idle: enqueued behind a host function that holds the
+ * stream, it would block the enqueuing thread (a deadlock when that thread is
+ * the one to release it). Queued as host functions of their own, they stay
+ * asynchronous, in order, as on the CPU device. */
+struct host_op {
+  struct ah_cmd cmd; /* AH_CMD_COPY (host to host) or AH_CMD_SET */
+};
+
+static void host_op_run(void *p) {
+  struct host_op *op = p;
+  const struct ah_cmd *c = &op->cmd;
+
+  if (c->kind == AH_CMD_COPY) {
+    memmove(c->copy.dst, c->copy.src, c->copy.bytes);
+  } else {
+    uint32_t v = c->set.value; /* the element is its low bytes: first, on little-endian hosts */
+
+    for (size_t r = 0; r < c->set.height; r++) {
+      char *row = (char *)c->set.dst + r * c->set.pitch;
+
+      for (size_t i = 0; i < c->set.count; i++)
+        memcpy(row + i * c->set.elem_size, &v, c->set.elem_size);
+    }
+  }
+  free(op);
+}
+
+/* Whether cmd is host work (see above) that should go through host_op_run. */
+static int is_host_op(const struct ah_cmd *cmd) {
+  unsigned type = 0;
+
+  if (cmd->kind == AH_CMD_COPY)
+    return cmd->copy.kind == hipMemcpyHostToHost;
+  if (cmd->kind != AH_CMD_SET)
+    return 0;
+  return ah_cuda.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                       DPTR(cmd->set.dst)) == CUDA_SUCCESS &&
+         type == CU_MEMORYTYPE_HOST;
+}
+
 static CUresult launch(struct ah_nv_device *nd, const struct ah_cmd *cmd, CUstream s,
                        hipError_t *lookup_err) {
   CUfunction f;
@@ -423,6 +466,20 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
 
   if ((err = ah_nv_enter(nd)) != hipSuccess)
     return err;
+  if (!wait && is_host_op(cmd)) {
+    struct host_op *op = malloc(sizeof(*op));
+
+    if (op == NULL)
+      return hipErrorOutOfMemory;
+    op->cmd = *cmd;
+    r = ah_config.nvidia_driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
+                                         : host_fn(QUEUE(q), host_op_run, op);
+    if (r != CUDA_SUCCESS)
+      r = ah_cuda.cuLaunchHostFunc(s, host_op_run, op);
+    if (r != CUDA_SUCCESS)
+      free(op);
+    return ah_cuda_status(r);
+  }
   switch (cmd->kind) {
   case AH_CMD_KERNEL:
     r = launch(nd, cmd, s, &err);
