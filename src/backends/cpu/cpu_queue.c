@@ -10,6 +10,7 @@
  * One process-wide lock guards every queue of every CPU device (commands are
  * coarse, and cross-device event waits then need no lock ordering). */
 #include "cpu_internal.h"
+#include "../host_ops.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -232,30 +233,6 @@ static hipError_t run_kernel(const struct qcmd *q) {
   return ah_cpu_grid_run(&g);
 }
 
-static void run_set(const struct ah_cmd *c) {
-  for (size_t r = 0; r < c->set.height; r++) {
-    char *row = (char *)c->set.dst + r * c->set.pitch;
-
-    switch (c->set.elem_size) {
-    case 1:
-      memset(row, (int)(c->set.value & 0xff), c->set.count);
-      break;
-    case 2: {
-      uint16_t v = (uint16_t)c->set.value, *p = (uint16_t *)(void *)row;
-      for (size_t i = 0; i < c->set.count; i++)
-        p[i] = v;
-      break;
-    }
-    default: {
-      uint32_t v = c->set.value, *p = (uint32_t *)(void *)row;
-      for (size_t i = 0; i < c->set.count; i++)
-        p[i] = v;
-      break;
-    }
-    }
-  }
-}
-
 /* Runs c. After a kernel fault the device is unusable (as on a GPU): data
  * work is skipped, while host functions, records and markers still run so
  * that nobody waits forever. */
@@ -277,7 +254,7 @@ static hipError_t run(struct ah_cpu_queues *dq, struct qcmd *c, hipError_t stick
     return sticky;
   case AH_CMD_SET:
     if (sticky == hipSuccess)
-      run_set(k);
+      ah_host_set(k);
     return sticky;
   case AH_CMD_HOST_FN:
     k->host_fn.fn(k->host_fn.data);

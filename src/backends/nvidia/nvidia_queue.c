@@ -7,6 +7,7 @@
  * run on a worker thread of their queue while the stream waits on a pinned
  * flag (struct ah_nv_queue says why). */
 #include "nvidia_internal.h"
+#include "../host_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -401,27 +402,15 @@ static CUresult memset_2d(const struct ah_cmd *cmd, CUstream s) {
  * stream, it would block the enqueuing thread (a deadlock when that thread is
  * the one to release it). Queued as host functions of their own, they stay
  * asynchronous, in order, as on the CPU device. */
-struct host_op {
-  struct ah_cmd cmd; /* AH_CMD_COPY (host to host) or AH_CMD_SET */
-};
-
+/* Runs and frees a copy of an AH_CMD_COPY (host to host) or AH_CMD_SET. */
 static void host_op_run(void *p) {
-  struct host_op *op = p;
-  const struct ah_cmd *c = &op->cmd;
+  struct ah_cmd *c = p;
 
-  if (c->kind == AH_CMD_COPY) {
+  if (c->kind == AH_CMD_COPY)
     memmove(c->copy.dst, c->copy.src, c->copy.bytes);
-  } else {
-    uint32_t v = c->set.value; /* the element is its low bytes: first, on little-endian hosts */
-
-    for (size_t r = 0; r < c->set.height; r++) {
-      char *row = (char *)c->set.dst + r * c->set.pitch;
-
-      for (size_t i = 0; i < c->set.count; i++)
-        memcpy(row + i * c->set.elem_size, &v, c->set.elem_size);
-    }
-  }
-  free(op);
+  else
+    ah_host_set(c);
+  free(c);
 }
 
 /* Whether cmd is host work (see above) that should go through host_op_run. */
@@ -467,11 +456,11 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
   if ((err = ah_nv_enter(nd)) != hipSuccess)
     return err;
   if (!wait && is_host_op(cmd)) {
-    struct host_op *op = malloc(sizeof(*op));
+    struct ah_cmd *op = malloc(sizeof(*op));
 
     if (op == NULL)
       return hipErrorOutOfMemory;
-    op->cmd = *cmd;
+    *op = *cmd;
     r = ah_config.nvidia_driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
                                          : host_fn(QUEUE(q), host_op_run, op);
     if (r != CUDA_SUCCESS)

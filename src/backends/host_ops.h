@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* Work that any backend may do on the host: an AH_CMD_SET over host-visible
+ * memory (the CPU device's memory, or host memory on a GPU's stream). */
+#ifndef AH_HOST_OPS_H
+#define AH_HOST_OPS_H
+
+#include "backend.h"
+
+/* Fills cmd->set's rows with its 1, 2 or 4-byte element. Any thread. */
+void ah_host_set(const struct ah_cmd *cmd);
+
+#endif
