@@ -37,11 +37,11 @@ __host__ __device__ __attribute__((noinline)) int deep(int n, int seed) {
 
 __global__ void recurse(int *out, int depth) {
   __syncthreads(); // every thread becomes a fiber, on a hipLimitStackSize stack
-  out[threadIdx.x] = deep(depth, (int)threadIdx.x);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = deep(depth, (int)threadIdx.x);
 }
 
 static int run(int depth) {
-  int *d, h[kThreads];
+  int *d, h[2 * kThreads]; // two blocks, each its own half
 
   CHECK_HIP(hipMalloc(&d, sizeof(h)));
   CHECK_HIP(hipMemset(d, 0, sizeof(h)));
@@ -49,12 +49,14 @@ static int run(int depth) {
   CHECK_HIP(hipGetLastError());
   CHECK_HIP(hipDeviceSynchronize());
   CHECK_HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
-  for (int t = 0; t < kThreads; t++)
-    if (h[t] != deep(depth, t)) {
-      std::fprintf(stderr, "depth %d thread %d: %d, host says %d\n", depth, t, h[t],
-                   deep(depth, t));
+  for (int i = 0; i < 2 * kThreads; i++) {
+    int t = i % kThreads;
+    if (h[i] != deep(depth, t)) {
+      std::fprintf(stderr, "depth %d block %d thread %d: %d, host says %d\n", depth,
+                   i / kThreads, t, h[i], deep(depth, t));
       return 1;
     }
+  }
   CHECK_HIP(hipFree(d));
   return 0;
 }
