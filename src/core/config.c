@@ -70,7 +70,6 @@ void ah_config_load(void) {
   ah_config.cpu_warp_size = (int)warp;
   ah_config.cpu_devices = (int)env_long("ANYHIP_CPU_DEVICES", 1, 0, 64);
   ah_config.log = parse_log(getenv("ANYHIP_LOG"));
-  ah_config.trace = getenv("ANYHIP_TRACE");
   {
     const char *hf = getenv("ANYHIP_NVIDIA_HOST_FUNCS");
 

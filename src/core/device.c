@@ -100,7 +100,6 @@ static void init_body(void) {
 
     memset(dev, 0, sizeof(*dev));
     dev->ordinal = device_count;
-    dev->backend_index = list[i].index;
     dev->backend = list[i].backend;
     pthread_mutex_init(&dev->lock, NULL);
     err = dev->backend->device_open(list[i].index, dev);

@@ -45,7 +45,6 @@ struct ah_stream;
 
 struct ah_device {
   int ordinal; /* HIP device number after ANYHIP_DEVICES/HIP_VISIBLE_DEVICES */
-  int backend_index; /* the device's number inside its backend */
   const struct ah_backend *backend;
   void *impl;       /* backend state */
   void *null_queue; /* backend queue of the null stream, made by device_open */
@@ -126,7 +125,6 @@ struct ah_config {
   int cpu_warp_size;         /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
   int cpu_devices;           /* ANYHIP_CPU_DEVICES, default 1 */
   unsigned log;              /* ANYHIP_LOG areas */
-  const char *trace;         /* ANYHIP_TRACE file */
   const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
   int nvidia_driver_host_fns; /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */
 };
