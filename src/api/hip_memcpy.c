@@ -374,6 +374,7 @@ static hipError_t set(void *dst, uint32_t value, unsigned elem, size_t count, si
   cmd.set.count = count;
   cmd.set.pitch = height > 1 ? pitch : row;
   cmd.set.height = height;
+  cmd.set.host = !d.device;
   return submit(dev, q, &cmd, sync);
 }
 

@@ -71,6 +71,7 @@ struct ah_cmd {
       size_t count;        /* elements per row */
       size_t pitch;        /* bytes between rows */
       size_t height;       /* rows; 1 for 1D */
+      int host;            /* dst is host memory (pinned or registered) */
     } set;
     struct {
       void (*fn)(void *data);

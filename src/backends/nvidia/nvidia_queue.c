@@ -415,15 +415,8 @@ static void host_op_run(void *p) {
 
 /* Whether cmd is host work (see above) that should go through host_op_run. */
 static int is_host_op(const struct ah_cmd *cmd) {
-  unsigned type = 0;
-
-  if (cmd->kind == AH_CMD_COPY)
-    return cmd->copy.kind == hipMemcpyHostToHost;
-  if (cmd->kind != AH_CMD_SET)
-    return 0;
-  return ah_cuda.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                       DPTR(cmd->set.dst)) == CUDA_SUCCESS &&
-         type == CU_MEMORYTYPE_HOST;
+  return (cmd->kind == AH_CMD_COPY && cmd->copy.kind == hipMemcpyHostToHost) ||
+         (cmd->kind == AH_CMD_SET && cmd->set.host);
 }
 
 static CUresult launch(struct ah_nv_device *nd, const struct ah_cmd *cmd, CUstream s,
