@@ -182,7 +182,13 @@ static int implied(int from, int to, const unsigned *flags) {
   return 0;
 }
 
-static int run_program(unsigned seed, int use_legacy) {
+/* With `phase` set, the threads running programs at once meet there before
+ * holding their streams and again once all are released: allocating,
+ * freeing and waiting for the device then never happen while another
+ * thread holds a stream it has yet to release. On NVIDIA, the driver holds
+ * up every thread's calls during such a call that waits for the device (as
+ * with cudaMemcpy, cudaFreeHost): a thread holding its gate would block. */
+static int run_program(unsigned seed, int use_legacy, pthread_barrier_t *phase) {
   hipStream_t st[PROG_STREAMS];
   unsigned flags[PROG_STREAMS] = {0, hipStreamDefault, hipStreamNonBlocking, 0,
                                   hipStreamNonBlocking};
@@ -205,6 +211,8 @@ static int run_program(unsigned seed, int use_legacy) {
     v[i] = ref[i] = (unsigned)i * 2654435761u + seed;
     last[i] = 0;
   }
+  if (phase != NULL)
+    pthread_barrier_wait(phase);
   /* Hold every user stream back, so that the queues fill up and ordering is
    * decided by dependencies, not by the order of submission. */
   for (int s = 1; s < PROG_STREAMS; s++)
@@ -253,6 +261,8 @@ static int run_program(unsigned seed, int use_legacy) {
     prog_ref(ref, o);
   }
   gate_open(&g);
+  if (phase != NULL)
+    pthread_barrier_wait(phase);
   CHECK_HIP(hipDeviceSynchronize());
   for (int i = 0; i < PROG_VARS; i++)
     CHECK_EQ(v[i], ref[i]);
@@ -268,24 +278,33 @@ static int run_program(unsigned seed, int use_legacy) {
 
 AH_TEST(stress_streams_vs_reference) {
   for (unsigned seed = 1; seed <= 6; seed++)
-    CHECK_EQ(run_program(seed * 0x9e3779b9u, seed % 2), AH_PASS);
+    CHECK_EQ(run_program(seed * 0x9e3779b9u, seed % 2, NULL), AH_PASS);
   return AH_PASS;
 }
 
 /* The same programs from several host threads at once: each thread has its
  * own variables and streams, and they all share the null stream, which only
- * adds ordering. */
+ * adds ordering. (A check failing between meetings leaves the others
+ * waiting: the test then fails by its timeout.) */
+static pthread_barrier_t program_phase;
+
 static void *program_thread(void *arg) {
   unsigned id = (unsigned)(intptr_t)arg;
+  int rc = AH_PASS;
 
   for (unsigned r = 0; r < 2; r++)
-    if (run_program(id * 7919u + r * 104729u + 1u, (int)(r + id) % 2) != AH_PASS)
-      return (void *)(intptr_t)AH_FAIL;
-  return (void *)(intptr_t)AH_PASS;
+    if (run_program(id * 7919u + r * 104729u + 1u, (int)(r + id) % 2, &program_phase) != AH_PASS)
+      rc = AH_FAIL;
+  return (void *)(intptr_t)rc;
 }
 
 AH_TEST(stress_streams_vs_reference_threads) {
-  return run_threads(program_thread);
+  int rc;
+
+  CHECK_EQ(pthread_barrier_init(&program_phase, NULL, ST_THREADS), 0);
+  rc = run_threads(program_thread);
+  pthread_barrier_destroy(&program_phase);
+  return rc;
 }
 
 /* ---- hipDeviceSynchronize from several threads ----------------------------- */
@@ -350,15 +369,19 @@ static void destroy_check_fn(void *p) {
   atomic_store(&c->ok, atomic_load(c->count) == c->want ? 1 : 2);
 }
 
+static unsigned *destroy_bufs[ST_THREADS];
+
 /* A blocking stream is held by a gate, gets work and is destroyed; a host
  * function queued on the null stream afterwards must still wait for all of
  * that work. A non-blocking stream's work must finish by the next device
- * synchronization. Four threads do this at once. */
+ * synchronization. Four threads do this at once. The buffers are freed once
+ * every thread is done: hipHostFree waits for the whole device, and on
+ * NVIDIA the driver holds up other threads' calls meanwhile (as with
+ * cudaFreeHost), so a free while another thread holds its gate deadlocks. */
 static void *destroy_thread(void *arg) {
   int id = (int)(intptr_t)arg;
-  unsigned *buf;
+  unsigned *buf = destroy_bufs[id];
 
-  T_HIP(hipHostMalloc((void **)&buf, DESTROY_WORK * sizeof(unsigned), 0));
   for (int it = 0; it < DESTROY_ITERS; it++) {
     struct gate g = GATE_INIT;
     struct destroy_check chk = {0};
@@ -389,12 +412,73 @@ static void *destroy_thread(void *arg) {
     for (int k = 0; k < DESTROY_WORK; k++)
       T_CHECK(buf[k] == (unsigned)(id * 1000 + it + k));
   }
-  T_HIP(hipHostFree(buf));
   return (void *)(intptr_t)AH_PASS;
 }
 
 AH_TEST(stress_destroy_queued_work) {
-  return run_threads(destroy_thread);
+  int rc;
+
+  for (int i = 0; i < ST_THREADS; i++)
+    CHECK_HIP(hipHostMalloc((void **)&destroy_bufs[i], DESTROY_WORK * sizeof(unsigned), 0));
+  rc = run_threads(destroy_thread);
+  for (int i = 0; i < ST_THREADS; i++)
+    CHECK_HIP(hipHostFree(destroy_bufs[i]));
+  return rc;
+}
+
+/* ---- deep queues behind a held stream ------------------------------------- */
+
+#define DEEP_FNS 300
+
+struct deep_item {
+  atomic_int *next; /* the number of functions run so far */
+  int id;
+  atomic_int *bad;
+};
+
+static void deep_fn(void *p) {
+  struct deep_item *it = p;
+
+  if (atomic_fetch_add(it->next, 1) != it->id)
+    atomic_store(it->bad, 1);
+}
+
+/* Hundreds of host functions, each followed by a set, queued on two streams
+ * behind a gate: every enqueue returns (on NVIDIA the driver blocks a record
+ * of a blocking-sync event once about 56 are pending, so each host function
+ * cannot have its own), and the functions then run in order. */
+AH_TEST(stress_deep_held_queue) {
+  static struct deep_item items[2][DEEP_FNS];
+  atomic_int next[2] = {0, 0}, bad = 0;
+  struct gate g = GATE_INIT;
+  hipStream_t s[2];
+  int *d;
+
+  CHECK_HIP(hipMalloc((void **)&d, 2 * sizeof(int)));
+  for (int k = 0; k < 2; k++) {
+    CHECK_HIP(hipStreamCreateWithFlags(&s[k], hipStreamNonBlocking));
+    CHECK_HIP(hipLaunchHostFunc(s[k], gate_fn, &g));
+  }
+  for (int i = 0; i < DEEP_FNS; i++)
+    for (int k = 0; k < 2; k++) {
+      items[k][i] = (struct deep_item){&next[k], i, &bad};
+      CHECK_HIP(hipLaunchHostFunc(s[k], deep_fn, &items[k][i]));
+      CHECK_HIP(hipMemsetD32Async((hipDeviceptr_t)&d[k], i, 1, s[k]));
+    }
+  CHECK_EQ(atomic_load(&next[0]) + atomic_load(&next[1]), 0); /* still held */
+  gate_open(&g);
+  for (int k = 0; k < 2; k++) {
+    int h = -1;
+
+    CHECK_HIP(hipStreamSynchronize(s[k]));
+    CHECK_EQ(atomic_load(&next[k]), DEEP_FNS);
+    CHECK_HIP(hipMemcpy(&h, &d[k], sizeof(int), hipMemcpyDeviceToHost));
+    CHECK_EQ(h, DEEP_FNS - 1);
+    CHECK_HIP(hipStreamDestroy(s[k]));
+  }
+  CHECK_EQ(atomic_load(&bad), 0);
+  CHECK_HIP(hipFree(d));
+  return AH_PASS;
 }
 
 /* ---- per-thread streams of exiting threads ---------------------------------- */

@@ -13,6 +13,7 @@
 #include "engine_test.h"
 
 #include <atomic>
+#include <pthread.h>
 #include <thread>
 #include <vector>
 
@@ -126,7 +127,13 @@ static bool implied(int from, int to) {
   return false;
 }
 
-static int program(unsigned seed) {
+// With `phase` set, the threads running programs at once meet there before
+// holding their streams and again once all are released: allocating,
+// copying synchronously and freeing then never happen while another thread
+// holds a stream it has yet to release. On NVIDIA, the driver holds up every
+// thread's calls during such a call that waits for the device (as with
+// cudaMemcpy, cudaFree), so a thread holding its gate would block.
+static int program(unsigned seed, pthread_barrier_t *phase) {
   hipStream_t st[kStreams];
   hipEvent_t ev[kStreams];
   std::vector<unsigned *> arr(kDev + kHost);
@@ -151,6 +158,8 @@ static int program(unsigned seed) {
       ref[k][i] = i * 2654435761u + (unsigned)k + seed;
     CHECK_HIP(hipMemcpy(arr[k], ref[k].data(), kN * sizeof(unsigned), hipMemcpyDefault));
   }
+  if (phase != nullptr)
+    pthread_barrier_wait(phase);
   for (int s = 1; s < kStreams; s++)
     CHECK_HIP(hipLaunchHostFunc(st[s], gate_fn, &gate));
 
@@ -226,6 +235,8 @@ static int program(unsigned seed) {
     gate.open = true;
   }
   gate.c.notify_all();
+  if (phase != nullptr)
+    pthread_barrier_wait(phase);
   CHECK_HIP(hipDeviceSynchronize());
   std::vector<unsigned> h(kN);
   for (int k = 0; k < kDev + kHost; k++) {
@@ -250,15 +261,18 @@ static int program(unsigned seed) {
 int main() {
   // One thread first, then two at once with a third synchronizing the device.
   for (unsigned seed = 1; seed <= 2; seed++)
-    CHECK_EQ(program(seed * 0x9e3779b9u), AH_PASS);
+    CHECK_EQ(program(seed * 0x9e3779b9u, nullptr), AH_PASS);
   std::atomic<int> done{0}, sync_errors{0};
   int results[2] = {AH_FAIL, AH_FAIL};
   std::vector<std::thread> threads;
+  pthread_barrier_t phase;
+  CHECK_EQ(pthread_barrier_init(&phase, nullptr, 2), 0);
   for (int t = 0; t < 2; t++)
-    threads.emplace_back([t, &results, &done] {
+    threads.emplace_back([t, &results, &done, &phase] {
       int r = AH_PASS;
-      for (unsigned k = 0; k < 2 && r == AH_PASS; k++)
-        r = program(1000u + (unsigned)t * 77u + k * 13u);
+      for (unsigned k = 0; k < 2; k++) // both rounds: the other thread meets this one
+        if (program(1000u + (unsigned)t * 77u + k * 13u, &phase) != AH_PASS)
+          r = AH_FAIL;
       results[t] = r;
       done++;
     });
@@ -269,6 +283,7 @@ int main() {
   });
   for (auto &t : threads)
     t.join();
+  pthread_barrier_destroy(&phase);
   CHECK_EQ(results[0], AH_PASS);
   CHECK_EQ(results[1], AH_PASS);
   CHECK_EQ(sync_errors.load(), 0);

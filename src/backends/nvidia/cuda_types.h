@@ -245,5 +245,24 @@ typedef struct {
 #define CU_MEM_ATTACH_HOST 0x2
 #define CU_CTX_SCHED_MASK 0x07
 #define CU_STREAM_WAIT_VALUE_GEQ 0x0
+#define CU_STREAM_WRITE_VALUE_DEFAULT 0x0
+#define CU_STREAM_MEM_OP_WAIT_VALUE_32 1
+#define CU_STREAM_MEM_OP_WRITE_VALUE_32 2
+/* One operation of cuStreamBatchMemOp: the wait and write forms share this
+ * layout (48 bytes in all). */
+typedef union {
+  struct {
+    int operation;
+    CUdeviceptr address;
+    union {
+      uint32_t value;
+      uint64_t value64;
+    };
+    unsigned int flags;
+    CUdeviceptr alias;
+  } value_op;
+  uint64_t pad[6];
+} CUstreamBatchMemOpParams;
+_Static_assert(sizeof(CUstreamBatchMemOpParams) == 48, "CUDA's layout");
 
 #endif

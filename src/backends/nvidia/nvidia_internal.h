@@ -44,22 +44,24 @@ struct ah_nv_hostjob;
 
 /* One stream. Host functions do not use CUDA's own host-function thread,
  * which runs the functions of every stream one at a time, so one that blocks
- * would stall every other stream: each queue has a worker thread of its own,
- * and the stream waits (cuStreamWaitValue32) on a pinned flag that the
- * worker sets once the function has run. */
+ * would stall every other stream: each queue has a worker thread of its own.
+ * For each function the stream writes its number to a pinned word (reached)
+ * and then waits (cuStreamWaitValue32) on another (done), which the worker
+ * sets once it has seen `reached` and run the function. */
+enum { FLAG_DONE, FLAG_REACHED };
 struct ah_nv_queue {
   CUstream s;
   struct ah_nv_device *nd;
-  /* Held while a host function is enqueued (event, wait, job), so the jobs
+  /* Held while a host function is enqueued (write, wait, job), so the jobs
    * are in the stream's order. Never taken by the worker: enqueueing may
    * block in the driver until the stream moves, which may take the worker. */
   pthread_mutex_t submit;
-  volatile uint32_t *flag;       /* pinned; the last host function done (submit) */
-  CUdeviceptr flag_dev;          /* the flag's device address (submit) */
+  volatile uint32_t *flag;       /* pinned [FLAG_DONE, FLAG_REACHED] (submit) */
+  CUdeviceptr flag_dev;          /* the flags' device address (submit) */
   uint32_t seq;                  /* the last host function enqueued (submit) */
   pthread_mutex_t lock;          /* guards the five below; held briefly */
   struct ah_nv_hostjob *head, *tail;
-  struct ah_nv_hostjob *spare;   /* done jobs, their events kept for reuse */
+  struct ah_nv_hostjob *spare;   /* done jobs, kept for reuse */
   int worker;                    /* the worker thread runs (it exits when idle) */
   int closing;                   /* destroyed: the worker frees the queue when drained */
 };

@@ -9,8 +9,10 @@
 #include "nvidia_internal.h"
 #include "../host_ops.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define QUEUE(q) ((struct ah_nv_queue *)(q))
 #define EVENT(e) ((CUevent)(e))
@@ -19,7 +21,6 @@
 /* One host function waiting for its turn (or done and kept for reuse). */
 struct ah_nv_hostjob {
   struct ah_nv_hostjob *next;
-  CUevent ready; /* recorded on the stream: the work before the function is done */
   void (*fn)(void *data);
   void *data;
   uint32_t seq;
@@ -27,11 +28,13 @@ struct ah_nv_hostjob {
 
 /* ---- pinned flag slots ---------------------------------------------------- */
 
-/* A page of pinned, device-mapped words. A slot whose queue is gone goes back
- * to the free list with its value: the next owner counts on from there, so a
- * wait still pending in the old stream (for a value already written) stays
- * satisfied. Guarded by nd->lock; the memory lives as long as the context. */
-#define FLAG_SLOTS 1024
+/* A page of pinned, device-mapped words, taken in pairs (struct ah_nv_queue
+ * says what for). A slot whose queue is gone goes back to the free list with
+ * its values: the next owner counts on from there, so a wait still pending
+ * in the old stream (for a value already written) stays satisfied. Guarded
+ * by nd->lock; the memory lives as long as the context. */
+#define FLAG_SLOTS 512
+#define FLAG_WORDS 2
 struct ah_nv_flags {
   uint32_t *host;
   CUdeviceptr dev;
@@ -67,7 +70,7 @@ static int flag_get(struct ah_nv_queue *q) {
   }
   pthread_mutex_unlock(&free_lock);
   if (ok) {
-    q->seq = __atomic_load_n(q->flag, __ATOMIC_ACQUIRE);
+    q->seq = __atomic_load_n(&q->flag[FLAG_DONE], __ATOMIC_ACQUIRE);
     return 1;
   }
   pthread_mutex_lock(&nd->lock);
@@ -77,11 +80,11 @@ static int flag_get(struct ah_nv_queue *q) {
     CUdeviceptr dev = 0;
 
     f = calloc(1, sizeof(*f));
-    if (f != NULL && ah_cuda.cuMemHostAlloc(&host, FLAG_SLOTS * sizeof(uint32_t),
+    if (f != NULL && ah_cuda.cuMemHostAlloc(&host, FLAG_SLOTS * FLAG_WORDS * sizeof(uint32_t),
                                             CU_MEMHOSTALLOC_PORTABLE |
                                                 CU_MEMHOSTALLOC_DEVICEMAP) == CUDA_SUCCESS) {
       if (ah_cuda.cuMemHostGetDevicePointer(&dev, host, 0) == CUDA_SUCCESS) {
-        memset(host, 0, FLAG_SLOTS * sizeof(uint32_t));
+        memset(host, 0, FLAG_SLOTS * FLAG_WORDS * sizeof(uint32_t));
         f->host = host;
         f->dev = dev;
         f->next = nd->flags;
@@ -97,8 +100,8 @@ static int flag_get(struct ah_nv_queue *q) {
     }
   }
   if (f != NULL) {
-    q->flag = &f->host[f->used];
-    q->flag_dev = f->dev + f->used * sizeof(uint32_t);
+    q->flag = &f->host[f->used * FLAG_WORDS];
+    q->flag_dev = f->dev + f->used * FLAG_WORDS * sizeof(uint32_t);
     f->used++;
     q->seq = 0;
     ok = 1;
@@ -150,7 +153,7 @@ void ah_nv_flags_reset(struct ah_nv_device *nd) {
   nd->null_queue.flag = NULL;
   nd->null_queue.seq = 0;
   pthread_mutex_lock(&nd->null_queue.lock);
-  while (nd->null_queue.spare != NULL) { /* their events went with the context */
+  while (nd->null_queue.spare != NULL) {
     struct ah_nv_hostjob *j = nd->null_queue.spare;
 
     nd->null_queue.spare = j->next;
@@ -167,7 +170,6 @@ static void queue_free(struct ah_nv_queue *q) {
     struct ah_nv_hostjob *j = q->spare;
 
     q->spare = j->next;
-    ah_cuda.cuEventDestroy(j->ready);
     free(j);
   }
   if (q->flag != NULL)
@@ -177,6 +179,24 @@ static void queue_free(struct ah_nv_queue *q) {
   free(q);
 }
 
+/* Waits until q's stream has reached j (written j->seq to the reached word).
+ * It polls, backing off from a yield to 100 us: a wait on an event would be a
+ * driver call, which can block behind another thread's synchronous call (a
+ * copy through the null stream, a free) that waits for this very stream. */
+static void job_wait(struct ah_nv_queue *q, const struct ah_nv_hostjob *j) {
+  long ns = 0;
+
+  while ((int32_t)(__atomic_load_n(&q->flag[FLAG_REACHED], __ATOMIC_ACQUIRE) - j->seq) < 0) {
+    struct timespec ts = {0, ns};
+
+    if (ns == 0)
+      sched_yield();
+    else
+      nanosleep(&ts, NULL);
+    ns = ns == 0 ? 1000 : (ns < 100000 ? ns * 2 : ns);
+  }
+}
+
 /* The queue's worker: runs its host functions in order, each once the work
  * before it is done, then releases the stream. Exits when idle (a later host
  * function starts it again) or, once the queue is destroyed, when drained. */
@@ -184,7 +204,6 @@ static void *host_worker(void *arg) {
   struct ah_nv_queue *q = arg;
   int gone;
 
-  ah_cuda.cuCtxSetCurrent(q->nd->ctx);
   pthread_mutex_lock(&q->lock);
   while (q->head != NULL) {
     struct ah_nv_hostjob *j = q->head;
@@ -193,13 +212,11 @@ static void *host_worker(void *arg) {
     if (q->head == NULL)
       q->tail = NULL;
     pthread_mutex_unlock(&q->lock);
-    /* Even after a device fault the function runs (HIP reports the fault to
-     * callbacks through their status); its stream is broken anyway. */
-    ah_cuda.cuEventSynchronize(j->ready);
+    job_wait(q, j);
     j->fn(j->data);
-    __atomic_store_n(q->flag, j->seq, __ATOMIC_RELEASE);
-    /* The job (and its event) is reused by the next host function: the
-     * worker makes no driver call that a blocked enqueue could hold up. */
+    __atomic_store_n(&q->flag[FLAG_DONE], j->seq, __ATOMIC_RELEASE);
+    /* The job is reused by the next host function. The worker makes no
+     * driver call at all: any could wait for a thread this function holds. */
     pthread_mutex_lock(&q->lock);
     j->next = q->spare;
     q->spare = j;
@@ -210,6 +227,35 @@ static void *host_worker(void *arg) {
   if (gone)
     queue_free(q);
   return NULL;
+}
+
+/* Enqueues on q's stream the write of q->seq + 1 to the reached word, then
+ * the wait for the same value in the done word. As one batch where the
+ * driver has it: a stream takes about 1000 submissions queued behind a held
+ * point before the next one blocks (CUDA 13 on H100), and a batch is one. */
+static CUresult hold_stream(struct ah_nv_queue *q) {
+  CUstreamBatchMemOpParams ops[2];
+  CUdeviceptr done = q->flag_dev + FLAG_DONE * sizeof(uint32_t);
+  CUdeviceptr reached = q->flag_dev + FLAG_REACHED * sizeof(uint32_t);
+  CUresult r;
+
+  if (ah_cuda.cuStreamBatchMemOp != NULL) {
+    memset(ops, 0, sizeof(ops));
+    ops[0].value_op.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    ops[0].value_op.address = reached;
+    ops[0].value_op.value = q->seq + 1;
+    ops[0].value_op.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+    ops[1].value_op.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+    ops[1].value_op.address = done;
+    ops[1].value_op.value = q->seq + 1;
+    ops[1].value_op.flags = CU_STREAM_WAIT_VALUE_GEQ;
+    if (ah_cuda.cuStreamBatchMemOp(q->s, 2, ops, 0) == CUDA_SUCCESS)
+      return CUDA_SUCCESS;
+  }
+  r = ah_cuda.cuStreamWriteValue32(q->s, reached, q->seq + 1, CU_STREAM_WRITE_VALUE_DEFAULT);
+  if (r == CUDA_SUCCESS)
+    r = ah_cuda.cuStreamWaitValue32(q->s, done, q->seq + 1, CU_STREAM_WAIT_VALUE_GEQ);
+  return r;
 }
 
 /* Enqueues fn(data) on q. Returns CUDA_SUCCESS, or an error with nothing
@@ -227,18 +273,9 @@ static CUresult host_fn(struct ah_nv_queue *q, void (*fn)(void *), void *data) {
   if (j != NULL)
     q->spare = j->next;
   pthread_mutex_unlock(&q->lock);
-  if (j == NULL) {
-    j = calloc(1, sizeof(*j));
-    if (j == NULL) {
-      r = CUDA_ERROR_OUT_OF_MEMORY;
-      goto fail;
-    }
-    r = ah_cuda.cuEventCreate(&j->ready, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC);
-    if (r != CUDA_SUCCESS) {
-      free(j);
-      j = NULL;
-      goto fail;
-    }
+  if (j == NULL && (j = calloc(1, sizeof(*j))) == NULL) {
+    r = CUDA_ERROR_OUT_OF_MEMORY;
+    goto fail;
   }
   j->next = NULL;
   j->fn = fn;
@@ -247,9 +284,7 @@ static CUresult host_fn(struct ah_nv_queue *q, void (*fn)(void *), void *data) {
     r = CUDA_ERROR_NOT_SUPPORTED;
     goto fail;
   }
-  r = ah_cuda.cuEventRecord(j->ready, q->s);
-  if (r == CUDA_SUCCESS)
-    r = ah_cuda.cuStreamWaitValue32(q->s, q->flag_dev, q->seq + 1, CU_STREAM_WAIT_VALUE_GEQ);
+  r = hold_stream(q);
   if (r != CUDA_SUCCESS)
     goto fail;
   j->seq = ++q->seq;
@@ -275,9 +310,9 @@ static CUresult host_fn(struct ah_nv_queue *q, void (*fn)(void *), void *data) {
   if (inline_run) {
     /* No thread to be had. The stream waits for this function: run it here
      * rather than never. */
-    ah_cuda.cuEventSynchronize(j->ready);
+    job_wait(q, j);
     fn(data);
-    __atomic_store_n(q->flag, j->seq, __ATOMIC_RELEASE);
+    __atomic_store_n(&q->flag[FLAG_DONE], j->seq, __ATOMIC_RELEASE);
     pthread_mutex_lock(&q->lock);
     j->next = q->spare;
     q->spare = j;
@@ -285,10 +320,7 @@ static CUresult host_fn(struct ah_nv_queue *q, void (*fn)(void *), void *data) {
   }
   return CUDA_SUCCESS;
 fail:
-  if (j != NULL) {
-    ah_cuda.cuEventDestroy(j->ready);
-    free(j);
-  }
+  free(j);
   pthread_mutex_unlock(&q->submit);
   return r;
 }
