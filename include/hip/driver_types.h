@@ -42,6 +42,27 @@ typedef struct hipPos {
   size_t z;
 } hipPos;
 
+/* ---- 3D copies (hipMemcpy3D) ---- */
+
+/* HIP arrays (hipMallocArray) are opaque; anyhip does not make any yet, so a
+ * copy naming one is refused (docs/memory.md). */
+struct hipArray;
+typedef struct hipArray *hipArray_t;
+typedef const struct hipArray *hipArray_const_t;
+
+/* One side is an array or a pitched pointer; positions and extent are in
+ * bytes (x, width) and rows/slices for pitched memory. */
+typedef struct hipMemcpy3DParms {
+  hipArray_t srcArray;
+  struct hipPos srcPos;
+  struct hipPitchedPtr srcPtr;
+  hipArray_t dstArray;
+  struct hipPos dstPos;
+  struct hipPitchedPtr dstPtr;
+  struct hipExtent extent;
+  enum hipMemcpyKind kind;
+} hipMemcpy3DParms;
+
 typedef enum hipChannelFormatKind {
   hipChannelFormatKindSigned = 0,
   hipChannelFormatKindUnsigned = 1,

@@ -41,6 +41,61 @@
 #define hipGridDim_x (gridDim.x)
 #define hipGridDim_y (gridDim.y)
 #define hipGridDim_z (gridDim.z)
+
+/* Occupancy with a kernel instead of its address (HIP's and CUDA's C++
+ * overloads). The block-size search itself is in the runtime
+ * (__ahOccupancyMaxPotentialBlockSize); a functor giving the dynamic shared
+ * memory per block size reaches it through a plain function pointer. */
+namespace anyhip {
+namespace detail {
+template <class F> size_t occupancy_smem(void *ctx, int block_size) {
+  return static_cast<size_t>((*static_cast<F *>(ctx))(block_size));
+}
+} // namespace detail
+} // namespace anyhip
+
+template <class T>
+inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T f, int blockSize,
+                                                               size_t dynSharedMemPerBlk) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void *)f, blockSize,
+                                                      dynSharedMemPerBlk);
+}
+template <class T>
+inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, T f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+      numBlocks, (const void *)f, blockSize, dynSharedMemPerBlk, flags);
+}
+template <class T>
+inline hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, T f,
+                                                    size_t dynSharedMemPerBlk = 0,
+                                                    int blockSizeLimit = 0) {
+  return hipOccupancyMaxPotentialBlockSize(gridSize, blockSize, (const void *)f,
+                                           dynSharedMemPerBlk, blockSizeLimit);
+}
+template <class T>
+inline hipError_t hipOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, T f,
+                                                             size_t dynSharedMemPerBlk = 0,
+                                                             int blockSizeLimit = 0,
+                                                             unsigned int flags = 0) {
+  return __ahOccupancyMaxPotentialBlockSize(gridSize, blockSize, (const void *)f, nullptr, nullptr,
+                                            dynSharedMemPerBlk, blockSizeLimit, flags);
+}
+template <typename UnaryFunction, class T>
+inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+    int *gridSize, int *blockSize, T f, UnaryFunction blockSizeToDynamicSMemSize,
+    int blockSizeLimit = 0, unsigned int flags = 0) {
+  return __ahOccupancyMaxPotentialBlockSize(
+      gridSize, blockSize, (const void *)f, &::anyhip::detail::occupancy_smem<UnaryFunction>,
+      &blockSizeToDynamicSMemSize, 0, blockSizeLimit, flags);
+}
+template <typename UnaryFunction, class T>
+inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMem(
+    int *gridSize, int *blockSize, T f, UnaryFunction blockSizeToDynamicSMemSize,
+    int blockSizeLimit = 0) {
+  return hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      gridSize, blockSize, f, blockSizeToDynamicSMemSize, blockSizeLimit, hipOccupancyDefault);
+}
 #endif
 
 #endif

@@ -764,6 +764,39 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
 hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height,
                             hipStream_t stream __dparm(0));
 
+/* 3D memory (src/api/hip_memcpy3d.c) and the driver-style 2D descriptor.
+ * Member types: hipMemoryTypeHost (srcHost/dstHost), hipMemoryTypeDevice,
+ * hipMemoryTypeManaged or hipMemoryTypeUnified (srcDevice/dstDevice);
+ * arrays are refused. */
+typedef struct hip_Memcpy2D {
+  size_t srcXInBytes;
+  size_t srcY;
+  hipMemoryType srcMemoryType;
+  const void *srcHost;
+  hipDeviceptr_t srcDevice;
+  hipArray_t srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes;
+  size_t dstY;
+  hipMemoryType dstMemoryType;
+  void *dstHost;
+  hipDeviceptr_t dstDevice;
+  hipArray_t dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes;
+  size_t Height;
+} hip_Memcpy2D;
+
+hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent);
+hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p);
+hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream __dparm(0));
+hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent);
+hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent,
+                            hipStream_t stream __dparm(0));
+hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy);
+hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream __dparm(0));
+hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy);
+
 /* Streams. */
 hipError_t hipStreamCreate(hipStream_t *stream);
 hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags);
@@ -793,6 +826,11 @@ hipError_t hipEventDestroy(hipEvent_t event);
 hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
                            void **args, size_t sharedMemBytes __dparm(0),
                            hipStream_t stream __dparm(0));
+/* Every block resident at once, so that the kernel may use grid.sync()
+ * (hip/hip_cooperative_groups.h). */
+hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDimX,
+                                      void **kernelParams, unsigned int sharedMemBytes,
+                                      hipStream_t stream);
 /* The older launch interface: configure, push each argument, launch. */
 hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem __dparm(0),
                             hipStream_t stream __dparm(0));
@@ -802,12 +840,74 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func
 hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value);
 hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config);
 
+/* ---- occupancy, managed-memory hints, single pointer attributes ---------
+ * (src/api/hip_occupancy.c, src/api/hip_managed.c; docs/occupancy.md and
+ * docs/memory.md say what each does on each device.) */
+#define hipOccupancyDisableCachingOverride 0x01
+
+/* What hipMemRangeGetAttribute(hipMemRangeAttributeCoherencyMode) returns. */
+typedef enum hipMemRangeCoherencyMode {
+  hipMemRangeCoherencyModeFineGrain = 0,
+  hipMemRangeCoherencyModeCoarseGrain = 1,
+  hipMemRangeCoherencyModeIndeterminate = 2
+} hipMemRangeCoherencyMode;
+
+/* hipPointerGetAttribute's attributes (CUDA's CUpointer_attribute numbers). */
+typedef enum hipPointer_attribute {
+  HIP_POINTER_ATTRIBUTE_CONTEXT = 1,
+  HIP_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+  HIP_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+  HIP_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+  HIP_POINTER_ATTRIBUTE_P2P_TOKENS = 5,
+  HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS = 6,
+  HIP_POINTER_ATTRIBUTE_BUFFER_ID = 7,
+  HIP_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+  HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+  HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE = 10,
+  HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11,
+  HIP_POINTER_ATTRIBUTE_RANGE_SIZE = 12,
+  HIP_POINTER_ATTRIBUTE_MAPPED = 13,
+  HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES = 14,
+  HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE = 15,
+  HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS = 16,
+  HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE = 17
+} hipPointer_attribute;
+
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *f,
+                                                        int blockSize, size_t dynSharedMemPerBlk);
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk,
+    unsigned int flags __dparm(hipOccupancyDefault));
+hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f,
+                                             size_t dynSharedMemPerBlk, int blockSizeLimit);
+
+hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device,
+                               hipStream_t stream __dparm(0));
+hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device);
+hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttribute attribute,
+                                   const void *dev_ptr, size_t count);
+hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
+                                    hipMemRangeAttribute *attributes, size_t num_attributes,
+                                    const void *dev_ptr, size_t count);
+hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length __dparm(0),
+                                   unsigned int flags __dparm(hipMemAttachSingle));
+hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr);
+/* anyhip's ABI for the C++ hipOccupancyMaxPotentialBlockSize* templates
+ * (hip_runtime.h): smem(ctx, b), when not NULL, gives the dynamic shared
+ * memory a block of b threads needs; else every block uses dynSharedMemPerBlk. */
+hipError_t __ahOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f,
+                                              size_t (*smem)(void *ctx, int blockSize),
+                                              void *ctx, size_t dynSharedMemPerBlk,
+                                              int blockSizeLimit, unsigned int flags);
+
 /* anyhip's launch ABI, used by hipcc-generated code and hip/anyhip/common/
  * launch.hpp: launch `fn` (a kernel's host address) whose parameters `sig`
  * describes, with args[i] pointing at argument i; and remember a kernel's
  * signature so that hipLaunchKernel can find it. */
 hipError_t __ahLaunchKernel(const void *fn, const struct ahKernelSig *sig, dim3 grid, dim3 block,
                             size_t shmem, hipStream_t stream, void **args);
+hipError_t __ahLaunchCooperativeKernel(const void *fn, const struct ahKernelSig *sig, dim3 grid,
+                                       dim3 block, size_t shmem, hipStream_t stream, void **args);
 void __ahRegisterKernel(const void *fn, const struct ahKernelSig *sig);
 /* hipcc registers each namespace-scope __device__/__constant__/__managed__
  * variable (address, size, mangled name), so stripped programs find them. */
@@ -819,6 +919,116 @@ void __ahRegisterVariable(const void *var, size_t size, const char *name);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop
+#endif
+
+/* ---- stream-ordered allocator and memory pools (HIP 6.2 values) ---------- */
+
+typedef enum hipMemPoolAttr {
+  hipMemPoolReuseFollowEventDependencies = 0x1,   /* int */
+  hipMemPoolReuseAllowOpportunistic = 0x2,        /* int */
+  hipMemPoolReuseAllowInternalDependencies = 0x3, /* int */
+  hipMemPoolAttrReleaseThreshold = 0x4,           /* uint64_t */
+  hipMemPoolAttrReservedMemCurrent = 0x5,         /* uint64_t, read only */
+  hipMemPoolAttrReservedMemHigh = 0x6,            /* uint64_t, set to 0 to reset */
+  hipMemPoolAttrUsedMemCurrent = 0x7,             /* uint64_t, read only */
+  hipMemPoolAttrUsedMemHigh = 0x8                 /* uint64_t, set to 0 to reset */
+} hipMemPoolAttr;
+
+typedef enum hipMemLocationType {
+  hipMemLocationTypeInvalid = 0,
+  hipMemLocationTypeDevice = 1 /* id is a HIP device ordinal */
+} hipMemLocationType;
+
+typedef struct hipMemLocation {
+  hipMemLocationType type;
+  int id;
+} hipMemLocation;
+
+typedef enum hipMemAccessFlags {
+  hipMemAccessFlagsProtNone = 0,
+  hipMemAccessFlagsProtRead = 1,
+  hipMemAccessFlagsProtReadWrite = 3
+} hipMemAccessFlags;
+
+typedef struct hipMemAccessDesc {
+  hipMemLocation location;
+  hipMemAccessFlags flags;
+} hipMemAccessDesc;
+
+typedef enum hipMemAllocationType {
+  hipMemAllocationTypeInvalid = 0x0,
+  hipMemAllocationTypePinned = 0x1,
+  hipMemAllocationTypeMax = 0x7FFFFFFF
+} hipMemAllocationType;
+
+typedef enum hipMemAllocationHandleType {
+  hipMemHandleTypeNone = 0x0,
+  hipMemHandleTypePosixFileDescriptor = 0x1,
+  hipMemHandleTypeWin32 = 0x2,
+  hipMemHandleTypeWin32Kmt = 0x4
+} hipMemAllocationHandleType;
+
+typedef struct hipMemPoolProps {
+  hipMemAllocationType allocType; /* hipMemAllocationTypePinned */
+  hipMemAllocationHandleType handleTypes;
+  hipMemLocation location;
+  void *win32SecurityAttributes;
+  unsigned char reserved[64];
+} hipMemPoolProps;
+
+typedef struct hipMemPoolPtrExportData {
+  unsigned char reserved[64];
+} hipMemPoolPtrExportData;
+
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream);
+hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream);
+hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                  hipStream_t stream);
+hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props);
+hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool);
+hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold);
+hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value);
+hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value);
+hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *desc_list,
+                               size_t count);
+hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
+                               hipMemLocation *location);
+hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device);
+hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool);
+hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device);
+#ifdef __cplusplus
+}
+#endif
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#if defined(__cplusplus) && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)
+/* HIP's C++ overloads: typed pointers, and hipMallocAsync from a given pool. */
+static inline hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                        hipStream_t stream) {
+  return hipMallocFromPoolAsync(dev_ptr, size, mem_pool, stream);
+}
+template <class T>
+static inline hipError_t hipMallocAsync(T **dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                        hipStream_t stream) {
+  return hipMallocFromPoolAsync((void **)dev_ptr, size, mem_pool, stream);
+}
+template <class T>
+static inline hipError_t hipMallocAsync(T **dev_ptr, size_t size, hipStream_t stream) {
+  return hipMallocAsync((void **)dev_ptr, size, stream);
+}
+template <class T>
+static inline hipError_t hipMallocFromPoolAsync(T **dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                                hipStream_t stream) {
+  return hipMallocFromPoolAsync((void **)dev_ptr, size, mem_pool, stream);
+}
 #endif
 
 #if defined(__cplusplus) && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)

@@ -146,8 +146,10 @@ static hipError_t get_props(hipDeviceProp_t *prop, int deviceId) {
   if (prop == NULL)
     return hipErrorInvalidValue;
   err = device_arg(deviceId, &dev);
-  if (err == hipSuccess)
+  if (err == hipSuccess) {
     *prop = dev->props;
+    prop->memoryPoolsSupported = 1; /* the core's stream-ordered allocator, on any backend */
+  }
   return err;
 }
 
@@ -265,7 +267,7 @@ static int prop_attribute(const hipDeviceProp_t *p, hipDeviceAttribute_t attr, i
   case hipDeviceAttributeTotalGlobalMem: *v = clamp_int(p->totalGlobalMem); break;
   case hipDeviceAttributeUnifiedAddressing: *v = p->unifiedAddressing; break;
   case hipDeviceAttributeWarpSize: *v = p->warpSize; break;
-  case hipDeviceAttributeMemoryPoolsSupported: *v = p->memoryPoolsSupported; break;
+  case hipDeviceAttributeMemoryPoolsSupported: *v = 1; break; /* core/mempool.c, any backend */
   case hipDeviceAttributeHostRegisterSupported: *v = p->hostRegisterSupported; break;
   case hipDeviceAttributeMemoryPoolSupportedHandleTypes:
     *v = (int)p->memoryPoolSupportedHandleTypes;
@@ -399,7 +401,9 @@ AH_EXPORT hipError_t hipDeviceSynchronize(void) {
 
   AH_ENTER();
   AH_REQUIRE_OK(current(&dev));
-  AH_RETURN(dev->backend->device_sync(dev));
+  AH_REQUIRE_OK(dev->backend->device_sync(dev));
+  ah_mempool_sync(dev); /* pools give back memory above their release threshold */
+  return hipSuccess;
 }
 
 static void peer_forget(struct ah_device *dev);
@@ -417,6 +421,7 @@ AH_EXPORT hipError_t hipDeviceReset(void) {
   (void)dev->backend->device_sync(dev); /* a sticky fault is what reset clears */
   ah_streams_destroy_all(dev);
   ah_events_destroy_all(dev);
+  ah_mempool_reset_device(dev); /* before the map: pool blocks are the pools' to free */
   ah_alloc_remove_device(dev, NULL);
   peer_forget(dev);
   pthread_mutex_lock(&dev->lock);

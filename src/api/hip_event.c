@@ -92,7 +92,9 @@ AH_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   AH_REQUIRE(event != NULL, hipErrorInvalidHandle);
   e = ah_event_lookup(event);
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
-  AH_RETURN(e->dev->backend->event_sync(e->dev, e->impl));
+  AH_REQUIRE_OK(e->dev->backend->event_sync(e->dev, e->impl));
+  ah_mempool_sync(e->dev); /* pools give back memory above their release threshold */
+  return hipSuccess;
 }
 
 /* Milliseconds from start to stop. Both must be recorded, timed, complete,

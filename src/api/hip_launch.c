@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Kernel launches: the entry that triple chevrons and hipLaunchKernelGGL
  * compile into (__ahLaunchKernel), hipLaunchKernel with an argument pointer
- * array, the kernel registration hook, and the old configure/setup/launch
- * triple. Every check runs before anything is queued, so a refused launch
- * runs nothing; the error codes are HIP's. */
+ * array, cooperative launches, the kernel registration hook, and the old
+ * configure/setup/launch triple. Every check runs before anything is
+ * queued, so a refused launch runs nothing; the error codes are HIP's. */
 #include "../core/stream.h"
 
 #include <stdlib.h>
@@ -31,9 +31,22 @@ static hipError_t check_config(const struct ah_device *dev, dim3 grid, dim3 bloc
   return hipSuccess;
 }
 
+/* Whether dev can run a cooperative grid of this shape: every block resident
+ * at once. A backend without coop_max_blocks checks at submit. */
+static hipError_t check_cooperative(struct ah_device *dev, dim3 grid, dim3 block, size_t shmem) {
+  uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
+
+  if (!dev->props.cooperativeLaunch)
+    return hipErrorNotSupported;
+  if (dev->backend->coop_max_blocks != NULL &&
+      blocks > dev->backend->coop_max_blocks(dev, block.x * block.y * block.z, shmem))
+    return hipErrorCooperativeLaunchTooLarge;
+  return hipSuccess;
+}
+
 /* The one launch path. sig may be NULL when the backend needs no layout. */
 static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
-                         size_t shmem, hipStream_t stream, void **args) {
+                         size_t shmem, hipStream_t stream, void **args, int cooperative) {
   struct ah_cmd cmd = {.kind = AH_CMD_KERNEL};
   struct ah_stream *s;
   struct ah_device *dev;
@@ -61,6 +74,8 @@ static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3
     return hipErrorInvalidHandle;
   q = s != NULL ? s->queue : dev->null_queue;
   err = check_config(dev, grid, block, shmem);
+  if (err == hipSuccess && cooperative)
+    err = check_cooperative(dev, grid, block, shmem);
   if (err != hipSuccess)
     return err;
   if (dev->backend->function_check != NULL) {
@@ -74,13 +89,21 @@ static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3
   cmd.kernel.block = block;
   cmd.kernel.shared_bytes = shmem;
   cmd.kernel.args = args;
+  cmd.kernel.cooperative = cooperative;
   return dev->backend->submit(dev, q, &cmd, 0);
 }
 
 AH_EXPORT hipError_t __ahLaunchKernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
                                       size_t shmem, hipStream_t stream, void **args) {
   AH_ENTER();
-  AH_RETURN(launch(fn, sig, grid, block, shmem, stream, args));
+  AH_RETURN(launch(fn, sig, grid, block, shmem, stream, args, 0));
+}
+
+AH_EXPORT hipError_t __ahLaunchCooperativeKernel(const void *fn, const ahKernelSig *sig, dim3 grid,
+                                                 dim3 block, size_t shmem, hipStream_t stream,
+                                                 void **args) {
+  AH_ENTER();
+  AH_RETURN(launch(fn, sig, grid, block, shmem, stream, args, 1));
 }
 
 /* Called from static constructors that hipcc emits, possibly before main and
@@ -94,7 +117,16 @@ AH_EXPORT hipError_t hipLaunchKernel(const void *function_address, dim3 numBlock
   AH_ENTER();
   AH_REQUIRE(function_address != NULL, hipErrorInvalidDeviceFunction);
   AH_RETURN(launch(function_address, ah_kernel_sig(function_address), numBlocks, dimBlocks,
-                   sharedMemBytes, stream, args));
+                   sharedMemBytes, stream, args, 0));
+}
+
+AH_EXPORT hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDimX,
+                                                void **kernelParams, unsigned int sharedMemBytes,
+                                                hipStream_t stream) {
+  AH_ENTER();
+  AH_REQUIRE(f != NULL, hipErrorInvalidDeviceFunction);
+  AH_RETURN(launch(f, ah_kernel_sig(f), gridDim, blockDimX, sharedMemBytes, stream, kernelParams,
+                   1));
 }
 
 /* ---- per-kernel settings ---- */
@@ -278,5 +310,5 @@ AH_EXPORT hipError_t hipLaunchByPtr(const void *func) {
     argv[i] = c.buf + off;
     off += sig->sizes[i];
   }
-  AH_RETURN(launch(func, sig, c.grid, c.block, c.shmem, c.stream, argv));
+  AH_RETURN(launch(func, sig, c.grid, c.block, c.shmem, c.stream, argv, 0));
 }

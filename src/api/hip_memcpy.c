@@ -6,6 +6,7 @@
  * pointers being pageable host memory) and becomes one struct ah_cmd on the
  * right queue: the synchronous forms go to the null stream and wait. */
 #include "internal.h"
+#include "mem_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -524,4 +525,30 @@ AH_EXPORT hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
   AH_REQUIRE(size != NULL, hipErrorInvalidValue);
   AH_REQUIRE(symbol != NULL, hipErrorInvalidSymbol);
   AH_RETURN(resolve_symbol(ah_current_device(), symbol, &addr, size));
+}
+
+/* ---- shared with hip_memcpy3d.c (mem_internal.h) ------------------------ */
+
+int ah_memcpy_valid_kind(hipMemcpyKind kind) {
+  return valid_kind(kind);
+}
+
+hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext,
+                           hipMemcpyKind kind, hipMemcpyKind *out, int *pageable) {
+  return check_copy(dst, dext, src, sext, kind, out, pageable);
+}
+
+hipError_t ah_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                        size_t height, hipMemcpyKind kind, hipStream_t stream, int sync) {
+  return copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, sync);
+}
+
+hipError_t ah_memset_check(void *dst, size_t extent, int *host) {
+  struct side d;
+
+  classify(dst, &d);
+  if (!d.known || !fits(&d, dst, extent))
+    return hipErrorInvalidValue;
+  *host = !d.device;
+  return hipSuccess;
 }

@@ -5,6 +5,7 @@
  * catches bad and double frees, answers hipPointerGetAttributes and
  * hipMemGetAddressRange, and lets the copy functions check ranges. */
 #include "internal.h"
+#include "mem_internal.h"
 
 #include <string.h>
 
@@ -66,6 +67,8 @@ static hipError_t free_record(void *ptr, enum ah_mem_kind k1, enum ah_mem_kind k
   /* A fault in earlier work is reported by the next synchronizing call, not here. */
   if (a.dev->backend->device_sync != NULL)
     (void)a.dev->backend->device_sync(a.dev);
+  if (a.pool_block != NULL) /* hipMallocAsync memory goes back to its pool */
+    return ah_mempool_free(ptr, NULL, NULL);
   if (!ah_alloc_remove(ptr, a.kind, &a))
     return hipErrorInvalidValue; /* another thread freed it meanwhile */
   return a.dev->backend->mem_free(a.dev, ptr, a.kind);
@@ -126,6 +129,10 @@ static hipError_t malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t h
     return hipErrorOutOfMemory;
   *pitch = p;
   return alloc_record(dev, p * height, AH_MEM_DEVICE, 0, p, ptr);
+}
+
+hipError_t ah_mem_alloc_pitch(void **ptr, size_t *pitch, size_t width, size_t height) {
+  return malloc_pitch(ptr, pitch, width, height);
 }
 
 AH_EXPORT hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {

@@ -77,7 +77,9 @@ AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
 
   AH_ENTER();
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
-  AH_RETURN(dev->backend->queue_sync(dev, q));
+  AH_REQUIRE_OK(dev->backend->queue_sync(dev, q));
+  ah_mempool_sync(dev); /* pools give back memory above their release threshold */
+  return hipSuccess;
 }
 
 AH_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {

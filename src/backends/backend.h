@@ -35,6 +35,7 @@ enum ah_cmd_kind {
   AH_CMD_KERNEL = 1,
   AH_CMD_COPY,    /* 1D copy */
   AH_CMD_COPY_2D, /* pitched copy */
+  AH_CMD_COPY_3D, /* pitched copy of depth slices (hipMemcpy3D) */
   AH_CMD_SET,     /* memset of 1, 2 or 4 byte elements, 1D or 2D */
   AH_CMD_HOST_FN, /* hipLaunchHostFunc / hipStreamAddCallback */
 };
@@ -64,6 +65,18 @@ struct ah_cmd {
       size_t width, height; /* width in bytes */
       hipMemcpyKind kind;
     } copy2d;
+    /* depth slices of height rows of width bytes. dst/src point at the box's
+     * first byte; rows are pitch bytes apart and slices slice_rows * pitch
+     * (slice_rows >= height). The core checked the ranges and sends a box
+     * whose slices are contiguous (slice_rows == height) as AH_CMD_COPY_2D. */
+    struct {
+      void *dst;
+      size_t dpitch, dslice_rows;
+      const void *src;
+      size_t spitch, sslice_rows;
+      size_t width, height, depth; /* width in bytes */
+      hipMemcpyKind kind;          /* resolved: never hipMemcpyDefault */
+    } copy3d;
     struct {
       void *dst;
       uint32_t value;      /* the element value, low bytes used */
@@ -78,6 +91,24 @@ struct ah_cmd {
       void *data;
     } host_fn;
   };
+};
+
+/* A managed-memory hint for the managed_hint op. The range is managed
+ * memory of the device the op belongs to, or system memory. */
+enum ah_hint_kind {
+  AH_HINT_ADVISE = 1, /* hipMemAdvise: advice about target */
+  AH_HINT_PREFETCH,   /* hipMemPrefetchAsync: move to target, in q's order */
+  AH_HINT_ATTACH,     /* hipStreamAttachMemAsync: flags, in q's order */
+};
+struct ah_managed_hint {
+  enum ah_hint_kind kind;
+  const void *ptr;
+  size_t bytes;            /* ATTACH: 0 means the whole allocation */
+  hipMemoryAdvise advice;  /* ADVISE */
+  struct ah_device *target; /* ADVISE, PREFETCH: NULL is the host (hipCpuDeviceId); may
+                             * be a device of another backend */
+  void *q;                 /* PREFETCH, ATTACH: a queue of this device */
+  unsigned flags;          /* ATTACH: hipMemAttachGlobal, Host or Single */
 };
 
 struct ah_backend {
@@ -137,6 +168,23 @@ struct ah_backend {
    * memory...). NULL: the core answers from the device's limits. */
   hipError_t (*function_attributes)(struct ah_device *dev, const void *fn,
                                     hipFuncAttributes *out);
+  /* Optional: the most blocks of `threads` threads, with `shmem` bytes of
+   * dynamic shared memory each, that a cooperative launch may have (all
+   * resident at once); a larger grid fails with
+   * hipErrorCooperativeLaunchTooLarge before anything is queued. NULL: the
+   * backend's submit checks it (the CUDA driver does). */
+  uint64_t (*coop_max_blocks)(struct ah_device *dev, unsigned threads, size_t shmem);
+  /* Optional: how many blocks of `threads` threads (1..maxThreadsPerBlock),
+   * each with `shmem` bytes of dynamic shared memory, kernel fn can keep
+   * resident on one multiprocessor (0 when none fits); flags are
+   * hipOccupancy*. NULL: the core's model from dev->props and
+   * function_attributes (docs/occupancy.md). */
+  hipError_t (*occupancy)(struct ah_device *dev, const void *fn, int threads, size_t shmem,
+                          unsigned flags, int *blocks);
+  /* Optional: pass a managed-memory hint on to the device (the core has
+   * checked the range, the device and the queue, and keeps what
+   * hipMemRangeGetAttribute reports itself). NULL: nothing to tell it. */
+  hipError_t (*managed_hint)(struct ah_device *dev, const struct ah_managed_hint *hint);
 };
 
 #endif

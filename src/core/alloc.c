@@ -9,6 +9,7 @@
  * A rwlock lets lookups (every memcpy) run in parallel. */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "managed.h"
 
 #include <search.h>
 #include <stdlib.h>
@@ -135,6 +136,8 @@ int ah_alloc_remove(const void *base, enum ah_mem_kind kind, struct ah_alloc *ou
   pthread_rwlock_unlock(&lock);
   if (r == NULL)
     return 0;
+  if (r->a.kind == AH_MEM_MANAGED) /* advice dies with its memory */
+    ah_managed_forget(r->a.base, r->a.bytes);
   if (out != NULL)
     *out = r->a;
   free(r);
@@ -207,6 +210,8 @@ void ah_alloc_remove_device(struct ah_device *dev, void (*free_fn)(const struct 
     pthread_rwlock_unlock(&lock);
 
     for (size_t i = 0; i < n; i++) {
+      if (list[i]->a.kind == AH_MEM_MANAGED)
+        ah_managed_forget(list[i]->a.base, list[i]->a.bytes);
       (free_fn != NULL ? free_fn : release)(&list[i]->a);
       free(list[i]);
     }

@@ -21,7 +21,7 @@
 
 /* ---- objects ------------------------------------------------------------ */
 
-enum ah_kind { AH_KIND_STREAM = 1, AH_KIND_EVENT, AH_KIND_MODULE, AH_KIND_GRAPH };
+enum ah_kind { AH_KIND_STREAM = 1, AH_KIND_EVENT, AH_KIND_MODULE, AH_KIND_GRAPH, AH_KIND_MEMPOOL };
 #define AH_MAGIC 0x41485950u /* "AHYP" */
 
 /* Every handle object starts with this header. */
@@ -100,6 +100,7 @@ struct ah_alloc {
   void *device_ptr; /* the device-side address (host memory mapped to device) */
   void *host_ptr;   /* the host-side address, NULL for device memory */
   size_t pitch;     /* hipMallocPitch, else 0 */
+  void *pool_block; /* hipMallocAsync memory: its block in core/mempool.c, else NULL */
 };
 
 hipError_t ah_alloc_insert(const struct ah_alloc *a);
@@ -109,6 +110,17 @@ int ah_alloc_find(const void *addr, struct ah_alloc *out);
 int ah_alloc_remove(const void *base, enum ah_mem_kind kind, struct ah_alloc *out);
 /* Removes every allocation of dev (hipDeviceReset); calls free_fn on each. */
 void ah_alloc_remove_device(struct ah_device *dev, void (*free_fn)(const struct ah_alloc *));
+
+/* ---- stream-ordered allocator (core/mempool.c) ------------------------- */
+
+/* Returns the block at ptr to its pool: at once with q NULL (hipFree, after a
+ * device sync), else when queue q of dev reaches this point. */
+hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q);
+/* After a successful stream, event or device sync: pools of dev give back
+ * freed memory above their release threshold. Cheap when no pool is used. */
+void ah_mempool_sync(struct ah_device *dev);
+/* hipDeviceReset, after the device sync: drops dev's pools and their memory. */
+void ah_mempool_reset_device(struct ah_device *dev);
 
 /* ---- kernels ------------------------------------------------------------ */
 

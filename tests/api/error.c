@@ -194,19 +194,6 @@ static void noop_cb(hipStream_t s, hipError_t e, void *p) {
   (void)p;
 }
 
-/* call fails with want; the last error is then want, a successful call
- * (hipGetDevice) keeps it, and reading it clears it. */
-#define FAILS(call, want)                                                                          \
-  do {                                                                                             \
-    int dev_;                                                                                      \
-    (void)hipGetLastError();                                                                       \
-    CHECK_ERR(call, want);                                                                         \
-    CHECK_EQ(hipPeekAtLastError(), want);                                                          \
-    CHECK_HIP(hipGetDevice(&dev_));                                                                \
-    CHECK_EQ(hipGetLastError(), want);                                                             \
-    CHECK_EQ(hipGetLastError(), hipSuccess);                                                       \
-  } while (0)
-
 /* One failure of every entry point of issue 2's list records its code. */
 AH_TEST(error_every_entry_records) {
   hipStream_t s, dead;
@@ -231,91 +218,91 @@ AH_TEST(error_every_entry_records) {
   CHECK_HIP(hipEventDestroy(dead_e));
 
   /* init, versions, devices */
-  FAILS(hipInit(1), hipErrorInvalidValue);
-  FAILS(hipDriverGetVersion(NULL), hipErrorInvalidValue);
-  FAILS(hipRuntimeGetVersion(NULL), hipErrorInvalidValue);
-  FAILS(hipGetDeviceCount(NULL), hipErrorInvalidValue);
-  FAILS(hipSetDevice(n), hipErrorInvalidDevice);
-  FAILS(hipGetDevice(NULL), hipErrorInvalidValue);
-  FAILS(hipGetDeviceProperties(&p, -1), hipErrorInvalidDevice);
-  FAILS(hipDeviceGetAttribute(&v, (hipDeviceAttribute_t)-1, 0), hipErrorInvalidValue);
-  FAILS(hipDeviceGetName(name, 0, 0), hipErrorInvalidValue);
-  FAILS(hipDeviceTotalMem(&sz, n), hipErrorInvalidDevice);
-  FAILS(hipChooseDevice(&v, NULL), hipErrorInvalidValue);
-  FAILS(hipSetDeviceFlags(0x80), hipErrorInvalidValue);
-  FAILS(hipGetDeviceFlags(NULL), hipErrorInvalidValue);
-  FAILS(hipDeviceGetLimit(&sz, (enum hipLimit_t)99), hipErrorUnsupportedLimit);
-  FAILS(hipDeviceSetLimit((enum hipLimit_t)99, 0), hipErrorUnsupportedLimit);
+  CHECK_RECORDS(hipInit(1), hipErrorInvalidValue);
+  CHECK_RECORDS(hipDriverGetVersion(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipRuntimeGetVersion(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipGetDeviceCount(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipSetDevice(n), hipErrorInvalidDevice);
+  CHECK_RECORDS(hipGetDevice(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipGetDeviceProperties(&p, -1), hipErrorInvalidDevice);
+  CHECK_RECORDS(hipDeviceGetAttribute(&v, (hipDeviceAttribute_t)-1, 0), hipErrorInvalidValue);
+  CHECK_RECORDS(hipDeviceGetName(name, 0, 0), hipErrorInvalidValue);
+  CHECK_RECORDS(hipDeviceTotalMem(&sz, n), hipErrorInvalidDevice);
+  CHECK_RECORDS(hipChooseDevice(&v, NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipSetDeviceFlags(0x80), hipErrorInvalidValue);
+  CHECK_RECORDS(hipGetDeviceFlags(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipDeviceGetLimit(&sz, (enum hipLimit_t)99), hipErrorUnsupportedLimit);
+  CHECK_RECORDS(hipDeviceSetLimit((enum hipLimit_t)99, 0), hipErrorUnsupportedLimit);
   /* memory */
-  FAILS(hipMalloc(NULL, 8), hipErrorInvalidValue);
-  FAILS(hipMalloc(&ptr, SIZE_MAX), hipErrorOutOfMemory);
-  FAILS(hipFree(host), hipErrorInvalidValue);
-  FAILS(hipHostMalloc(&ptr, 8, 0x100), hipErrorInvalidValue);
-  FAILS(hipHostAlloc(NULL, 8, 0), hipErrorInvalidValue);
-  FAILS(hipHostFree(d), hipErrorInvalidValue);
-  FAILS(hipFreeHost(d), hipErrorInvalidValue);
-  FAILS(hipHostRegister(host, sizeof(host), 0x100), hipErrorInvalidValue);
-  FAILS(hipHostUnregister(host), hipErrorHostMemoryNotRegistered);
-  FAILS(hipHostGetDevicePointer(&ptr, host, 0), hipErrorInvalidValue);
-  FAILS(hipHostGetFlags(&f, host), hipErrorInvalidValue);
-  FAILS(hipMallocPitch(&ptr, NULL, 8, 8), hipErrorInvalidValue);
-  FAILS(hipMemGetInfo(NULL, &sz), hipErrorInvalidValue);
-  FAILS(hipPointerGetAttributes(&attr, host), hipErrorInvalidValue);
-  FAILS(hipMemGetAddressRange(&ptr, &sz, host), hipErrorNotFound);
+  CHECK_RECORDS(hipMalloc(NULL, 8), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMalloc(&ptr, SIZE_MAX), hipErrorOutOfMemory);
+  CHECK_RECORDS(hipFree(host), hipErrorInvalidValue);
+  CHECK_RECORDS(hipHostMalloc(&ptr, 8, 0x100), hipErrorInvalidValue);
+  CHECK_RECORDS(hipHostAlloc(NULL, 8, 0), hipErrorInvalidValue);
+  CHECK_RECORDS(hipHostFree(d), hipErrorInvalidValue);
+  CHECK_RECORDS(hipFreeHost(d), hipErrorInvalidValue);
+  CHECK_RECORDS(hipHostRegister(host, sizeof(host), 0x100), hipErrorInvalidValue);
+  CHECK_RECORDS(hipHostUnregister(host), hipErrorHostMemoryNotRegistered);
+  CHECK_RECORDS(hipHostGetDevicePointer(&ptr, host, 0), hipErrorInvalidValue);
+  CHECK_RECORDS(hipHostGetFlags(&f, host), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMallocPitch(&ptr, NULL, 8, 8), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemGetInfo(NULL, &sz), hipErrorInvalidValue);
+  CHECK_RECORDS(hipPointerGetAttributes(&attr, host), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemGetAddressRange(&ptr, &sz, host), hipErrorNotFound);
   /* copies and sets */
-  FAILS(hipMemcpy(d, host, 65, hipMemcpyHostToDevice), hipErrorInvalidValue);
-  FAILS(hipMemcpy(d, host, 8, (hipMemcpyKind)9), hipErrorInvalidMemcpyDirection);
-  FAILS(hipMemcpyAsync(d, host, 8, hipMemcpyHostToDevice, dead), hipErrorContextIsDestroyed);
-  FAILS(hipMemcpyHtoD(d, NULL, 8), hipErrorInvalidValue);
-  FAILS(hipMemcpyDtoH(NULL, d, 8), hipErrorInvalidValue);
-  FAILS(hipMemcpyDtoD(d, d, 65), hipErrorInvalidValue);
-  FAILS(hipMemcpyHtoDAsync(d, host, 65, s), hipErrorInvalidValue);
-  FAILS(hipMemcpyDtoHAsync(host, d, 65, s), hipErrorInvalidValue);
-  FAILS(hipMemcpyDtoDAsync(d, d, 8, dead), hipErrorContextIsDestroyed);
-  FAILS(hipMemcpy2D(d, 4, host, 8, 8, 2, hipMemcpyHostToDevice), hipErrorInvalidPitchValue);
-  FAILS(hipMemcpy2DAsync(d, 8, host, 4, 8, 2, hipMemcpyHostToDevice, s),
+  CHECK_RECORDS(hipMemcpy(d, host, 65, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpy(d, host, 8, (hipMemcpyKind)9), hipErrorInvalidMemcpyDirection);
+  CHECK_RECORDS(hipMemcpyAsync(d, host, 8, hipMemcpyHostToDevice, dead), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipMemcpyHtoD(d, NULL, 8), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpyDtoH(NULL, d, 8), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpyDtoD(d, d, 65), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpyHtoDAsync(d, host, 65, s), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpyDtoHAsync(host, d, 65, s), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpyDtoDAsync(d, d, 8, dead), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipMemcpy2D(d, 4, host, 8, 8, 2, hipMemcpyHostToDevice), hipErrorInvalidPitchValue);
+  CHECK_RECORDS(hipMemcpy2DAsync(d, 8, host, 4, 8, 2, hipMemcpyHostToDevice, s),
         hipErrorInvalidPitchValue);
-  FAILS(hipMemset(host, 0, 8), hipErrorInvalidValue);
-  FAILS(hipMemsetAsync(d, 0, 65, s), hipErrorInvalidValue);
-  FAILS(hipMemsetD8(NULL, 0, 8), hipErrorInvalidValue);
-  FAILS(hipMemsetD16(d, 0, 33), hipErrorInvalidValue);
-  FAILS(hipMemsetD32(d, 0, 17), hipErrorInvalidValue);
-  FAILS(hipMemsetD8Async(d, 0, 8, dead), hipErrorContextIsDestroyed);
-  FAILS(hipMemsetD16Async(d, 0, 8, dead), hipErrorContextIsDestroyed);
-  FAILS(hipMemsetD32Async(d, 0, 8, dead), hipErrorContextIsDestroyed);
-  FAILS(hipMemset2D(d, 4, 0, 8, 2), hipErrorInvalidValue);
-  FAILS(hipMemcpyToSymbol(NULL, host, 8, 0, hipMemcpyHostToDevice), hipErrorInvalidSymbol);
-  FAILS(hipMemcpyFromSymbol(host, NULL, 8, 0, hipMemcpyDeviceToHost), hipErrorInvalidSymbol);
-  FAILS(hipMemcpyToSymbolAsync(host, host, 8, 0, hipMemcpyHostToDevice, s),
+  CHECK_RECORDS(hipMemset(host, 0, 8), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemsetAsync(d, 0, 65, s), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemsetD8(NULL, 0, 8), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemsetD16(d, 0, 33), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemsetD32(d, 0, 17), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemsetD8Async(d, 0, 8, dead), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipMemsetD16Async(d, 0, 8, dead), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipMemsetD32Async(d, 0, 8, dead), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipMemset2D(d, 4, 0, 8, 2), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpyToSymbol(NULL, host, 8, 0, hipMemcpyHostToDevice), hipErrorInvalidSymbol);
+  CHECK_RECORDS(hipMemcpyFromSymbol(host, NULL, 8, 0, hipMemcpyDeviceToHost), hipErrorInvalidSymbol);
+  CHECK_RECORDS(hipMemcpyToSymbolAsync(host, host, 8, 0, hipMemcpyHostToDevice, s),
         hipErrorInvalidSymbol);
-  FAILS(hipMemcpyFromSymbolAsync(host, host, 8, 0, hipMemcpyDeviceToHost, s),
+  CHECK_RECORDS(hipMemcpyFromSymbolAsync(host, host, 8, 0, hipMemcpyDeviceToHost, s),
         hipErrorInvalidSymbol);
-  FAILS(hipGetSymbolAddress(&ptr, host), hipErrorInvalidSymbol);
-  FAILS(hipGetSymbolSize(&sz, host), hipErrorInvalidSymbol);
+  CHECK_RECORDS(hipGetSymbolAddress(&ptr, host), hipErrorInvalidSymbol);
+  CHECK_RECORDS(hipGetSymbolSize(&sz, host), hipErrorInvalidSymbol);
   /* streams */
-  FAILS(hipStreamCreate(NULL), hipErrorInvalidValue);
-  FAILS(hipStreamCreateWithFlags(&s, 4), hipErrorInvalidValue);
-  FAILS(hipStreamCreateWithPriority(NULL, 0, 0), hipErrorInvalidValue);
-  FAILS(hipStreamDestroy(dead), hipErrorContextIsDestroyed);
-  FAILS(hipStreamQuery(dead), hipErrorContextIsDestroyed);
-  FAILS(hipStreamSynchronize(dead), hipErrorContextIsDestroyed);
-  FAILS(hipStreamWaitEvent(s, e, 1), hipErrorInvalidValue);
-  FAILS(hipStreamGetFlags(s, NULL), hipErrorInvalidValue);
-  FAILS(hipStreamGetPriority(dead, &v), hipErrorContextIsDestroyed);
-  FAILS(hipStreamGetDevice(dead, &v), hipErrorContextIsDestroyed);
-  FAILS(hipLaunchHostFunc(s, NULL, NULL), hipErrorInvalidValue);
-  FAILS(hipStreamAddCallback(s, noop_cb, NULL, 1), hipErrorInvalidValue);
-  FAILS(hipLaunchHostFunc(dead, noop_fn, NULL), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipStreamCreate(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipStreamCreateWithFlags(&s, 4), hipErrorInvalidValue);
+  CHECK_RECORDS(hipStreamCreateWithPriority(NULL, 0, 0), hipErrorInvalidValue);
+  CHECK_RECORDS(hipStreamDestroy(dead), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipStreamQuery(dead), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipStreamSynchronize(dead), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipStreamWaitEvent(s, e, 1), hipErrorInvalidValue);
+  CHECK_RECORDS(hipStreamGetFlags(s, NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipStreamGetPriority(dead, &v), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipStreamGetDevice(dead, &v), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipLaunchHostFunc(s, NULL, NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipStreamAddCallback(s, noop_cb, NULL, 1), hipErrorInvalidValue);
+  CHECK_RECORDS(hipLaunchHostFunc(dead, noop_fn, NULL), hipErrorContextIsDestroyed);
   /* events */
-  FAILS(hipEventCreate(NULL), hipErrorInvalidValue);
-  FAILS(hipEventCreateWithFlags(&e, 0x100), hipErrorInvalidValue);
-  FAILS(hipEventRecord(dead_e, s), hipErrorInvalidHandle);
-  FAILS(hipEventQuery(dead_e), hipErrorInvalidHandle);
-  FAILS(hipEventSynchronize(NULL), hipErrorInvalidHandle);
-  FAILS(hipEventElapsedTime(&ms, e, e), hipErrorInvalidHandle); /* never recorded */
-  FAILS(hipEventDestroy(dead_e), hipErrorContextIsDestroyed);
+  CHECK_RECORDS(hipEventCreate(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipEventCreateWithFlags(&e, 0x100), hipErrorInvalidValue);
+  CHECK_RECORDS(hipEventRecord(dead_e, s), hipErrorInvalidHandle);
+  CHECK_RECORDS(hipEventQuery(dead_e), hipErrorInvalidHandle);
+  CHECK_RECORDS(hipEventSynchronize(NULL), hipErrorInvalidHandle);
+  CHECK_RECORDS(hipEventElapsedTime(&ms, e, e), hipErrorInvalidHandle); /* never recorded */
+  CHECK_RECORDS(hipEventDestroy(dead_e), hipErrorContextIsDestroyed);
   /* launch */
-  FAILS(hipLaunchKernel(NULL, (dim3){1, 1, 1}, (dim3){1, 1, 1}, NULL, 0, NULL),
+  CHECK_RECORDS(hipLaunchKernel(NULL, (dim3){1, 1, 1}, (dim3){1, 1, 1}, NULL, 0, NULL),
         hipErrorInvalidDeviceFunction);
 
   CHECK_HIP(hipEventDestroy(e));

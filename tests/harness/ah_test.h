@@ -67,6 +67,19 @@
     }                                                                             \
   } while (0)
 
+/* call fails with want; the last error is then want, a successful call
+ * (hipGetDevice) keeps it, and reading it clears it. */
+#define CHECK_RECORDS(call, want)                                                 \
+  do {                                                                            \
+    int dev_;                                                                     \
+    (void)hipGetLastError();                                                      \
+    CHECK_ERR(call, want);                                                        \
+    CHECK_EQ(hipPeekAtLastError(), want);                                         \
+    CHECK_HIP(hipGetDevice(&dev_));                                               \
+    CHECK_EQ(hipGetLastError(), want);                                            \
+    CHECK_EQ(hipGetLastError(), hipSuccess);                                      \
+  } while (0)
+
 #define SKIP(why)                              \
   do {                                         \
     printf("skipped: %s\n", why);              \

@@ -466,4 +466,5 @@ const struct ah_backend ah_backend_cpu = {
     .queue_wait_event = ah_cpu_queue_wait_event,
     .symbol_address = ah_cpu_symbol_address,
     .function_check = ah_cpu_function_check,
+    .coop_max_blocks = ah_cpu_coop_max_blocks,
 };

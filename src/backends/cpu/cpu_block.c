@@ -207,6 +207,7 @@ void ah_cpu_block_convert(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
   b->live = n - k;
   b->runnable = n - k - 1;
   b->bar_arrived = b->bar_true = 0;
+  b->bar_grid = 0;
   b->fiber_mode = 1;
 }
 
@@ -281,7 +282,10 @@ static void barrier_release(struct ah_cpu_block *b) {
     }
   }
   b->bar_arrived = b->bar_true = 0;
+  b->bar_grid = 0;
 }
+
+static void grid_wait(struct ah_cpu_worker *w, struct ah_cpu_block *b);
 
 static void thread_exit(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
   struct ah_cpu_gthread *self = &b->threads[b->cur];
@@ -292,8 +296,11 @@ static void thread_exit(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
   b->warps[wi].live &= ~(1ull << self->lane);
   if (b->warps[wi].waiting != 0)
     ah_cpu_warp_recheck(b, wi);
-  if (b->bar_arrived != 0 && b->bar_arrived == b->live)
+  if (b->bar_arrived != 0 && b->bar_arrived == b->live) {
+    if (b->bar_grid)
+      grid_wait(w, b); /* the others wait at grid.sync(): this thread completes it */
     barrier_release(b);
+  }
   ah_cpu_block_yield(w, b);
   __builtin_unreachable();
 }
@@ -338,6 +345,56 @@ AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
   self->state = AH_T_BARRIER;
   ah_cpu_block_yield(w, b);
   return bar_value(op, self->bar_true, self->bar_n);
+}
+
+/* ---- grid.sync() of cooperative groups ---- */
+
+/* The block's part of grid.sync() is done (every thread that has not returned
+ * is there): wait for the other blocks. Another block's failure ends this one
+ * quietly (that block reports it). */
+static void grid_wait(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
+  if (ah_cpu_grid_barrier_wait(b->grid->gbar) != hipSuccess)
+    ah_cpu_block_fail(w, hipErrorLaunchFailure, "another block of the cooperative grid failed");
+}
+
+/* A block barrier whose last thread to arrive also waits, with the OS thread
+ * (the block's alone in a cooperative grid), for every other block of the
+ * grid before opening it. In a grid not launched cooperatively the blocks
+ * are not all resident, so waiting could hang: the launch fails instead. */
+AH_EXPORT void __ah_cpu_grid_sync(void) {
+  struct ah_cpu_worker *w = ah_cpu_self;
+  struct ah_cpu_block *b;
+
+  if (w == NULL || !w->in_kernel)
+    return; /* host code: a grid of one thread */
+  b = &w->block;
+  if (b->grid->gbar == NULL)
+    ah_cpu_block_fail(w, hipErrorLaunchFailure,
+                      "grid.sync() in a kernel not launched with hipLaunchCooperativeKernel");
+  if (!b->fiber_mode) {
+    b->cur = ah_cpu_fast_tid(b);
+    if (b->cur == b->nthreads - 1) {
+      grid_wait(w, b); /* every other thread of the block has returned */
+      return;
+    }
+    ah_cpu_block_convert(w, b);
+  }
+  b->bar_arrived++;
+  b->bar_grid = 1;
+  if (b->bar_arrived == b->live) {
+    grid_wait(w, b);
+    barrier_release(b);
+    return;
+  }
+  b->threads[b->cur].state = AH_T_BARRIER;
+  ah_cpu_block_yield(w, b);
+}
+
+/* grid_group::is_valid(): the running kernel was launched cooperatively. */
+AH_EXPORT int __ah_cpu_grid_valid(void) {
+  struct ah_cpu_worker *w = ah_cpu_self;
+
+  return w != NULL && w->in_kernel && w->block.grid->gbar != NULL;
 }
 
 /* ---- one block ---- */

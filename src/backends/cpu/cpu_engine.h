@@ -75,6 +75,7 @@ struct ah_cpu_block {
   unsigned live;     /* threads not returned (fiber mode) */
   unsigned runnable; /* threads NEW or READY */
   unsigned bar_arrived, bar_true;
+  int bar_grid; /* the waiting barrier is a grid.sync() (cooperative groups) */
   void *runner_stack;             /* the stack the fast path runs on */
   struct ah_cpu_gthread *threads; /* nthreads of them (worker-owned array) */
   struct ah_cpu_warp *warps;      /* nwarps */

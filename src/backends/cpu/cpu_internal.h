@@ -52,6 +52,8 @@ hipError_t ah_cpu_queue_wait_event(struct ah_device *dev, void *q, void *ev);
 
 /* ---- the kernel engine (cpu_sched.c and friends) ---- */
 
+struct ah_cpu_grid_barrier; /* cpu_sched.c */
+
 /* One kernel launch as the engine sees it; args already copied by the queue. */
 struct ah_cpu_grid {
   const void *fn;
@@ -62,6 +64,9 @@ struct ah_cpu_grid {
   int cooperative;     /* every block resident at once */
   size_t stack_size;   /* fiber stack bytes */
   int warp_size;       /* 32 or 64 */
+  /* The grid-wide barrier of grid.sync(): set by ah_cpu_grid_run for a
+   * cooperative grid only (the queue leaves it NULL). */
+  struct ah_cpu_grid_barrier *gbar;
 };
 
 /* Runs every block of g on the worker pool (started on first use, with
@@ -70,5 +75,17 @@ struct ah_cpu_grid {
  * the kernel (SIGSEGV, SIGBUS, SIGFPE, SIGILL) is printed with the kernel's
  * name, block and thread, and returned as hipErrorLaunchFailure. */
 hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g);
+
+/* The most blocks of `threads` threads that a cooperative grid may have on
+ * the CPU device (each block gets an OS thread of its own): see
+ * docs/cooperative-groups.md. The coop_max_blocks op. */
+uint64_t ah_cpu_coop_max_blocks(struct ah_device *dev, unsigned threads, size_t shmem);
+
+/* grid.sync() of a cooperative grid, called by the last GPU thread of a block
+ * to arrive while the block's other threads wait at the block barrier: blocks
+ * the OS thread until every block of the grid that has not returned arrives.
+ * hipErrorLaunchFailure when another block failed (the caller gives up its
+ * block). */
+hipError_t ah_cpu_grid_barrier_wait(struct ah_cpu_grid_barrier *gb);
 
 #endif

@@ -252,6 +252,10 @@ static hipError_t run(struct ah_cpu_queues *dq, struct qcmd *c, hipError_t stick
         memmove((char *)k->copy2d.dst + r * k->copy2d.dpitch,
                 (const char *)k->copy2d.src + r * k->copy2d.spitch, k->copy2d.width);
     return sticky;
+  case AH_CMD_COPY_3D:
+    if (sticky == hipSuccess)
+      ah_host_copy3d(k);
+    return sticky;
   case AH_CMD_SET:
     if (sticky == hipSuccess)
       ah_host_set(k);

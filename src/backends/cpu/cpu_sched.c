@@ -340,6 +340,124 @@ static struct ah_cpu_worker *caller_worker(void) {
 
 /* ---- cooperative grids ---- */
 
+/* The grid-wide barrier of grid.sync(). Each block runs on an OS thread of
+ * its own, so the barrier is a mutex and a condition: the last GPU thread of
+ * a block to arrive waits here for the other blocks while the rest of its
+ * block waits at the block barrier. When every block has a core, a waiter
+ * spins a little first: a futex wake-up costs about 10 us, far more than a
+ * round of a small grid. Blocks that have returned no longer take part (as
+ * exited threads do at __syncthreads); a block that failed opens the barrier
+ * for good, and the waiters give up their blocks. */
+struct ah_cpu_grid_barrier {
+  pthread_mutex_t lock;
+  pthread_cond_t open;
+  uint64_t members;          /* blocks not returned */
+  uint64_t arrived;          /* blocks waiting in this round */
+  _Atomic uint64_t round;    /* rounds completed: written under the lock */
+  atomic_int failed;         /* written under the lock */
+  int spin;                  /* no more blocks than cores */
+};
+
+/* Completes the round. Lock held. */
+static void gbar_open(struct ah_cpu_grid_barrier *gb) {
+  gb->arrived = 0;
+  atomic_fetch_add_explicit(&gb->round, 1, memory_order_release);
+  pthread_cond_broadcast(&gb->open);
+}
+
+/* Spins until round `r` is over or the grid failed, SPIN_CALLER_NS at most. */
+static void gbar_spin(struct ah_cpu_grid_barrier *gb, uint64_t r) {
+  struct timespec t0, t;
+
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (unsigned i = 1;; i++) {
+    if (atomic_load_explicit(&gb->round, memory_order_acquire) != r ||
+        atomic_load_explicit(&gb->failed, memory_order_relaxed))
+      return;
+    relax();
+    if ((i & 63) == 0) {
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > SPIN_CALLER_NS)
+        return;
+    }
+  }
+}
+
+hipError_t ah_cpu_grid_barrier_wait(struct ah_cpu_grid_barrier *gb) {
+  hipError_t err = hipSuccess;
+  uint64_t r;
+
+  pthread_mutex_lock(&gb->lock);
+  r = atomic_load_explicit(&gb->round, memory_order_relaxed);
+  if (atomic_load_explicit(&gb->failed, memory_order_relaxed)) {
+    err = hipErrorLaunchFailure;
+  } else if (++gb->arrived >= gb->members) {
+    gbar_open(gb);
+  } else {
+    if (gb->spin) {
+      pthread_mutex_unlock(&gb->lock);
+      gbar_spin(gb, r);
+      pthread_mutex_lock(&gb->lock);
+    }
+    while (atomic_load_explicit(&gb->round, memory_order_relaxed) == r &&
+           !atomic_load_explicit(&gb->failed, memory_order_relaxed))
+      pthread_cond_wait(&gb->open, &gb->lock);
+    if (atomic_load_explicit(&gb->round, memory_order_relaxed) == r)
+      err = hipErrorLaunchFailure;
+  }
+  pthread_mutex_unlock(&gb->lock);
+  return err;
+}
+
+/* A block returned (or failed): the barrier waits for one block less. */
+static void gbar_leave(struct ah_cpu_grid_barrier *gb, int failed) {
+  pthread_mutex_lock(&gb->lock);
+  gb->members--;
+  if (failed) {
+    atomic_store_explicit(&gb->failed, 1, memory_order_relaxed);
+    pthread_cond_broadcast(&gb->open);
+  } else if (gb->arrived > 0 && gb->arrived >= gb->members) {
+    gbar_open(gb);
+  }
+  pthread_mutex_unlock(&gb->lock);
+}
+
+/* Every block of a cooperative grid runs at once, and at grid.sync() every
+ * GPU thread of the grid has a fiber stack: two memory mappings (the stack
+ * and its guard page), plus about four per block (its OS thread's stack and
+ * the fast path's). A grid may take half of the process's mappings
+ * (vm.max_map_count, 65530 by default: 15 blocks of 1024 threads, 63 of 256,
+ * 481 of 32), and at most AH_CPU_COOP_BLOCKS blocks (OS threads). */
+#define AH_CPU_COOP_BLOCKS 1024
+#define AH_CPU_MAP_COUNT_DEFAULT 65530
+
+static uint64_t map_count(void) {
+  static _Atomic uint64_t cached;
+  uint64_t n = atomic_load_explicit(&cached, memory_order_relaxed);
+  unsigned long long v;
+  FILE *f;
+
+  if (n != 0)
+    return n;
+  n = AH_CPU_MAP_COUNT_DEFAULT;
+  f = fopen("/proc/sys/vm/max_map_count", "r");
+  if (f != NULL) {
+    if (fscanf(f, "%llu", &v) == 1 && v > 0)
+      n = v;
+    fclose(f);
+  }
+  atomic_store_explicit(&cached, n, memory_order_relaxed);
+  return n;
+}
+
+uint64_t ah_cpu_coop_max_blocks(struct ah_device *dev, unsigned threads, size_t shmem) {
+  uint64_t n = map_count() / 2 / (2 * ((uint64_t)threads + 2));
+
+  (void)dev;
+  (void)shmem; /* dynamic shared memory is one buffer per OS thread, of the launch's size */
+  return n < 1 ? 1 : n > AH_CPU_COOP_BLOCKS ? AH_CPU_COOP_BLOCKS : n;
+}
+
 struct coop_arg {
   struct grid_run *r;
   uint64_t block;
@@ -352,15 +470,19 @@ static void *coop_main(void *arg) {
   memset(&w, 0, sizeof(w));
   worker_begin(&w);
   run_blocks(&w, a->r, a->block);
+  gbar_leave(a->r->g->gbar, atomic_load(&a->r->failed));
   atomic_fetch_add(&retired_fibers, atomic_load(&w.fibers));
   atomic_fetch_add(&retired_blocks, atomic_load(&w.blocks));
   worker_end(&w);
   return NULL;
 }
 
-static hipError_t run_cooperative(struct grid_run *r) {
+/* Runs every block of r at once, one OS thread each, with g's barrier. */
+static hipError_t run_cooperative(struct grid_run *r, const struct ah_cpu_grid *g) {
   pthread_t *t = calloc(r->nblocks, sizeof(*t));
   struct coop_arg *a = calloc(r->nblocks, sizeof(*a));
+  struct ah_cpu_grid cg = *g;
+  struct ah_cpu_grid_barrier gb = {.members = r->nblocks};
   pthread_attr_t attr;
   uint64_t started = 0;
   hipError_t err = hipSuccess;
@@ -370,14 +492,25 @@ static hipError_t run_cooperative(struct grid_run *r) {
     free(a);
     return hipErrorOutOfMemory;
   }
+  pthread_mutex_init(&gb.lock, NULL);
+  pthread_cond_init(&gb.open, NULL);
+  gb.spin = r->nblocks <= (uint64_t)online_cpus();
+  cg.gbar = &gb;
+  r->g = &cg;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 256 * 1024);
   for (; started < r->nblocks; started++) {
     a[started] = (struct coop_arg){r, started};
     if (pthread_create(&t[started], &attr, coop_main, &a[started]) != 0) {
-      /* Not every block can be resident: the launch cannot run. */
+      /* Not every block can be resident: the launch cannot run, and the
+       * blocks already started must not wait for the others. */
       atomic_store(&r->failed, 1);
       err = hipErrorCooperativeLaunchTooLarge;
+      pthread_mutex_lock(&gb.lock);
+      gb.members -= r->nblocks - started;
+      atomic_store_explicit(&gb.failed, 1, memory_order_relaxed);
+      pthread_cond_broadcast(&gb.open);
+      pthread_mutex_unlock(&gb.lock);
       break;
     }
   }
@@ -386,6 +519,8 @@ static hipError_t run_cooperative(struct grid_run *r) {
     pthread_join(t[i], NULL);
   free(t);
   free(a);
+  pthread_cond_destroy(&gb.open);
+  pthread_mutex_destroy(&gb.lock);
   if (err == hipSuccess && r->err != hipSuccess)
     err = r->err;
   return err;
@@ -415,7 +550,7 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
 
   atomic_fetch_add_explicit(&pool.grids, 1, memory_order_relaxed);
   if (g->cooperative)
-    return run_cooperative(&r);
+    return run_cooperative(&r, g);
   w = caller_worker();
   if (w == NULL)
     return hipErrorOutOfMemory;

@@ -226,6 +226,26 @@ typedef struct {
   size_t WidthInBytes, Height;
 } CUDA_MEMCPY2D;
 
+/* CUDA_MEMCPY3D (the _v2 layout, current since CUDA 3.2): hipMemcpy3D. */
+typedef struct {
+  size_t srcXInBytes, srcY, srcZ, srcLOD;
+  CUmemorytype srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  void *reserved0; /* must be NULL */
+  size_t srcPitch, srcHeight;
+  size_t dstXInBytes, dstY, dstZ, dstLOD;
+  CUmemorytype dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  void *reserved1; /* must be NULL */
+  size_t dstPitch, dstHeight;
+  size_t WidthInBytes, Height, Depth;
+} CUDA_MEMCPY3D;
+_Static_assert(sizeof(CUDA_MEMCPY3D) == 200 || sizeof(void *) != 8, "CUDA's layout");
+
 /* Flags (same values as HIP's where both exist; mapped explicitly anyway). */
 #define CU_STREAM_LEGACY ((CUstream)0x1)
 #define CU_STREAM_DEFAULT 0x0
@@ -264,5 +284,15 @@ typedef union {
   uint64_t pad[6];
 } CUstreamBatchMemOpParams;
 _Static_assert(sizeof(CUstreamBatchMemOpParams) == 48, "CUDA's layout");
+
+/* Where managed memory goes (cuMemAdvise, cuMemPrefetchAsync since 12.2). */
+typedef enum {
+  CU_MEM_LOCATION_TYPE_DEVICE = 1,
+  CU_MEM_LOCATION_TYPE_HOST = 2
+} CUmemLocationType;
+typedef struct CUmemLocation_st {
+  CUmemLocationType type;
+  int id;
+} CUmemLocation;
 
 #endif

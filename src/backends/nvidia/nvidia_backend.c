@@ -355,4 +355,6 @@ const struct ah_backend ah_backend_nvidia = {
     .symbol_address = ah_nv_symbol_address,
     .function_check = ah_nv_function_check,
     .function_attributes = ah_nv_function_attributes,
+    .occupancy = ah_nv_occupancy,
+    .managed_hint = ah_nv_managed_hint,
 };

@@ -400,6 +400,23 @@ static void copy2d(const struct ah_cmd *cmd, CUDA_MEMCPY2D *c) {
   c->Height = cmd->copy2d.height;
 }
 
+/* The same for a 3D copy; each pointer is the box's first byte, so every
+ * position is 0 and the slice height is what separates slices. */
+static void copy3d(const struct ah_cmd *cmd, CUDA_MEMCPY3D *c) {
+  memset(c, 0, sizeof(*c));
+  c->srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+  c->srcDevice = DPTR(cmd->copy3d.src);
+  c->srcPitch = cmd->copy3d.spitch;
+  c->srcHeight = cmd->copy3d.sslice_rows;
+  c->dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  c->dstDevice = DPTR(cmd->copy3d.dst);
+  c->dstPitch = cmd->copy3d.dpitch;
+  c->dstHeight = cmd->copy3d.dslice_rows;
+  c->WidthInBytes = cmd->copy3d.width;
+  c->Height = cmd->copy3d.height;
+  c->Depth = cmd->copy3d.depth;
+}
+
 static CUresult memset_1d(const struct ah_cmd *cmd, CUstream s) {
   CUdeviceptr d = DPTR(cmd->set.dst);
 
@@ -475,6 +492,7 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
   CUstream s = QUEUE(q)->s;
   int legacy = s == CU_STREAM_LEGACY, done = 0;
   CUDA_MEMCPY2D c2;
+  CUDA_MEMCPY3D c3;
   hipError_t err;
   CUresult r;
 
@@ -521,6 +539,10 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
   case AH_CMD_COPY_2D:
     copy2d(cmd, &c2);
     r = wait && legacy ? ah_cuda.cuMemcpy2D(&c2) : ah_cuda.cuMemcpy2DAsync(&c2, s);
+    break;
+  case AH_CMD_COPY_3D:
+    copy3d(cmd, &c3);
+    r = wait && legacy ? ah_cuda.cuMemcpy3D(&c3) : ah_cuda.cuMemcpy3DAsync(&c3, s);
     break;
   case AH_CMD_SET:
     r = cmd->set.height <= 1 ? memset_1d(cmd, s) : memset_2d(cmd, s);

@@ -149,6 +149,17 @@ static inline hipError_t hipLaunchKernel(void (*f)(P...), dim3 gridDim, dim3 blo
                           blockDim, sharedMemBytes, stream, args);
 }
 
+/* A kernel named by its typed pointer (a template kernel too, which hipcc
+ * does not register) brings its signature along. */
+template <typename... P>
+static inline hipError_t hipLaunchCooperativeKernel(void (*f)(P...), dim3 gridDim, dim3 blockDim,
+                                                    void **kernelParams,
+                                                    unsigned int sharedMemBytes,
+                                                    hipStream_t stream) {
+  return __ahLaunchCooperativeKernel((const void *)f, &::anyhip::detail::sig<P...>::value, gridDim,
+                                     blockDim, sharedMemBytes, stream, kernelParams);
+}
+
 template <class T>
 static inline hipError_t hipLaunchCooperativeKernel(T f, dim3 gridDim, dim3 blockDim,
                                                     void **kernelParams,

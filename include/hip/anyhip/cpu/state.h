@@ -54,6 +54,13 @@ extern AH_CPU_RO int warpSize;
 enum { AH_CPU_BAR_SYNC, AH_CPU_BAR_COUNT, AH_CPU_BAR_AND, AH_CPU_BAR_OR };
 int __ah_cpu_barrier(int op, int predicate);
 
+/* Cooperative groups' grid.sync(): a block barrier that also waits for every
+ * other block of the grid; only in a kernel launched with
+ * hipLaunchCooperativeKernel (elsewhere the launch fails with a report).
+ * __ah_cpu_grid_valid() tells whether the running kernel was. */
+void __ah_cpu_grid_sync(void);
+int __ah_cpu_grid_valid(void);
+
 /* Warp collective: waits for the lanes of the caller's warp that take part
  * (those in `mask` that have not exited, at the same call site), then
  * returns the caller's result. `value` carries the caller's operand (32-bit

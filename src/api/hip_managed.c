@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/* Managed-memory hints (hipMemAdvise, hipMemPrefetchAsync,
+ * hipStreamAttachMemAsync), the range queries that report them, and
+ * hipPointerGetAttribute. The core keeps every hint (core/managed.c), so the
+ * queries answer the same on every device; a backend with a managed_hint op
+ * (NVIDIA) also passes each hint to its driver. The ranges accepted are those
+ * of CUDA: managed memory, or system memory when the device reaches pageable
+ * memory; hipMalloc and pinned host memory are refused. */
+#include "internal.h"
+#include "managed.h"
+#include "stream.h"
+
+#include <string.h>
+
+/* Checks [ptr, ptr + count) is memory hints apply to. *owner is the device
+ * of the managed allocation, NULL for system memory. */
+static hipError_t hint_range(const void *ptr, size_t count, struct ah_device **owner) {
+  struct ah_device *dev;
+  struct ah_alloc a;
+
+  if (ptr == NULL || count == 0 || count - 1 > UINTPTR_MAX - (uintptr_t)ptr)
+    return hipErrorInvalidValue;
+  if (ah_alloc_find(ptr, &a)) {
+    size_t off = (uintptr_t)ptr - a.base;
+
+    if (a.kind != AH_MEM_MANAGED || off >= a.bytes || count > a.bytes - off)
+      return hipErrorInvalidValue;
+    *owner = a.dev;
+    return hipSuccess;
+  }
+  dev = ah_current_device();
+  if (dev == NULL)
+    return hipErrorNoDevice;
+  if (!dev->props.pageableMemoryAccess)
+    return hipErrorInvalidValue;
+  *owner = NULL;
+  return hipSuccess;
+}
+
+/* A hint's location: hipCpuDeviceId (*out NULL) or a device. */
+static hipError_t hint_location(int device, struct ah_device **out) {
+  *out = NULL;
+  if (device == hipCpuDeviceId)
+    return hipSuccess;
+  if (device < 0 || device >= ah_device_count())
+    return hipErrorInvalidDevice;
+  if (device >= AH_HINT_MAX_DEVICES)
+    return hipErrorNotSupported;
+  *out = ah_device_get(device);
+  return hipSuccess;
+}
+
+/* Passes a hint to the device that `on` names when it has something to do
+ * with the memory: its own managed memory, or system memory. */
+static hipError_t tell_device(struct ah_device *on, struct ah_device *owner,
+                              const struct ah_managed_hint *h) {
+  if (on == NULL || on->backend->managed_hint == NULL)
+    return hipSuccess;
+  if (owner != NULL && owner->backend != on->backend)
+    return hipSuccess;
+  return on->backend->managed_hint(on, h);
+}
+
+AH_EXPORT hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice,
+                                  int device) {
+  struct ah_managed_hint h = {.kind = AH_HINT_ADVISE, .ptr = dev_ptr, .bytes = count};
+  struct ah_device *owner;
+  int read_mostly = advice == hipMemAdviseSetReadMostly || advice == hipMemAdviseUnsetReadMostly;
+
+  AH_ENTER();
+  switch (advice) {
+  case hipMemAdviseSetReadMostly:
+  case hipMemAdviseUnsetReadMostly:
+  case hipMemAdviseSetPreferredLocation:
+  case hipMemAdviseUnsetPreferredLocation:
+  case hipMemAdviseSetAccessedBy:
+  case hipMemAdviseUnsetAccessedBy:
+  case hipMemAdviseSetCoarseGrain:
+  case hipMemAdviseUnsetCoarseGrain:
+    break;
+  default:
+    return ah_fail(hipErrorInvalidValue, __func__, "unknown advice");
+  }
+  /* Read-mostly is about the memory, not a device: HIP and CUDA ignore it. */
+  if (read_mostly)
+    device = hipCpuDeviceId;
+  AH_REQUIRE_OK(hint_location(device, &h.target));
+  AH_REQUIRE_OK(hint_range(dev_ptr, count, &owner));
+  h.advice = advice;
+  AH_REQUIRE_OK(tell_device(owner != NULL ? owner : ah_current_device(), owner, &h));
+  AH_RETURN(ah_managed_advise((uintptr_t)dev_ptr, count, advice, device));
+}
+
+/* Nothing moves on the CPU device (its memory is the host's), so the
+ * prefetch only records where the range was sent; a device with a
+ * managed_hint op queues a real one on the stream. */
+AH_EXPORT hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device,
+                                         hipStream_t stream) {
+  struct ah_managed_hint h = {.kind = AH_HINT_PREFETCH, .ptr = dev_ptr, .bytes = count};
+  struct ah_device *owner, *on;
+  struct ah_stream *s;
+
+  AH_ENTER();
+  AH_REQUIRE_OK(hint_location(device, &h.target));
+  AH_REQUIRE_OK(ah_stream_lookup(stream, &s));
+  AH_REQUIRE_OK(hint_range(dev_ptr, count, &owner));
+  /* The null stream is the target device's (HIP's choice), or the current
+   * device's for a prefetch to the host. */
+  if (s != NULL) {
+    on = s->dev;
+    h.q = s->queue;
+  } else {
+    on = h.target != NULL ? h.target : ah_current_device();
+    AH_REQUIRE(on != NULL, hipErrorNoDevice);
+    h.q = on->null_queue;
+  }
+  AH_REQUIRE_OK(tell_device(on, owner, &h));
+  AH_RETURN(ah_managed_prefetched((uintptr_t)dev_ptr, count, device));
+}
+
+/* The bytes an attribute's answer takes (0: not an attribute). */
+static size_t attribute_size(hipMemRangeAttribute attr, size_t data_size) {
+  switch (attr) {
+  case hipMemRangeAttributeReadMostly:
+  case hipMemRangeAttributePreferredLocation:
+  case hipMemRangeAttributeLastPrefetchLocation:
+  case hipMemRangeAttributeCoherencyMode:
+    return sizeof(int);
+  case hipMemRangeAttributeAccessedBy: /* one int per location */
+    return data_size > 0 && data_size % sizeof(int) == 0 ? data_size : sizeof(int);
+  default:
+    return 0;
+  }
+}
+
+AH_EXPORT hipError_t hipMemRangeGetAttribute(void *data, size_t data_size,
+                                             hipMemRangeAttribute attribute, const void *dev_ptr,
+                                             size_t count) {
+  struct ah_device *owner;
+
+  AH_ENTER();
+  AH_REQUIRE(data != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(attribute_size(attribute, data_size) != 0, hipErrorInvalidValue);
+  AH_REQUIRE(data_size == attribute_size(attribute, data_size), hipErrorInvalidValue);
+  AH_REQUIRE_OK(hint_range(dev_ptr, count, &owner));
+  ah_managed_query((uintptr_t)dev_ptr, count, attribute, data, data_size);
+  return hipSuccess;
+}
+
+AH_EXPORT hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
+                                              hipMemRangeAttribute *attributes,
+                                              size_t num_attributes, const void *dev_ptr,
+                                              size_t count) {
+  struct ah_device *owner;
+
+  AH_ENTER();
+  AH_REQUIRE(data != NULL && data_sizes != NULL && attributes != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(num_attributes > 0, hipErrorInvalidValue);
+  /* Every answer is checked before any is written. */
+  for (size_t i = 0; i < num_attributes; i++) {
+    AH_REQUIRE(data[i] != NULL, hipErrorInvalidValue);
+    AH_REQUIRE(attribute_size(attributes[i], data_sizes[i]) != 0, hipErrorInvalidValue);
+    AH_REQUIRE(data_sizes[i] == attribute_size(attributes[i], data_sizes[i]),
+               hipErrorInvalidValue);
+  }
+  AH_REQUIRE_OK(hint_range(dev_ptr, count, &owner));
+  for (size_t i = 0; i < num_attributes; i++)
+    ah_managed_query((uintptr_t)dev_ptr, count, attributes[i], data[i], data_sizes[i]);
+  return hipSuccess;
+}
+
+/* Checked and passed on; the CPU device has nothing to attach (every stream
+ * sees all memory, as with hipMemAttachGlobal). */
+AH_EXPORT hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length,
+                                             unsigned int flags) {
+  struct ah_managed_hint h = {.kind = AH_HINT_ATTACH, .ptr = dev_ptr, .bytes = length};
+  struct ah_device *dev;
+  struct ah_stream *s;
+  struct ah_alloc a;
+
+  AH_ENTER();
+  AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(flags == hipMemAttachGlobal || flags == hipMemAttachHost ||
+                 flags == hipMemAttachSingle,
+             hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_stream_lookup(stream, &s));
+  /* The null stream is every stream's: nothing can be attached to it alone. */
+  AH_REQUIRE(s != NULL || flags != hipMemAttachSingle, hipErrorInvalidValue);
+  dev = s != NULL ? s->dev : ah_current_device();
+  AH_REQUIRE(dev != NULL, hipErrorNoDevice);
+  if (ah_alloc_find(dev_ptr, &a)) {
+    /* Managed memory is attached whole: length 0 or the allocation's size. */
+    AH_REQUIRE(a.kind == AH_MEM_MANAGED, hipErrorInvalidValue);
+    AH_REQUIRE(length == 0 || length == a.bytes, hipErrorInvalidValue);
+    if (a.dev->backend != dev->backend)
+      return hipSuccess;
+    h.ptr = (const void *)a.base;
+  } else {
+    AH_REQUIRE(dev->props.pageableMemoryAccess, hipErrorInvalidValue);
+    AH_REQUIRE(length != 0, hipErrorInvalidValue);
+    AH_REQUIRE(length - 1 <= UINTPTR_MAX - (uintptr_t)dev_ptr, hipErrorInvalidValue);
+  }
+  h.q = s != NULL ? s->queue : dev->null_queue;
+  h.flags = flags;
+  AH_RETURN(tell_device(dev, NULL, &h));
+}
+
+/* ---- hipPointerGetAttribute ---------------------------------------------- */
+
+/* Where p lies in a: host memory has two addresses, either may be asked. */
+static size_t offset_in(const struct ah_alloc *a, const void *p) {
+  uintptr_t x = (uintptr_t)p, h = (uintptr_t)a->host_ptr;
+
+  if (a->host_ptr != NULL && x >= h && x - h < a->bytes)
+    return x - h;
+  return x - (uintptr_t)a->device_ptr;
+}
+
+AH_EXPORT hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute,
+                                            hipDeviceptr_t ptr) {
+  struct ah_alloc a;
+  size_t off;
+
+  AH_ENTER();
+  AH_REQUIRE(data != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(attribute >= HIP_POINTER_ATTRIBUTE_CONTEXT &&
+                 attribute <= HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+             hipErrorInvalidValue);
+  AH_REQUIRE(ptr != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(ah_alloc_find(ptr, &a), hipErrorInvalidValue);
+  off = offset_in(&a, ptr);
+  switch (attribute) {
+  case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE: /* as hipPointerGetAttributes' type */
+    *(unsigned *)data = a.kind == AH_MEM_DEVICE    ? hipMemoryTypeDevice
+                        : a.kind == AH_MEM_MANAGED ? hipMemoryTypeManaged
+                                                   : hipMemoryTypeHost;
+    return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_DEVICE_POINTER:
+    *(void **)data = (char *)a.device_ptr + off;
+    return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_HOST_POINTER: /* NULL for device memory, as HIP */
+    *(void **)data = a.host_ptr != NULL ? (char *)a.host_ptr + off : NULL;
+    return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: /* synchronous copies always are */
+  case HIP_POINTER_ATTRIBUTE_MAPPED:
+    *(unsigned *)data = 1;
+    return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_IS_MANAGED:
+    *(unsigned *)data = a.kind == AH_MEM_MANAGED;
+    return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+    *(int *)data = a.dev->ordinal;
+    return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+    *(void **)data = (char *)ptr - off;
+    return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_RANGE_SIZE:
+    *(size_t *)data = a.bytes;
+    return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS: /* hipMemAccessFlagsProtRead(Write) */
+    *(unsigned *)data =
+        a.kind == AH_MEM_REGISTERED && (a.flags & hipHostRegisterReadOnly) ? 1 : 3;
+    return hipSuccess;
+  default: /* contexts, P2P tokens, buffer ids, IPC, handle types, RDMA, pools */
+    return ah_fail(hipErrorNotSupported, __func__, "attribute");
+  }
+}

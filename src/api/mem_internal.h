@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Checks and helpers shared by the memory entry points of src/api/: the
+ * allocation-map checks of hip_memcpy.c and the pitched allocation of
+ * hip_memory.c, so that hip_memcpy3d.c (hipMalloc3D, hipMemcpy3D,
+ * hipMemset3D, hipMemcpyParam2D) applies exactly the same rules. */
+#ifndef AH_MEM_INTERNAL_H
+#define AH_MEM_INTERNAL_H
+
+#include "internal.h"
+
+/* hip_memcpy.c. A copy kind HIP defines (hipMemcpyDefault included). */
+int ah_memcpy_valid_kind(hipMemcpyKind kind);
+/* Checks a copy of `dext` bytes at dst from `sext` bytes at src against the
+ * allocation map and resolves the direction; *pageable says an end is memory
+ * HIP does not know (the copy must then complete before the call returns). */
+hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext, hipMemcpyKind kind,
+                           hipMemcpyKind *out, int *pageable);
+/* hipMemcpy2D's work: checks (pitches, ranges, kind) and queues on stream. */
+hipError_t ah_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                        size_t height, hipMemcpyKind kind, hipStream_t stream, int sync);
+/* A set's destination: memory HIP knows with `extent` bytes from dst
+ * (hipErrorInvalidValue otherwise); *host says it is host memory. */
+hipError_t ah_memset_check(void *dst, size_t extent, int *host);
+
+/* hip_memory.c. hipMallocPitch's work on the current device: rows of
+ * `width` bytes rounded up to the pitch alignment; NULL and pitch 0 for an
+ * empty request. */
+hipError_t ah_mem_alloc_pitch(void **ptr, size_t *pitch, size_t width, size_t height);
+
+#endif

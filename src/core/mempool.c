@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: MIT */
+/* The stream-ordered allocator (hipMallocAsync, hipFreeAsync, memory pools),
+ * built on the backend's mem_alloc/mem_free and on host functions queued on
+ * streams, so it works the same on every backend. A pool is a list of
+ * blocks, each one backend allocation; a block is free, in use, or pending
+ * (freed by hipFreeAsync, the stream not yet there). A pending block may be
+ * handed out again at once for work on the stream that freed it (stream
+ * order makes that safe); a block whose free has run may be handed out to
+ * any stream. Memory goes back to the device at hipMemPoolTrimTo and, above
+ * the pool's release threshold, at the next stream, event or device sync.
+ *
+ * Locks: pools_lock -> pool->lock -> the allocation map's lock. Backend
+ * calls are made with none of them held; the host function queued by
+ * hipFreeAsync only takes pool->lock and never calls the backend (on the
+ * NVIDIA device it may run inside the driver's callback). */
+#include "mempool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Blocks are whole multiples of this: HIP's allocation alignment. */
+#define GRAIN ((size_t)256)
+/* collect()'s `keep` meaning "the pool's release threshold". */
+#define KEEP_THRESHOLD UINT64_MAX
+
+enum bstate {
+  B_FREE,    /* the free has run: reusable */
+  B_USED,    /* handed out, in the allocation map */
+  B_PENDING, /* hipFreeAsync queued on free_q, not run yet */
+  B_DEAD,    /* memory already released (hipDeviceReset); waits for its free ops */
+};
+
+struct block {
+  struct ah_mempool *pool;
+  struct ah_device *dev; /* where ptr lives (the pool's device) */
+  void *ptr;
+  size_t bytes; /* what the backend allocated */
+  enum bstate state;
+  struct ah_device *free_dev; /* PENDING: the free's stream; FREE: where it ran, NULL for hipFree */
+  void *free_q;
+  uint64_t gen; /* bumped at each hand-out: a free op of an older use does nothing */
+  int ops;      /* queued free ops that point at this block: it lives until they ran */
+  struct block *next;
+};
+
+struct ah_mempool {
+  struct ah_object obj;
+  struct ah_device *dev;
+  hipMemPoolProps props;
+  int is_default;
+  int destroyed; /* handle gone; the struct lives until its last block is released */
+  pthread_mutex_t lock; /* everything below */
+  struct block *blocks;
+  uint64_t threshold;
+  uint64_t reserved, reserved_high, used, used_high;
+  int follow_events, opportunistic, internal_deps;
+  hipMemAccessFlags *access; /* per device ordinal */
+  struct ah_mempool *next;   /* in `pools`, under pools_lock */
+};
+
+struct free_op {
+  struct block *b;
+  uint64_t gen;
+};
+
+static pthread_mutex_t pools_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ah_mempool *pools;                /* every pool, destroyed ones until reaped */
+static struct ah_mempool **defaults, **currents; /* per device ordinal */
+static int ndev;
+static atomic_int any_pool; /* lets every sync skip pools_lock until a pool exists */
+
+/* ---- pools ---------------------------------------------------------------- */
+
+/* pools_lock held. */
+static int tables(void) {
+  if (defaults != NULL)
+    return 1;
+  ndev = ah_device_count();
+  defaults = calloc((size_t)ndev + 1, sizeof(*defaults));
+  currents = calloc((size_t)ndev + 1, sizeof(*currents));
+  if (defaults == NULL || currents == NULL) {
+    free(defaults);
+    free(currents);
+    defaults = currents = NULL;
+    return 0;
+  }
+  return 1;
+}
+
+static void reset_attrs(struct ah_mempool *p) {
+  p->threshold = 0;
+  p->follow_events = p->opportunistic = p->internal_deps = 1; /* HIP's defaults */
+  for (int i = 0; i < ndev; i++)
+    p->access[i] =
+        i == p->dev->ordinal ? hipMemAccessFlagsProtReadWrite : hipMemAccessFlagsProtNone;
+}
+
+/* pools_lock held. */
+static hipError_t new_pool(struct ah_device *dev, const hipMemPoolProps *props, int is_default,
+                           struct ah_mempool **out) {
+  struct ah_mempool *p = calloc(1, sizeof(*p));
+  hipError_t err;
+
+  if (p == NULL || !tables())
+    goto oom;
+  p->access = calloc((size_t)ndev + 1, sizeof(*p->access));
+  if (p->access == NULL)
+    goto oom;
+  p->dev = dev;
+  p->props = *props;
+  p->is_default = is_default;
+  pthread_mutex_init(&p->lock, NULL);
+  reset_attrs(p);
+  err = ah_object_init(&p->obj, AH_KIND_MEMPOOL);
+  if (err != hipSuccess) {
+    pthread_mutex_destroy(&p->lock);
+    free(p->access);
+    free(p);
+    return err;
+  }
+  p->next = pools;
+  pools = p;
+  atomic_store(&any_pool, 1);
+  *out = p;
+  return hipSuccess;
+oom:
+  if (p != NULL)
+    free(p->access);
+  free(p);
+  return hipErrorOutOfMemory;
+}
+
+/* pools_lock held. */
+static hipError_t default_of(struct ah_device *dev, struct ah_mempool **out) {
+  hipMemPoolProps props;
+  hipError_t err;
+
+  if (!tables())
+    return hipErrorOutOfMemory;
+  if (defaults[dev->ordinal] == NULL) {
+    memset(&props, 0, sizeof(props));
+    props.allocType = hipMemAllocationTypePinned;
+    props.location.type = hipMemLocationTypeDevice;
+    props.location.id = dev->ordinal;
+    err = new_pool(dev, &props, 1, &defaults[dev->ordinal]);
+    if (err != hipSuccess)
+      return err;
+  }
+  if (currents[dev->ordinal] == NULL)
+    currents[dev->ordinal] = defaults[dev->ordinal];
+  *out = defaults[dev->ordinal];
+  return hipSuccess;
+}
+
+hipError_t ah_mempool_default(struct ah_device *dev, struct ah_mempool **out) {
+  hipError_t err;
+
+  pthread_mutex_lock(&pools_lock);
+  err = default_of(dev, out);
+  pthread_mutex_unlock(&pools_lock);
+  return err;
+}
+
+hipError_t ah_mempool_current(struct ah_device *dev, struct ah_mempool **out) {
+  struct ah_mempool *d;
+  hipError_t err;
+
+  pthread_mutex_lock(&pools_lock);
+  err = default_of(dev, &d);
+  if (err == hipSuccess)
+    *out = currents[dev->ordinal];
+  pthread_mutex_unlock(&pools_lock);
+  return err;
+}
+
+void ah_mempool_set_current(struct ah_device *dev, struct ah_mempool *pool) {
+  struct ah_mempool *d;
+
+  pthread_mutex_lock(&pools_lock);
+  if (default_of(dev, &d) == hipSuccess)
+    currents[dev->ordinal] = pool;
+  pthread_mutex_unlock(&pools_lock);
+}
+
+struct ah_mempool *ah_mempool_lookup(hipMemPool_t h) {
+  return ah_object_cast(h, AH_KIND_MEMPOOL);
+}
+
+struct ah_device *ah_mempool_device(const struct ah_mempool *pool) {
+  return pool->dev;
+}
+
+int ah_mempool_is_default(const struct ah_mempool *pool) {
+  return pool->is_default;
+}
+
+hipError_t ah_mempool_create(struct ah_device *dev, const hipMemPoolProps *props,
+                             struct ah_mempool **out) {
+  hipError_t err;
+
+  pthread_mutex_lock(&pools_lock);
+  err = new_pool(dev, props, 0, out);
+  pthread_mutex_unlock(&pools_lock);
+  return err;
+}
+
+/* ---- giving memory back --------------------------------------------------- */
+
+/* Unlinks releasable blocks of p until it holds at most `keep` bytes (the
+ * pool's own threshold for KEEP_THRESHOLD), and
+ * every dead block whose free ops have run; pushes them on *rel.
+ * pools_lock (or nothing else) held; takes p->lock. */
+static void collect(struct ah_mempool *p, uint64_t keep, struct block **rel) {
+  pthread_mutex_lock(&p->lock);
+  if (keep == KEEP_THRESHOLD)
+    keep = p->destroyed ? 0 : p->threshold;
+  for (struct block **pb = &p->blocks; *pb != NULL;) {
+    struct block *b = *pb;
+    int dead = b->state == B_DEAD && b->ops == 0;
+    int spare = b->state == B_FREE && b->ops == 0 && p->reserved > keep;
+
+    if (!dead && !spare) {
+      pb = &b->next;
+      continue;
+    }
+    *pb = b->next;
+    if (spare)
+      p->reserved -= b->bytes;
+    else
+      b->ptr = NULL; /* its memory went at hipDeviceReset */
+    b->next = *rel;
+    *rel = b;
+  }
+  pthread_mutex_unlock(&p->lock);
+}
+
+/* Frees destroyed pools that hold nothing any more. pools_lock held. */
+static void reap(void) {
+  for (struct ah_mempool **pp = &pools; *pp != NULL;) {
+    struct ah_mempool *p = *pp;
+    int empty;
+
+    pthread_mutex_lock(&p->lock);
+    empty = p->blocks == NULL;
+    pthread_mutex_unlock(&p->lock);
+    if (!p->destroyed || !empty) {
+      pp = &p->next;
+      continue;
+    }
+    *pp = p->next;
+    pthread_mutex_destroy(&p->lock);
+    free(p->access);
+    free(p);
+  }
+}
+
+/* Gives the blocks' memory back to their devices. No lock held. */
+static void release(struct block *rel) {
+  while (rel != NULL) {
+    struct block *b = rel;
+
+    rel = b->next;
+    if (b->ptr != NULL && b->dev->backend->mem_free != NULL)
+      (void)b->dev->backend->mem_free(b->dev, b->ptr, AH_MEM_DEVICE);
+    free(b);
+  }
+}
+
+void ah_mempool_trim(struct ah_mempool *pool, uint64_t keep) {
+  struct block *rel = NULL;
+
+  if (keep == KEEP_THRESHOLD)
+    return; /* a pool never holds that much */
+  pthread_mutex_lock(&pools_lock);
+  collect(pool, keep, &rel);
+  pthread_mutex_unlock(&pools_lock);
+  release(rel);
+}
+
+/* CUDA's rule, which HIP documents: a pool holding more than its release
+ * threshold gives the excess back at the next synchronization. Every pool is
+ * looked at (a free queued on one device may be for another's pool). */
+void ah_mempool_sync(struct ah_device *dev) {
+  struct block *rel = NULL;
+
+  (void)dev;
+  if (!atomic_load_explicit(&any_pool, memory_order_relaxed))
+    return;
+  pthread_mutex_lock(&pools_lock);
+  for (struct ah_mempool *p = pools; p != NULL; p = p->next)
+    collect(p, KEEP_THRESHOLD, &rel);
+  reap();
+  pthread_mutex_unlock(&pools_lock);
+  release(rel);
+}
+
+void ah_mempool_destroy(struct ah_mempool *pool) {
+  struct block *rel = NULL;
+
+  pthread_mutex_lock(&pools_lock);
+  for (int i = 0; currents != NULL && i < ndev; i++)
+    if (currents[i] == pool)
+      currents[i] = defaults[i];
+  ah_object_fini(&pool->obj);
+  pool->destroyed = 1;
+  collect(pool, 0, &rel);
+  reap(); /* frees pool itself when nothing is outstanding */
+  pthread_mutex_unlock(&pools_lock);
+  release(rel);
+}
+
+/* hipDeviceReset, after the device sync: every block of dev's pools goes
+ * (in-use ones leave the allocation map), user pools are destroyed, the
+ * default pool is empty again with HIP's default attributes. A block still
+ * named by a free op queued on another device's stream stays, dead, until
+ * that op has run. */
+void ah_mempool_reset_device(struct ah_device *dev) {
+  struct block *rel = NULL;
+
+  if (!atomic_load(&any_pool))
+    return;
+  pthread_mutex_lock(&pools_lock);
+  for (struct ah_mempool *p = pools; p != NULL; p = p->next) {
+    if (p->dev != dev)
+      continue;
+    pthread_mutex_lock(&p->lock);
+    for (struct block **pb = &p->blocks; *pb != NULL;) {
+      struct block *b = *pb;
+
+      if (b->state == B_USED)
+        (void)ah_alloc_remove(b->ptr, AH_MEM_DEVICE, NULL);
+      if (b->ops == 0) {
+        *pb = b->next;
+        if (b->state == B_DEAD)
+          b->ptr = NULL;
+        b->next = rel;
+        rel = b;
+        continue;
+      }
+      if (b->state != B_DEAD) {
+        /* Release the memory now, keep the struct for the pending op. */
+        struct block *m = malloc(sizeof(*m));
+
+        if (m != NULL) {
+          *m = *b;
+          m->next = rel;
+          rel = m;
+        }
+        b->state = B_DEAD;
+        b->gen++;
+      }
+      pb = &b->next;
+    }
+    p->reserved = p->reserved_high = p->used = p->used_high = 0;
+    if (p->is_default)
+      reset_attrs(p);
+    pthread_mutex_unlock(&p->lock);
+    if (!p->is_default && !p->destroyed) {
+      ah_object_fini(&p->obj);
+      p->destroyed = 1;
+    }
+  }
+  if (currents != NULL && dev->ordinal < ndev)
+    currents[dev->ordinal] = defaults[dev->ordinal];
+  reap();
+  pthread_mutex_unlock(&pools_lock);
+  release(rel);
+}
+
+/* ---- allocation ----------------------------------------------------------- */
+
+static void count_use(struct ah_mempool *p, size_t bytes) {
+  p->used += bytes;
+  if (p->used > p->used_high)
+    p->used_high = p->used;
+}
+
+/* The smallest block that fits `need` (and is not more than twice too big)
+ * among those this stream may take. p->lock held. */
+static struct block *pick(struct ah_mempool *p, size_t need, struct ah_device *dev, void *q) {
+  struct block *best = NULL;
+
+  for (struct block *b = p->blocks; b != NULL; b = b->next) {
+    int same_stream = b->free_dev == dev && b->free_q == q;
+    int ok;
+
+    if (b->bytes < need || b->bytes - need > need)
+      continue;
+    if (b->state == B_PENDING)
+      ok = same_stream; /* stream order puts the new use after the free */
+    else if (b->state == B_FREE)
+      ok = p->opportunistic || same_stream || b->free_q == NULL;
+    else
+      ok = 0;
+    if (ok && (best == NULL || b->bytes < best->bytes))
+      best = b;
+  }
+  return best;
+}
+
+/* New memory from the pool's device for a block of `need` bytes. */
+static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
+  struct ah_device *dev = p->dev;
+  struct block *b = calloc(1, sizeof(*b));
+  void *ptr = NULL;
+  hipError_t err;
+
+  if (b == NULL)
+    return hipErrorOutOfMemory;
+  if (dev->backend->mem_alloc == NULL) {
+    free(b);
+    return hipErrorNotSupported;
+  }
+  err = dev->backend->mem_alloc(dev, need, AH_MEM_DEVICE, 0, &ptr);
+  if (err == hipErrorOutOfMemory) {
+    /* Memory the pool keeps but nobody uses is worth more as this block. */
+    ah_mempool_trim(p, 0);
+    err = dev->backend->mem_alloc(dev, need, AH_MEM_DEVICE, 0, &ptr);
+  }
+  if (err != hipSuccess) {
+    free(b);
+    return err;
+  }
+  b->pool = p;
+  b->dev = dev;
+  b->ptr = ptr;
+  b->bytes = need;
+  b->state = B_USED;
+  b->gen = 1;
+  pthread_mutex_lock(&p->lock);
+  b->next = p->blocks;
+  p->blocks = b;
+  p->reserved += need;
+  if (p->reserved > p->reserved_high)
+    p->reserved_high = p->reserved;
+  count_use(p, need);
+  pthread_mutex_unlock(&p->lock);
+  *out = b;
+  return hipSuccess;
+}
+
+hipError_t ah_mempool_alloc(struct ah_mempool *p, size_t bytes, struct ah_device *dev, void *q,
+                            void **out) {
+  struct ah_alloc a = {0};
+  struct block *b, saved;
+  size_t need;
+  hipError_t err;
+
+  if (bytes > SIZE_MAX - (GRAIN - 1))
+    return hipErrorOutOfMemory;
+  need = (bytes + GRAIN - 1) / GRAIN * GRAIN;
+  if (p->dev->props.totalGlobalMem != 0 && need > p->dev->props.totalGlobalMem)
+    return hipErrorOutOfMemory;
+  pthread_mutex_lock(&p->lock);
+  b = pick(p, need, dev, q);
+  if (b != NULL) {
+    saved = *b;
+    if (b->state == B_FREE)
+      count_use(p, b->bytes); /* a pending block is still counted as used */
+    b->state = B_USED;
+    b->gen++;
+  }
+  pthread_mutex_unlock(&p->lock);
+  if (b == NULL) {
+    err = grow(p, need, &b);
+    if (err != hipSuccess)
+      return err;
+    saved = *b;
+    saved.state = B_FREE;
+  }
+  a.base = (uintptr_t)b->ptr;
+  a.bytes = bytes;
+  a.dev = p->dev;
+  a.kind = AH_MEM_DEVICE;
+  a.device_ptr = b->ptr;
+  a.pool_block = b;
+  err = ah_alloc_insert(&a);
+  if (err != hipSuccess) {
+    pthread_mutex_lock(&p->lock);
+    if (saved.state == B_FREE)
+      p->used -= b->bytes;
+    b->state = saved.state;
+    b->gen = saved.gen; /* a pending free op still matches */
+    pthread_mutex_unlock(&p->lock);
+    return hipErrorOutOfMemory;
+  }
+  *out = b->ptr;
+  return hipSuccess;
+}
+
+/* ---- freeing -------------------------------------------------------------- */
+
+/* Runs on the stream when it reaches the hipFreeAsync: only pool state. */
+static void free_op_run(void *data) {
+  struct free_op op = *(struct free_op *)data;
+  struct ah_mempool *p = op.b->pool;
+
+  free(data);
+  pthread_mutex_lock(&p->lock);
+  op.b->ops--;
+  if (op.b->state == B_PENDING && op.b->gen == op.gen) {
+    op.b->state = B_FREE;
+    p->used -= op.b->bytes;
+  }
+  pthread_mutex_unlock(&p->lock);
+}
+
+hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
+  struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
+  struct free_op *op = NULL;
+  struct ah_mempool *p;
+  struct ah_alloc a;
+  struct block *b;
+  hipError_t err;
+
+  if (!ah_alloc_find(ptr, &a) || a.base != (uintptr_t)ptr || a.pool_block == NULL)
+    return hipErrorInvalidValue;
+  if (q != NULL && (op = malloc(sizeof(*op))) == NULL)
+    return hipErrorOutOfMemory;
+  /* Whoever removes the map's record owns the free: a second free fails. */
+  if (!ah_alloc_remove(ptr, AH_MEM_DEVICE, &a) || a.pool_block == NULL) {
+    free(op);
+    return hipErrorInvalidValue;
+  }
+  b = a.pool_block;
+  p = b->pool;
+  pthread_mutex_lock(&p->lock);
+  b->free_dev = dev;
+  b->free_q = q;
+  if (q == NULL) {
+    b->state = B_FREE;
+    p->used -= b->bytes;
+    pthread_mutex_unlock(&p->lock);
+    return hipSuccess;
+  }
+  b->state = B_PENDING;
+  b->ops++;
+  *op = (struct free_op){b, b->gen};
+  pthread_mutex_unlock(&p->lock);
+  cmd.host_fn.fn = free_op_run;
+  cmd.host_fn.data = op;
+  err = dev->backend->submit(dev, q, &cmd, 0);
+  if (err != hipSuccess) {
+    /* Not queued: wait for the stream instead, then free at once. */
+    (void)dev->backend->queue_sync(dev, q);
+    free_op_run(op);
+  }
+  return err;
+}
+
+/* ---- attributes and access ------------------------------------------------ */
+
+hipError_t ah_mempool_set_attr(struct ah_mempool *p, hipMemPoolAttr attr, const void *value) {
+  uint64_t v64;
+  int v;
+
+  pthread_mutex_lock(&p->lock);
+  switch (attr) {
+  case hipMemPoolReuseFollowEventDependencies:
+  case hipMemPoolReuseAllowOpportunistic:
+  case hipMemPoolReuseAllowInternalDependencies:
+    memcpy(&v, value, sizeof(v));
+    if (attr == hipMemPoolReuseFollowEventDependencies)
+      p->follow_events = v != 0;
+    else if (attr == hipMemPoolReuseAllowOpportunistic)
+      p->opportunistic = v != 0;
+    else
+      p->internal_deps = v != 0;
+    break;
+  case hipMemPoolAttrReleaseThreshold:
+    memcpy(&p->threshold, value, sizeof(p->threshold));
+    break;
+  case hipMemPoolAttrReservedMemHigh:
+  case hipMemPoolAttrUsedMemHigh:
+    /* The only value allowed is 0, which resets the mark to the current use. */
+    memcpy(&v64, value, sizeof(v64));
+    if (v64 != 0)
+      goto invalid;
+    if (attr == hipMemPoolAttrReservedMemHigh)
+      p->reserved_high = p->reserved;
+    else
+      p->used_high = p->used;
+    break;
+  default: /* the current values are read only */
+    goto invalid;
+  }
+  pthread_mutex_unlock(&p->lock);
+  return hipSuccess;
+invalid:
+  pthread_mutex_unlock(&p->lock);
+  return hipErrorInvalidValue;
+}
+
+hipError_t ah_mempool_get_attr(struct ah_mempool *p, hipMemPoolAttr attr, void *value) {
+  uint64_t v64 = 0;
+  int v = 0, is_int = 0;
+
+  pthread_mutex_lock(&p->lock);
+  switch (attr) {
+  case hipMemPoolReuseFollowEventDependencies: v = p->follow_events, is_int = 1; break;
+  case hipMemPoolReuseAllowOpportunistic: v = p->opportunistic, is_int = 1; break;
+  case hipMemPoolReuseAllowInternalDependencies: v = p->internal_deps, is_int = 1; break;
+  case hipMemPoolAttrReleaseThreshold: v64 = p->threshold; break;
+  case hipMemPoolAttrReservedMemCurrent: v64 = p->reserved; break;
+  case hipMemPoolAttrReservedMemHigh: v64 = p->reserved_high; break;
+  case hipMemPoolAttrUsedMemCurrent: v64 = p->used; break;
+  case hipMemPoolAttrUsedMemHigh: v64 = p->used_high; break;
+  default:
+    pthread_mutex_unlock(&p->lock);
+    return hipErrorInvalidValue;
+  }
+  pthread_mutex_unlock(&p->lock);
+  if (is_int)
+    memcpy(value, &v, sizeof(v));
+  else
+    memcpy(value, &v64, sizeof(v64));
+  return hipSuccess;
+}
+
+hipMemAccessFlags ah_mempool_get_access(struct ah_mempool *p, int ordinal) {
+  hipMemAccessFlags f;
+
+  pthread_mutex_lock(&p->lock);
+  f = ordinal < ndev ? p->access[ordinal] : hipMemAccessFlagsProtNone;
+  pthread_mutex_unlock(&p->lock);
+  return f;
+}
+
+void ah_mempool_set_access(struct ah_mempool *p, int ordinal, hipMemAccessFlags flags) {
+  pthread_mutex_lock(&p->lock);
+  if (ordinal < ndev)
+    p->access[ordinal] = flags;
+  pthread_mutex_unlock(&p->lock);
+}
