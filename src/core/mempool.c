@@ -67,6 +67,10 @@ static pthread_mutex_t pools_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ah_mempool *pools;                /* every pool, destroyed ones until reaped */
 static struct ah_mempool **defaults, **currents; /* per device ordinal */
 static int ndev;
+/* Blocks a trim took out of their pools, their memory not yet given back
+ * (pools_lock): freeing device memory waits for the whole device on NVIDIA
+ * (cuMemFree), which must not happen while the caller may hold a stream. */
+static struct block *trimmed;
 static atomic_int any_pool; /* lets every sync skip pools_lock until a pool exists */
 
 /* ---- pools ---------------------------------------------------------------- */
@@ -273,8 +277,14 @@ void ah_mempool_trim(struct ah_mempool *pool, uint64_t keep) {
     return; /* a pool never holds that much */
   pthread_mutex_lock(&pools_lock);
   collect(pool, keep, &rel);
+  while (rel != NULL) { /* given back at the next synchronization */
+    struct block *b = rel;
+
+    rel = b->next;
+    b->next = trimmed;
+    trimmed = b;
+  }
   pthread_mutex_unlock(&pools_lock);
-  release(rel);
 }
 
 /* CUDA's rule, which HIP documents: a pool holding more than its release
@@ -289,6 +299,13 @@ void ah_mempool_sync(struct ah_device *dev) {
   pthread_mutex_lock(&pools_lock);
   for (struct ah_mempool *p = pools; p != NULL; p = p->next)
     collect(p, KEEP_THRESHOLD, &rel);
+  while (trimmed != NULL) {
+    struct block *b = trimmed;
+
+    trimmed = b->next;
+    b->next = rel;
+    rel = b;
+  }
   reap();
   pthread_mutex_unlock(&pools_lock);
   release(rel);
@@ -360,6 +377,17 @@ void ah_mempool_reset_device(struct ah_device *dev) {
       p->destroyed = 1;
     }
   }
+  for (struct block **pb = &trimmed; *pb != NULL;) { /* the reset waited for the device */
+    struct block *b = *pb;
+
+    if (b->dev != dev) {
+      pb = &b->next;
+      continue;
+    }
+    *pb = b->next;
+    b->next = rel;
+    rel = b;
+  }
   if (currents != NULL && dev->ordinal < ndev)
     currents[dev->ordinal] = defaults[dev->ordinal];
   reap();
@@ -413,8 +441,11 @@ static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
   }
   err = dev->backend->mem_alloc(dev, need, AH_MEM_DEVICE, 0, &ptr);
   if (err == hipErrorOutOfMemory) {
-    /* Memory the pool keeps but nobody uses is worth more as this block. */
+    /* Memory the pool keeps but nobody uses is worth more as this block:
+     * given back now (on NVIDIA this waits for the device), with what
+     * earlier trims took out. */
     ah_mempool_trim(p, 0);
+    ah_mempool_sync(dev);
     err = dev->backend->mem_alloc(dev, need, AH_MEM_DEVICE, 0, &ptr);
   }
   if (err != hipSuccess) {

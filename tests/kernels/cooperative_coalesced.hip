@@ -32,7 +32,12 @@ __device__ void members(int t, int *o) {
       v += u;
   }
   o[2] = g.shfl(v, 0);
-  o[3] = g.shfl(t, (int)(n + 1)); // rank (n + 1) mod n = 1 (0 for a group of one)
+#if defined(__HIP_PLATFORM_NVIDIA__)
+  // CUDA's coalesced shfl takes a rank below size() only (it has no modulo).
+  o[3] = g.shfl(t, n > 1 ? 1 : 0);
+#else
+  o[3] = g.shfl(t, (int)(n + 1)); // HIP's: rank (n + 1) mod n = 1 (0 for a group of one)
+#endif
   o[4] = g.shfl_up(t, 1);         // the caller's own at rank 0
   unsigned long long b = g.ballot(t % 2 == 0);
   o[5] = (int)(b & 0xffffffffu);
