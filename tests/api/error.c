@@ -312,6 +312,53 @@ AH_TEST(error_every_entry_records) {
   return AH_PASS;
 }
 
+
+/* One failure of each entry point added after issue 2 (3D copies,
+ * occupancy, managed-memory hints, cooperative launch) records its code
+ * too; the pools check theirs in mempool.c. */
+AH_TEST(error_newer_entries_record) {
+  size_t sizes[1] = {4};
+  hipMemRangeAttribute attrs[1] = {hipMemRangeAttributeReadMostly};
+  dim3 one = {1, 1, 1};
+  unsigned u;
+  int n, grid, block;
+  void *d;
+
+  CHECK_HIP(hipMalloc(&d, 64));
+  CHECK_RECORDS(hipMalloc3D(NULL, make_hipExtent(16, 2, 2)), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpy3D(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpy3DAsync(NULL, NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemset3D(make_hipPitchedPtr(NULL, 64, 32, 4), 0, make_hipExtent(8, 1, 1)),
+                hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemset3DAsync(make_hipPitchedPtr(NULL, 64, 32, 4), 0,
+                                 make_hipExtent(8, 1, 1), NULL),
+                hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpyParam2D(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemcpyParam2DAsync(NULL, NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipDrvMemcpy2DUnaligned(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, NULL, 64, 0),
+                hipErrorInvalidDeviceFunction);
+  CHECK_RECORDS(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(NULL, NULL, 64, 0, 0),
+                hipErrorInvalidValue);
+  CHECK_RECORDS(hipOccupancyMaxPotentialBlockSize(&grid, &block, NULL, 0, 0),
+                hipErrorInvalidDeviceFunction);
+  CHECK_RECORDS(hipMemAdvise(NULL, 64, hipMemAdviseSetReadMostly, 0), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemPrefetchAsync(NULL, 64, 0, NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemRangeGetAttribute(NULL, 4, hipMemRangeAttributeReadMostly, d, 64),
+                hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemRangeGetAttributes(NULL, sizes, attrs, 1, d, 64), hipErrorInvalidValue);
+  CHECK_RECORDS(hipStreamAttachMemAsync(NULL, NULL, 0, hipMemAttachSingle),
+                hipErrorInvalidValue);
+  CHECK_RECORDS(hipPointerGetAttribute(NULL, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, d),
+                hipErrorInvalidValue);
+  CHECK_RECORDS(hipPointerGetAttribute(&u, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, NULL),
+                hipErrorInvalidValue);
+  CHECK_RECORDS(hipLaunchCooperativeKernel(NULL, one, one, NULL, 0, NULL),
+                hipErrorInvalidDeviceFunction);
+  CHECK_HIP(hipFree(d));
+  return AH_PASS;
+}
+
 /* With an error pending, a successful call of every kind leaves it as it is. */
 AH_TEST(error_success_never_records) {
   hipStream_t s;
