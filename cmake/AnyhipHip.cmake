@@ -17,7 +17,8 @@ function(anyhip_hip_executable name)
     get_filename_component(abs ${s} ABSOLUTE)
     list(APPEND srcs ${abs})
   endforeach()
-  file(GLOB_RECURSE hip_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/*.h)
+  file(GLOB_RECURSE hip_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/*.h
+       ${PROJECT_SOURCE_DIR}/include/*.hpp)
   add_custom_command(OUTPUT ${out}
     COMMAND $<TARGET_FILE:hipcc> ${ARG_FLAGS} -o ${out} ${srcs}
     DEPENDS hipcc anyhip ${srcs} ${hip_headers} ${ARG_DEPENDS}

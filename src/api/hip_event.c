@@ -69,6 +69,13 @@ AH_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
   /* The stream must be on the event's device. */
   AH_REQUIRE(dev == e->dev, hipErrorInvalidHandle);
+  if (atomic_load(&ah_capture_count) != 0) {
+    int done;
+
+    AH_REQUIRE_OK(ah_capture_event_record(q, e, &done)); /* on a capturing stream: an edge */
+    if (done)
+      return hipSuccess;
+  }
   AH_REQUIRE_OK(dev->backend->event_record(dev, q, e->impl));
   e->recorded = 1;
   return hipSuccess;

@@ -90,7 +90,7 @@ static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3
   cmd.kernel.shared_bytes = shmem;
   cmd.kernel.args = args;
   cmd.kernel.cooperative = cooperative;
-  return dev->backend->submit(dev, q, &cmd, 0);
+  return ah_submit(dev, q, &cmd, 0);
 }
 
 AH_EXPORT hipError_t __ahLaunchKernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,

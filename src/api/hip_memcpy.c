@@ -146,7 +146,7 @@ static hipError_t check_copy(void *dst, size_t dext, const void *src, size_t sex
 }
 
 static hipError_t submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait) {
-  return dev->backend->submit(dev, q, cmd, wait);
+  return ah_submit(dev, q, cmd, wait);
 }
 
 /* Checks a 1D copy against the allocation map and queues it on q; a copy

@@ -76,7 +76,8 @@ AH_EXPORT hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent)
 
 /* ---- hipMemcpy3D -------------------------------------------------------- */
 
-static hipError_t copy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, int sync) {
+hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, int sync,
+                        struct ah_cmd *out) {
   struct ah_cmd cmd = {.kind = AH_CMD_COPY_3D};
   struct ah_device *dev;
   struct box s, d;
@@ -108,7 +109,7 @@ static hipError_t copy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, 
   if (max_pitch != 0 && (p->srcPtr.pitch > max_pitch || p->dstPtr.pitch > max_pitch))
     return hipErrorInvalidValue;
   if (empty(e)) /* a no-op, as in CUDA */
-    return hipSuccess;
+    return out != NULL ? hipErrorInvalidValue : hipSuccess;
   if ((err = locate(&p->srcPtr, p->srcPos, e, &s)) != hipSuccess ||
       (err = locate(&p->dstPtr, p->dstPos, e, &d)) != hipSuccess)
     return err;
@@ -140,17 +141,21 @@ static hipError_t copy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, 
     cmd.copy3d.depth = e.depth;
     cmd.copy3d.kind = kind;
   }
-  return dev->backend->submit(dev, q, &cmd, sync || pageable);
+  if (out != NULL) { /* a graph node's command (hip_graph.c) */
+    *out = cmd;
+    return hipSuccess;
+  }
+  return ah_submit(dev, q, &cmd, sync || pageable);
 }
 
 AH_EXPORT hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
   AH_ENTER();
-  AH_RETURN(copy_3d(p, NULL, 1));
+  AH_RETURN(ah_memcpy_3d(p, NULL, 1, NULL));
 }
 
 AH_EXPORT hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream) {
   AH_ENTER();
-  AH_RETURN(copy_3d(p, stream, 0));
+  AH_RETURN(ah_memcpy_3d(p, stream, 0, NULL));
 }
 
 /* ---- hipMemset3D -------------------------------------------------------- */
@@ -192,7 +197,7 @@ static hipError_t set_3d(hipPitchedPtr p, int value, hipExtent e, hipStream_t st
   }
   slice_bytes = b.slice_rows * p.pitch; /* within b.end: no overflow */
   for (size_t z = 0; z < slices; z++) {
-    err = dev->backend->submit(dev, q, &cmd, sync && z == slices - 1);
+    err = ah_submit(dev, q, &cmd, sync && z == slices - 1);
     if (err != hipSuccess)
       return err;
     cmd.set.dst = (char *)cmd.set.dst + slice_bytes;

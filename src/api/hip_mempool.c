@@ -39,6 +39,7 @@ AH_EXPORT hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t str
   AH_ENTER();
   AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(stream_arg(stream, &dev, &q));
+  AH_REQUIRE_OK(ah_capture_check_sync(q)); /* no graph memory nodes yet (docs/graphs.md) */
   *dev_ptr = NULL;
   if (size == 0)
     return hipSuccess; /* HIP: no memory, NULL, success */
@@ -57,6 +58,7 @@ AH_EXPORT hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemP
   AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(pool_arg(mem_pool, &pool));
   AH_REQUIRE_OK(stream_arg(stream, &dev, &q));
+  AH_REQUIRE_OK(ah_capture_check_sync(q)); /* no graph memory nodes yet (docs/graphs.md) */
   *dev_ptr = NULL;
   if (size == 0)
     return hipSuccess;
@@ -85,6 +87,7 @@ AH_EXPORT hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   AH_ENTER();
   AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(stream_arg(stream, &dev, &q));
+  AH_REQUIRE_OK(ah_capture_check_sync(q)); /* no graph memory nodes yet (docs/graphs.md) */
   /* Only the start of an allocation frees; a second free finds nothing. */
   AH_REQUIRE(ah_alloc_find(dev_ptr, &a) && a.base == (uintptr_t)dev_ptr, hipErrorInvalidValue);
   if (a.pool_block != NULL)

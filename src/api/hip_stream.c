@@ -59,6 +59,7 @@ AH_EXPORT hipError_t hipStreamDestroy(hipStream_t stream) {
   AH_REQUIRE(stream != NULL && stream != hipStreamPerThread, hipErrorInvalidHandle);
   AH_REQUIRE_OK(ah_stream_lookup(stream, &s));
   AH_REQUIRE(s != NULL, hipErrorInvalidHandle); /* hipStreamLegacy */
+  ah_capture_drop(s->queue); /* a capture it was part of ends (core/capture.c) */
   AH_RETURN(ah_stream_destroy(s));
 }
 
@@ -68,6 +69,7 @@ AH_EXPORT hipError_t hipStreamQuery(hipStream_t stream) {
 
   AH_ENTER();
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
+  AH_REQUIRE_OK(ah_capture_check_sync(q));
   AH_RETURN(dev->backend->queue_query(dev, q));
 }
 
@@ -77,6 +79,7 @@ AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
 
   AH_ENTER();
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
+  AH_REQUIRE_OK(ah_capture_check_sync(q));
   AH_REQUIRE_OK(dev->backend->queue_sync(dev, q));
   ah_mempool_sync(dev); /* pools give back memory above their release threshold */
   return hipSuccess;
@@ -93,6 +96,13 @@ AH_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, un
   e = ah_event_lookup(event);
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
+  if (atomic_load(&ah_capture_count) != 0) {
+    int done;
+
+    AH_REQUIRE_OK(ah_capture_wait_event(dev, q, e, &done)); /* edges between captured streams */
+    if (done)
+      return hipSuccess;
+  }
   if (e->dev->backend != dev->backend) {
     /* Different kinds of device cannot wait on each other's events: wait on
      * the host now; everything queued on the stream later comes after. */
@@ -143,7 +153,7 @@ AH_EXPORT hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void 
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
   cmd.host_fn.fn = fn;
   cmd.host_fn.data = userData;
-  AH_RETURN(dev->backend->submit(dev, q, &cmd, 0));
+  AH_RETURN(ah_submit(dev, q, &cmd, 0));
 }
 
 struct callback {
@@ -172,12 +182,14 @@ AH_EXPORT hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_
   AH_REQUIRE(callback != NULL, hipErrorInvalidValue);
   AH_REQUIRE(flags == 0, hipErrorInvalidValue); /* reserved, must be 0 */
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
+  /* The wrapper frees itself when run once: it cannot be a graph node. */
+  AH_REQUIRE_OK(ah_capture_check_sync(q));
   cb = malloc(sizeof(*cb));
   AH_REQUIRE(cb != NULL, hipErrorOutOfMemory);
   *cb = (struct callback){callback, stream, userData};
   cmd.host_fn.fn = run_callback;
   cmd.host_fn.data = cb;
-  err = dev->backend->submit(dev, q, &cmd, 0);
+  err = ah_submit(dev, q, &cmd, 0);
   if (err != hipSuccess)
     free(cb);
   AH_RETURN(err);

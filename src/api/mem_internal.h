@@ -22,6 +22,12 @@ hipError_t ah_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch
  * (hipErrorInvalidValue otherwise); *host says it is host memory. */
 hipError_t ah_memset_check(void *dst, size_t extent, int *host);
 
+/* hip_memcpy3d.c. hipMemcpy3D's checks and work on stream; with out set,
+ * the checked command is returned instead of queued (graph memcpy nodes;
+ * an empty extent is then hipErrorInvalidValue). */
+hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, int sync,
+                        struct ah_cmd *out);
+
 /* hip_memory.c. hipMallocPitch's work on the current device: rows of
  * `width` bytes rounded up to the pitch alignment; NULL and pitch 0 for an
  * empty request. */

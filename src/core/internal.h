@@ -21,7 +21,15 @@
 
 /* ---- objects ------------------------------------------------------------ */
 
-enum ah_kind { AH_KIND_STREAM = 1, AH_KIND_EVENT, AH_KIND_MODULE, AH_KIND_GRAPH, AH_KIND_MEMPOOL };
+enum ah_kind {
+  AH_KIND_STREAM = 1,
+  AH_KIND_EVENT,
+  AH_KIND_MODULE,
+  AH_KIND_GRAPH,
+  AH_KIND_MEMPOOL,
+  AH_KIND_GRAPH_NODE,
+  AH_KIND_GRAPH_EXEC,
+};
 #define AH_MAGIC 0x41485950u /* "AHYP" */
 
 /* Every handle object starts with this header. */
@@ -127,6 +135,33 @@ void ah_mempool_reset_device(struct ah_device *dev);
 /* Remembers the parameter layout of a kernel, for hipLaunchKernel. */
 void ah_kernel_register(const void *fn, const ahKernelSig *sig);
 const ahKernelSig *ah_kernel_sig(const void *fn);
+
+/* ---- stream capture (core/capture.c) ------------------------------------ */
+
+struct ah_event;
+/* Streams capturing now; while it is 0 ah_submit is the backend's submit. */
+extern atomic_int ah_capture_count;
+/* ah_submit's slow path: cmd becomes a node of the graph q captures into
+ * (its kernel arguments copied), or is refused on the null stream while a
+ * capture forbids that; otherwise it is submitted. */
+hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
+/* The submit path of every entry point in src/api/. */
+static inline hipError_t ah_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd,
+                                   int wait) {
+  if (atomic_load_explicit(&ah_capture_count, memory_order_relaxed) != 0)
+    return ah_capture_submit(dev, q, cmd, wait);
+  return dev->backend->submit(dev, q, cmd, wait);
+}
+/* hipEventRecord / hipStreamWaitEvent on a capturing queue (or of a captured
+ * event): *done set when the capture took the call (cross-stream edges). */
+hipError_t ah_capture_event_record(void *q, struct ah_event *e, int *done);
+hipError_t ah_capture_wait_event(struct ah_device *dev, void *q, struct ah_event *e, int *done);
+/* hipErrorStreamCaptureUnsupported when q captures (and invalidates that
+ * capture): a synchronizing call cannot be part of a graph. */
+hipError_t ah_capture_check_sync(void *q);
+/* hipStreamDestroy: q's capture ends and is discarded (for the stream that
+ * began it, the whole capture). */
+void ah_capture_drop(void *q);
 
 /* ---- configuration (read once from the environment) --------------------- */
 

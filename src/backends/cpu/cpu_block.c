@@ -67,6 +67,19 @@ static void tsan_drop(struct ah_cpu_worker *w) {
 
 /* ---- setup ---- */
 
+/* For memcheck and AddressSanitizer, dynamic shared memory is what a GPU
+ * gives a block: the launch's bytes (undefined at the start, for memcheck);
+ * the rest of the buffer is not there, so that a kernel reading past what
+ * its launch asked for is reported. bytes == shared_cap unpoisons it all. */
+static void shared_bounds(struct ah_cpu_worker *w, size_t bytes) {
+  AH_VG_UNDEFINED(w->shared, bytes);
+  AH_VG_NOACCESS((char *)w->shared + bytes, w->shared_cap - bytes);
+#if defined(__SANITIZE_ADDRESS__)
+  ASAN_UNPOISON_MEMORY_REGION(w->shared, bytes);
+  ASAN_POISON_MEMORY_REGION((char *)w->shared + bytes, w->shared_cap - bytes);
+#endif
+}
+
 /* Grows w's per-block arrays for g. Worker-owned, so reused by every block. */
 static hipError_t reserve(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, unsigned n,
                           unsigned nwarps) {
@@ -93,6 +106,8 @@ static hipError_t reserve(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, 
 
     if (posix_memalign(&p, 256, cap) != 0)
       return hipErrorOutOfMemory;
+    if (w->shared != NULL)
+      shared_bounds(w, w->shared_cap); /* the allocator's own view back */
     free(w->shared);
     w->shared = p;
     w->shared_cap = cap;
@@ -103,8 +118,11 @@ static hipError_t reserve(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, 
 void ah_cpu_worker_free(struct ah_cpu_worker *w) {
   ah_cpu_stacks_free(w);
   free(w->stacks);
+  free(w->vg_stacks);
   free(w->threads);
   free(w->warps);
+  if (w->shared != NULL)
+    shared_bounds(w, w->shared_cap);
   free(w->shared);
 }
 
@@ -438,6 +456,7 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
   blockDim = (ahCpuIndex){g->block.x, g->block.y, g->block.z};
   gridDim = (ahCpuIndex){g->grid.x, g->grid.y, g->grid.z};
   __ah_cpu_shared = w->shared;
+  shared_bounds(w, g->shared_bytes);
 
   ah_fiber_init(&w->runner, b->runner_stack, ah_cpu_stack_usable(w, 0), fast_main, w);
   w->in_kernel = 1;

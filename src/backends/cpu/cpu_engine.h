@@ -119,12 +119,21 @@ struct ah_cpu_worker {
   void *tsan_native, *tsan_runner;
   void **tsan_fibers;
   unsigned tsan_cap;
+  /* Valgrind: the id of each fiber stack registered with it (cpu_stack.c) */
+  struct ah_cpu_vgstack *vg_stacks;
+  unsigned vg_n, vg_cap;
+};
+
+struct ah_cpu_vgstack {
+  void *stack;
+  unsigned id;
 };
 
 /* AddressSanitizer must be told about every stack switch (ANYHIP_SANITIZE
  * builds); nothing otherwise. START before switching away (fakep NULL when
  * the context being left never resumes), FINISH first thing after. */
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define AH_ASAN_START(fakep, bottom, size) __sanitizer_start_switch_fiber(fakep, bottom, size)
 #define AH_ASAN_FINISH(fake, bottomp, sizep) __sanitizer_finish_switch_fiber(fake, bottomp, sizep)
@@ -139,6 +148,29 @@ struct ah_cpu_worker {
 #define AH_TSAN_SWITCH(f) __tsan_switch_to_fiber((f), 0)
 #else
 #define AH_TSAN_SWITCH(f) ((void)0)
+#endif
+
+/* Valgrind must know every fiber stack: it tells a stack switch from a
+ * function call only by the stack pointer landing in another registered
+ * stack, and otherwise takes the switch between two neighbouring fibers for
+ * a huge frame pushed or popped, marking live frames undefined or
+ * unaddressable. Client requests are a few no-op instructions outside
+ * valgrind; without <valgrind/valgrind.h> (AH_HAVE_VALGRIND unset) they are
+ * nothing at all. */
+#if defined(AH_HAVE_VALGRIND)
+#include <valgrind/memcheck.h>
+#include <valgrind/valgrind.h>
+#define AH_VG_RUNNING() (RUNNING_ON_VALGRIND != 0)
+#define AH_VG_STACK_REGISTER(lo, hi) VALGRIND_STACK_REGISTER((lo), (hi))
+#define AH_VG_STACK_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
+#define AH_VG_UNDEFINED(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
+#define AH_VG_NOACCESS(p, n) VALGRIND_MAKE_MEM_NOACCESS((p), (n))
+#else
+#define AH_VG_RUNNING() 0
+#define AH_VG_STACK_REGISTER(lo, hi) 0u
+#define AH_VG_STACK_DEREGISTER(id) ((void)0)
+#define AH_VG_UNDEFINED(p, n) ((void)0)
+#define AH_VG_NOACCESS(p, n) ((void)0)
 #endif
 
 /* The kernel language's warpSize (cpu_block.c): set at device open, for host code too. */

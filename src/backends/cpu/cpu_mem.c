@@ -3,9 +3,10 @@
  * ordinary host memory, zero-filled: many HIP programs (unknowingly) rely on
  * fresh GPU memory reading as zero. Small blocks come from the C heap, so
  * that valgrind and sanitizers watch them; large ones are anonymous
- * mappings, zero for free and returned to the system when freed. Host
- * registration checks that the range is mapped and hands back the same
- * address; device variables are found in the ELF symbol tables. */
+ * mappings, zero for free and returned to the system when freed (except
+ * under valgrind or AddressSanitizer, which put redzones around heap blocks
+ * only). Host registration checks that the range is mapped and hands back
+ * the same address; device variables are found in the ELF symbol tables. */
 #define _GNU_SOURCE
 #include "cpu_internal.h"
 #include "../../os/symbols.h"
@@ -15,6 +16,17 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* Under valgrind, or in an AddressSanitizer build, every block comes from
+ * the heap: both put redzones around heap blocks only. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HEAP_ONLY() 1
+#elif defined(AH_HAVE_VALGRIND)
+#include <valgrind/valgrind.h>
+#define HEAP_ONLY() (RUNNING_ON_VALGRIND != 0)
+#else
+#define HEAP_ONLY() 0
+#endif
 
 /* HIP guarantees 256-byte alignment for device memory; pinned host memory
  * is page-aligned, as a pinning driver would give it. */
@@ -80,7 +92,9 @@ hipError_t ah_cpu_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kin
 
   if (bytes == 0)
     bytes = 1;
-  if (bytes >= MAP_THRESHOLD)
+  /* A mapping ends on a page boundary: memcheck would not see a read just
+   * past the block's end, which it does see past a heap block. */
+  if (bytes >= MAP_THRESHOLD && !HEAP_ONLY())
     return map_block(bytes, out);
   if (posix_memalign(&p, align, bytes) != 0)
     return hipErrorOutOfMemory;

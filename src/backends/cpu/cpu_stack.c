@@ -5,7 +5,9 @@
  * one more page above the size asked for, so that fibers can start at
  * different offsets in a page (ah_cpu_stack_top) without losing any of it.
  * Every worker keeps a pool of stacks of the current size (the device's
- * hipLimitStackSize); mapping is done once, not per block. */
+ * hipLimitStackSize); mapping is done once, not per block. Under valgrind
+ * every stack is registered with it while mapped (see AH_VG_* in
+ * cpu_engine.h), and a pooled stack handed out again reads as undefined. */
 #define _GNU_SOURCE
 #include "cpu_engine.h"
 
@@ -15,7 +17,38 @@
 
 static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
-static void *map_stack(size_t size) {
+/* Remembers valgrind's id for a new stack, to deregister it at unmap. Only
+ * under valgrind; if the table cannot grow, the stack stays unregistered
+ * (valgrind then warns about stack switches, nothing else goes wrong). */
+static void vg_register(struct ah_cpu_worker *w, char *stack, size_t bytes) {
+  if (!AH_VG_RUNNING())
+    return;
+  if (w->vg_n == w->vg_cap) {
+    unsigned cap = w->vg_cap ? 2 * w->vg_cap : 64;
+    struct ah_cpu_vgstack *t = realloc(w->vg_stacks, cap * sizeof(*t));
+
+    if (t == NULL)
+      return;
+    w->vg_stacks = t;
+    w->vg_cap = cap;
+  }
+  w->vg_stacks[w->vg_n].stack = stack;
+  w->vg_stacks[w->vg_n].id = AH_VG_STACK_REGISTER(stack, stack + bytes);
+  w->vg_n++;
+}
+
+/* Stacks are unmapped rarely (size change, worker exit): a linear search. */
+static void vg_deregister(struct ah_cpu_worker *w, void *stack) {
+  for (unsigned i = w->vg_n; i-- > 0;) {
+    if (w->vg_stacks[i].stack == stack) {
+      AH_VG_STACK_DEREGISTER(w->vg_stacks[i].id);
+      w->vg_stacks[i] = w->vg_stacks[--w->vg_n];
+      return;
+    }
+  }
+}
+
+static void *map_stack(struct ah_cpu_worker *w, size_t size) {
   size_t guard = page_size();
   char *p = mmap(NULL, size + 2 * guard, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
@@ -26,12 +59,14 @@ static void *map_stack(size_t size) {
     munmap(p, size + 2 * guard);
     return NULL;
   }
+  vg_register(w, p + guard, size + guard);
   return p + guard;
 }
 
-static void unmap_stack(void *stack, size_t size) {
+static void unmap_stack(struct ah_cpu_worker *w, void *stack, size_t size) {
   size_t guard = page_size();
 
+  vg_deregister(w, stack);
   munmap((char *)stack - guard, size + 2 * guard);
 }
 
@@ -62,9 +97,14 @@ hipError_t ah_cpu_stack_setsize(struct ah_cpu_worker *w, size_t size) {
 }
 
 void *ah_cpu_stack_get(struct ah_cpu_worker *w) {
-  if (w->nstacks > 0)
-    return w->stacks[--w->nstacks];
-  return map_stack(w->stack_size);
+  if (w->nstacks > 0) {
+    void *stack = w->stacks[--w->nstacks];
+
+    /* What the last block left there is garbage to the next one. */
+    AH_VG_UNDEFINED(stack, w->stack_size + w->guard_size);
+    return stack;
+  }
+  return map_stack(w, w->stack_size);
 }
 
 /* Never fails: the pool grows, or the stack is unmapped. */
@@ -74,7 +114,7 @@ void ah_cpu_stack_put(struct ah_cpu_worker *w, void *stack) {
     void **s = realloc(w->stacks, cap * sizeof(*s));
 
     if (s == NULL) {
-      unmap_stack(stack, w->stack_size);
+      unmap_stack(w, stack, w->stack_size);
       return;
     }
     w->stacks = s;
@@ -85,5 +125,5 @@ void ah_cpu_stack_put(struct ah_cpu_worker *w, void *stack) {
 
 void ah_cpu_stacks_free(struct ah_cpu_worker *w) {
   while (w->nstacks > 0)
-    unmap_stack(w->stacks[--w->nstacks], w->stack_size);
+    unmap_stack(w, w->stacks[--w->nstacks], w->stack_size);
 }

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* HIP's integer and bit intrinsics, type-punning and rounding conversions,
- * cached loads, timers, dynamic shared memory and __trap on the CPU device:
- * each the plain host operation with the GPU's result. Rounding-mode
- * variants (_rz, _ru, _rd) of conversions round as named; the arithmetic
- * ones in device_math.h use the current mode. */
+ * bit fields, cached loads, timers, dynamic shared memory and __trap on the
+ * CPU device: each the plain host operation with the GPU's result. The
+ * rounding-mode variants (_rn, _rz, _ru, _rd) of conversions round as named
+ * (math_round.h); float to integer saturates, as GPUs do. */
 #ifndef ANYHIP_CPU_DEVICE_FUNCTIONS_H
 #define ANYHIP_CPU_DEVICE_FUNCTIONS_H
 
 #include <hip/anyhip/cpu/state.h>
+#include <hip/anyhip/cpu/math_round.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <ctime>
+#include <limits>
 
 #define AH_DEV_INLINE inline __attribute__((always_inline))
 
@@ -150,11 +152,48 @@ AH_DEV_INLINE double __hiloint2double(int hi, int lo) {
 
 /* ---- conversions: _rn nearest even, _rz toward zero, _ru up, _rd down ---- */
 
+namespace anyhip {
+namespace cpu {
+/* Rounds to an integral value: ties to even for _rn, regardless of the
+ * current rounding mode. */
+template <typename F> AH_DEV_INLINE F round_even(F x) {
+  F r = std::round(x);
+  if (std::fabs(x - std::trunc(x)) == (F)0.5)
+    r = (F)2 * std::round(x / (F)2);
+  return r;
+}
+/* An integral floating-point value to integer type I, saturating as NVIDIA's
+ * and AMD's conversion instructions do (HIP leaves out-of-range results
+ * undefined): below the range gives the minimum, above it the maximum, NaN
+ * gives 0. */
+template <typename I, typename F> AH_DEV_INLINE I to_int_sat(F r) {
+  if (r != r)
+    return 0;
+  /* Both ends are powers of two (or 0), so exact in F. */
+  const F lo = (F)std::numeric_limits<I>::min();
+  const F hi_excl = (F)2 * ((F)(std::numeric_limits<I>::max() / 2 + 1));
+  if (r < lo)
+    return std::numeric_limits<I>::min();
+  if (r >= hi_excl)
+    return std::numeric_limits<I>::max();
+  return (I)r;
+}
+} // namespace cpu
+} // namespace anyhip
+
 #define AH_CONV(from, to, name, T)                                                                 \
-  AH_DEV_INLINE T __##from##2##to##_rn(name x) { return (T)std::nearbyint(x); }                    \
-  AH_DEV_INLINE T __##from##2##to##_rz(name x) { return (T)std::trunc(x); }                        \
-  AH_DEV_INLINE T __##from##2##to##_ru(name x) { return (T)std::ceil(x); }                         \
-  AH_DEV_INLINE T __##from##2##to##_rd(name x) { return (T)std::floor(x); }
+  AH_DEV_INLINE T __##from##2##to##_rn(name x) {                                                   \
+    return anyhip::cpu::to_int_sat<T>(anyhip::cpu::round_even(x));                                 \
+  }                                                                                                \
+  AH_DEV_INLINE T __##from##2##to##_rz(name x) {                                                   \
+    return anyhip::cpu::to_int_sat<T>(std::trunc(x));                                              \
+  }                                                                                                \
+  AH_DEV_INLINE T __##from##2##to##_ru(name x) {                                                   \
+    return anyhip::cpu::to_int_sat<T>(std::ceil(x));                                               \
+  }                                                                                                \
+  AH_DEV_INLINE T __##from##2##to##_rd(name x) {                                                   \
+    return anyhip::cpu::to_int_sat<T>(std::floor(x));                                              \
+  }
 AH_CONV(float, int, float, int)
 AH_CONV(float, uint, float, unsigned int)
 AH_CONV(float, ll, float, long long)
@@ -164,15 +203,12 @@ AH_CONV(double, uint, double, unsigned int)
 AH_CONV(double, ll, double, long long)
 AH_CONV(double, ull, double, unsigned long long)
 #undef AH_CONV
-AH_DEV_INLINE int __float2int(float x) { return (int)x; }
+AH_DEV_INLINE int __float2int(float x) { return __float2int_rz(x); }
 
 /* Integer to floating point and double to float: the host's conversion
- * rounds to nearest; the directed variants give that result too. */
+ * instruction, run in the named rounding mode (math_round.h). */
 #define AH_TOFP(from, to, name, T)                                                                 \
-  AH_DEV_INLINE T __##from##2##to##_rn(name x) { return (T)x; }                                    \
-  AH_DEV_INLINE T __##from##2##to##_rz(name x) { return (T)x; }                                    \
-  AH_DEV_INLINE T __##from##2##to##_ru(name x) { return (T)x; }                                    \
-  AH_DEV_INLINE T __##from##2##to##_rd(name x) { return (T)x; }
+  AH_ROUND_ALL(__##from##2##to, T, (name x), ::anyhip::cpu::fp_pin(x), (T)x)
 AH_TOFP(int, float, int, float)
 AH_TOFP(uint, float, unsigned int, float)
 AH_TOFP(ll, float, long long, float)
@@ -181,8 +217,74 @@ AH_TOFP(ll, double, long long, double)
 AH_TOFP(ull, double, unsigned long long, double)
 AH_TOFP(double, float, double, float)
 #undef AH_TOFP
+/* Exact: every int and unsigned int is a double. */
 AH_DEV_INLINE double __int2double_rn(int x) { return x; }
 AH_DEV_INLINE double __uint2double_rn(unsigned int x) { return x; }
+
+/* ---- bit fields (AMD's bfe and bfi; offset and width taken mod 32 or 64) ---- */
+
+/* Width bits of src from bit offset (bits past the top read as 0). */
+AH_DEV_INLINE unsigned int __bitextract_u32(unsigned int src, unsigned int offset,
+                                            unsigned int width) {
+  offset &= 31;
+  width &= 31;
+  return width == 0 ? 0u : (src >> offset) & ((1u << width) - 1u);
+}
+AH_DEV_INLINE uint64_t __bitextract_u64(uint64_t src, unsigned int offset, unsigned int width) {
+  offset &= 63;
+  width &= 63;
+  return width == 0 ? 0u : (src >> offset) & ((1ull << width) - 1u);
+}
+/* src with `width` bits from bit offset replaced by the low bits of ins. */
+AH_DEV_INLINE unsigned int __bitinsert_u32(unsigned int src, unsigned int ins,
+                                           unsigned int offset, unsigned int width) {
+  unsigned int mask = (1u << (width & 31)) - 1u;
+  offset &= 31;
+  return (src & ~(mask << offset)) | ((ins & mask) << offset);
+}
+AH_DEV_INLINE uint64_t __bitinsert_u64(uint64_t src, uint64_t ins, unsigned int offset,
+                                       unsigned int width) {
+  uint64_t mask = (1ull << (width & 63)) - 1u;
+  offset &= 63;
+  return (src & ~(mask << offset)) | ((ins & mask) << offset);
+}
+/* The lowest set bit's index, or ~0u for 0. */
+AH_DEV_INLINE unsigned int __lastbit_u32_u64(uint64_t x) {
+  return x == 0 ? ~0u : (unsigned int)__builtin_ctzll(x);
+}
+AH_DEV_INLINE unsigned int __lastbit_u32_u32(unsigned int x) {
+  return x == 0 ? ~0u : (unsigned int)__builtin_ctz(x);
+}
+
+namespace anyhip {
+namespace cpu {
+/* The position of the n-th set bit of mask counting from bit base (base
+ * included): upward for n > 0, downward for n < 0; n = 0 asks whether bit
+ * base itself is set. ~0u when there is none. */
+AH_DEV_INLINE unsigned int find_nth_set(unsigned long long mask, int bits, unsigned int base,
+                                        int n) {
+  base &= (unsigned int)(bits - 1);
+  if (n == 0)
+    return (mask >> base) & 1 ? base : ~0u;
+  int step = n > 0 ? 1 : -1, left = n > 0 ? n : -n;
+  for (int i = (int)base; i >= 0 && i < bits; i += step)
+    if ((mask >> i) & 1 && --left == 0)
+      return (unsigned int)i;
+  return ~0u;
+}
+} // namespace cpu
+} // namespace anyhip
+
+/* CUDA's __fns: see find_nth_set. */
+AH_DEV_INLINE unsigned int __fns32(unsigned int mask, unsigned int base, int offset) {
+  return anyhip::cpu::find_nth_set(mask, 32, base, offset);
+}
+AH_DEV_INLINE unsigned int __fns64(unsigned long long mask, unsigned int base, int offset) {
+  return anyhip::cpu::find_nth_set(mask, 64, base, offset);
+}
+AH_DEV_INLINE unsigned int __fns(unsigned int mask, unsigned int base, int offset) {
+  return __fns32(mask, base, offset);
+}
 
 /* ---- loads through the read-only and streaming caches: plain loads ---- */
 

@@ -17,6 +17,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <hip/anyhip/nvidia/math.h>
+
 /* ---- platform ----------------------------------------------------------- */
 
 #if defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
