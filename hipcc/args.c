@@ -297,6 +297,13 @@ int ah_args_parse(int argc, char **argv, int cxx_as_hip, struct ah_opts *o) {
       if (strcmp(a, "-lamdhip64") == 0)
         continue; /* libanyhip is always linked */
       add_input(o, a, AH_LANG_LINK, 1);
+    } else if (strcmp(a, "--genco") == 0 || strcmp(a, "-genco") == 0) {
+      /* A code object for hipModuleLoad: a shared library (docs/modules.md).
+       * -Bsymbolic-functions: the library's kernels are its own, even where
+       * the program defines a function of the same name. */
+      ah_strv_push(&o->link_flags, "-shared");
+      ah_strv_push(&o->link_flags, "-Wl,-Bsymbolic-functions");
+      ah_strv_push(&o->common_flags, "-fPIC");
     } else if (in_list(link_only, a)) {
       ah_strv_push(&o->link_flags, a);
     } else if (in_list(link_pair, a)) {

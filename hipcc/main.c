@@ -33,6 +33,7 @@ static void usage(void) {
        "  -o FILE               output file\n"
        "  -x hip|cu|c++|c|none  language of the following inputs\n"
        "  -O0..-O3 -Os -g -I -D -U -L -l -std= -shared -fPIC -fopenmp -Wl,...\n"
+       "  --genco               a code object for hipModuleLoad (a shared library)\n"
        "  -Xcompiler a,b        flags for the host compiler\n"
        "  --offload-arch=T      target, repeatable: cpu (CPU only), sm_NN (NVIDIA); gfx* ignored\n"
        "  -save-temps           keep intermediate files in the current directory\n"

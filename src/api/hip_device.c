@@ -3,6 +3,7 @@
  * count and selection (per host thread), properties and attributes, limits,
  * flags, synchronize and reset, PCI identities, peer access, and the cache
  * and shared-memory configurations (accepted, no effect on any device yet). */
+#include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
 
 #include <limits.h>
@@ -401,6 +402,7 @@ AH_EXPORT hipError_t hipDeviceSynchronize(void) {
 
   AH_ENTER();
   AH_REQUIRE_OK(current(&dev));
+  AH_REQUIRE_OK(ah_capture_check_unsafe()); /* refused during capture, as in CUDA/HIP */
   AH_REQUIRE_OK(dev->backend->device_sync(dev));
   ah_mempool_sync(dev); /* pools give back memory above their release threshold */
   return hipSuccess;
@@ -418,6 +420,7 @@ AH_EXPORT hipError_t hipDeviceReset(void) {
 
   AH_ENTER();
   AH_REQUIRE_OK(current(&dev));
+  ah_capture_drop_device(dev); /* captures of its streams end, their graphs discarded */
   (void)dev->backend->device_sync(dev); /* a sticky fault is what reset clears */
   ah_streams_destroy_all(dev);
   ah_events_destroy_all(dev);

@@ -3,6 +3,7 @@
  * when it was made; it can be recorded on any stream of that device (the
  * null and per-thread streams included), queried, waited for, and timed
  * against another event. Error codes follow HIP on AMD. */
+#include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
 
 #ifndef hipEventDisableSystemFence
@@ -89,6 +90,7 @@ AH_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
   AH_REQUIRE(event != NULL, hipErrorInvalidHandle);
   e = ah_event_lookup(event);
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
+  AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
   AH_RETURN(e->dev->backend->event_query(e->dev, e->impl));
 }
 
@@ -99,6 +101,7 @@ AH_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   AH_REQUIRE(event != NULL, hipErrorInvalidHandle);
   e = ah_event_lookup(event);
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
+  AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
   AH_REQUIRE_OK(e->dev->backend->event_sync(e->dev, e->impl));
   ah_mempool_sync(e->dev); /* pools give back memory above their release threshold */
   return hipSuccess;

@@ -898,3 +898,148 @@ AH_EXPORT hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream,
   AH_RETURN(capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                          numDependencies_out));
 }
+
+/* ---- graph memory nodes ---- */
+
+/* The block is reserved now and its address given back in dptr: it stays the
+ * same for the graph's life (and its clones' and executable graphs'), as in
+ * CUDA, so later nodes can be given it. Memory of the location's device's
+ * default pool; access descriptors are accepted (every device may access). */
+AH_EXPORT hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                             const hipGraphNode_t *pDependencies,
+                                             size_t numDependencies,
+                                             hipMemAllocNodeParams *pNodeParams) {
+  struct ah_graph *g;
+  struct ah_gnode **d, *n;
+  struct ah_device *dev;
+  struct ah_gmem *m;
+  const hipMemPoolProps *pp;
+  hipError_t err;
+
+  AH_ENTER();
+  AH_REQUIRE(pGraphNode != NULL && pNodeParams != NULL, hipErrorInvalidValue);
+  g = ah_graph_lookup(graph);
+  AH_REQUIRE(g != NULL, hipErrorInvalidValue);
+  pp = &pNodeParams->poolProps;
+  AH_REQUIRE(pp->allocType == hipMemAllocationTypePinned, hipErrorInvalidValue);
+  AH_REQUIRE(pp->location.type == hipMemLocationTypeDevice, hipErrorInvalidValue);
+  dev = ah_device_get(pp->location.id);
+  AH_REQUIRE(dev != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(pNodeParams->accessDescCount == 0 || pNodeParams->accessDescs != NULL,
+             hipErrorInvalidValue);
+  AH_REQUIRE(pNodeParams->bytesize != 0, hipErrorInvalidValue);
+  AH_REQUIRE_OK(resolve_deps(g, pDependencies, numDependencies, &d));
+  err = ah_gmem_create(dev, pNodeParams->bytesize, &m);
+  if (err == hipSuccess) {
+    err = ah_graph_add_mem(g, hipGraphNodeTypeMemAlloc, m, d, numDependencies, &n);
+    if (err == hipSuccess) {
+      pNodeParams->dptr = m->ptr;
+      *pGraphNode = (hipGraphNode_t)n;
+    }
+    ah_gmem_release(m); /* the node holds its own reference */
+  }
+  free(d);
+  AH_RETURN(err);
+}
+
+AH_EXPORT hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node,
+                                                   hipMemAllocNodeParams *pNodeParams) {
+  struct ah_gnode *n;
+
+  AH_ENTER();
+  AH_REQUIRE(pNodeParams != NULL, hipErrorInvalidValue);
+  n = typed_node(node, hipGraphNodeTypeMemAlloc);
+  AH_REQUIRE(n != NULL && n->mem != NULL, hipErrorInvalidValue);
+  memset(pNodeParams, 0, sizeof(*pNodeParams));
+  pNodeParams->poolProps.allocType = hipMemAllocationTypePinned;
+  pNodeParams->poolProps.location.type = hipMemLocationTypeDevice;
+  pNodeParams->poolProps.location.id = n->mem->dev->ordinal;
+  pNodeParams->bytesize = n->mem->bytes;
+  pNodeParams->dptr = n->mem->ptr;
+  return hipSuccess;
+}
+
+/* dev_ptr must be the address of a memory alloc node of the same graph. */
+AH_EXPORT hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                            const hipGraphNode_t *pDependencies,
+                                            size_t numDependencies, void *dev_ptr) {
+  struct ah_graph *g;
+  struct ah_gnode **d, *n;
+  struct ah_gmem *m;
+  hipError_t err;
+
+  AH_ENTER();
+  AH_REQUIRE(pGraphNode != NULL && dev_ptr != NULL, hipErrorInvalidValue);
+  g = ah_graph_lookup(graph);
+  AH_REQUIRE(g != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(resolve_deps(g, pDependencies, numDependencies, &d));
+  m = ah_graph_find_mem(g, dev_ptr);
+  err = m == NULL ? hipErrorInvalidValue
+                  : ah_graph_add_mem(g, hipGraphNodeTypeMemFree, m, d, numDependencies, &n);
+  if (err == hipSuccess)
+    *pGraphNode = (hipGraphNode_t)n;
+  ah_gmem_release(m);
+  free(d);
+  AH_RETURN(err);
+}
+
+/* dev_ptr points at a void * that receives the freed address. */
+AH_EXPORT hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev_ptr) {
+  struct ah_gnode *n;
+
+  AH_ENTER();
+  AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
+  n = typed_node(node, hipGraphNodeTypeMemFree);
+  AH_REQUIRE(n != NULL && n->mem != NULL, hipErrorInvalidValue);
+  *(void **)dev_ptr = n->mem->ptr;
+  return hipSuccess;
+}
+
+static hipError_t gmem_device(int device, hipGraphMemAttributeType attr, void *value,
+                              struct ah_device **dev) {
+  if (ah_device_count() == 0)
+    return hipErrorNoDevice;
+  *dev = ah_device_get(device);
+  if (*dev == NULL)
+    return hipErrorInvalidDevice;
+  if (value == NULL || (unsigned)attr > (unsigned)hipGraphMemAttrReservedMemHigh)
+    return hipErrorInvalidValue;
+  return hipSuccess;
+}
+
+/* Bytes of graph memory (uint64_t): reserved and used are the same here,
+ * as every block is held for its graph's life. */
+AH_EXPORT hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr,
+                                                   void *value) {
+  struct ah_device *dev;
+
+  AH_ENTER();
+  AH_REQUIRE_OK(gmem_device(device, attr, value, &dev));
+  *(uint64_t *)value = ah_gmem_attr(dev, (int)attr);
+  return hipSuccess;
+}
+
+/* Only the high marks can be set, and only to 0 (they restart at the
+ * current use), as in CUDA. */
+AH_EXPORT hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr,
+                                                   void *value) {
+  struct ah_device *dev;
+
+  AH_ENTER();
+  AH_REQUIRE_OK(gmem_device(device, attr, value, &dev));
+  AH_REQUIRE(attr == hipGraphMemAttrUsedMemHigh || attr == hipGraphMemAttrReservedMemHigh,
+             hipErrorInvalidValue);
+  AH_REQUIRE(*(const uint64_t *)value == 0, hipErrorInvalidValue);
+  ah_gmem_reset_high(dev, (int)attr);
+  return hipSuccess;
+}
+
+/* Every block is held by a live graph, so there is nothing unused to give
+ * back; freed blocks went back to the default pool, which its release
+ * threshold trims. */
+AH_EXPORT hipError_t hipDeviceGraphMemTrim(int device) {
+  AH_ENTER();
+  AH_REQUIRE(ah_device_count() != 0, hipErrorNoDevice);
+  AH_REQUIRE(ah_device_get(device) != NULL, hipErrorInvalidDevice);
+  return hipSuccess;
+}

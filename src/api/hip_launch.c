@@ -5,6 +5,7 @@
  * configure/setup/launch triple. Every check runs before anything is
  * queued, so a refused launch runs nothing; the error codes are HIP's. */
 #include "../core/stream.h"
+#include "launch_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,13 @@ static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3
   return ah_submit(dev, q, &cmd, 0);
 }
 
+/* The launch path for other entry points (hipModuleLaunchKernel, in
+ * hip_module.c): no AH_* macros, the caller records the error. */
+hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
+                            size_t shmem, hipStream_t stream, void **args, int cooperative) {
+  return launch(fn, sig, grid, block, shmem, stream, args, cooperative);
+}
+
 AH_EXPORT hipError_t __ahLaunchKernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
                                       size_t shmem, hipStream_t stream, void **args) {
   AH_ENTER();
@@ -143,16 +151,17 @@ static hipError_t kernel_device(const void *fn, struct ah_device **out) {
   return hipSuccess;
 }
 
-AH_EXPORT hipError_t hipFuncGetAttributes(hipFuncAttributes *attr, const void *func) {
+/* hipFuncGetAttributes without the checks of arguments; also used by
+ * hipFuncGetAttribute (hip_module.c). */
+hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr) {
   struct ah_device *dev;
   const hipDeviceProp_t *p;
+  hipError_t err = kernel_device(func, &dev);
 
-  AH_ENTER();
-  AH_REQUIRE(attr != NULL, hipErrorInvalidValue);
-  AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
-  AH_REQUIRE_OK(kernel_device(func, &dev));
+  if (err != hipSuccess)
+    return err;
   if (dev->backend->function_attributes != NULL)
-    AH_RETURN(dev->backend->function_attributes(dev, func, attr));
+    return dev->backend->function_attributes(dev, func, attr);
   /* A kernel compiled for the host has no registers or local memory of its
    * own to report; its limits are the device's. */
   p = &dev->props;
@@ -162,6 +171,13 @@ AH_EXPORT hipError_t hipFuncGetAttributes(hipFuncAttributes *attr, const void *f
   attr->binaryVersion = attr->ptxVersion = p->major * 10 + p->minor;
   attr->preferredShmemCarveout = -1;
   return hipSuccess;
+}
+
+AH_EXPORT hipError_t hipFuncGetAttributes(hipFuncAttributes *attr, const void *func) {
+  AH_ENTER();
+  AH_REQUIRE(attr != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
+  AH_RETURN(ah_launch_func_attributes(func, attr));
 }
 
 /* Checked, no effect: HIP on AMD ignores a kernel's cache preference too. */

@@ -75,6 +75,11 @@ static hipError_t resolve_symbol(struct ah_device *dev, const void *symbol, void
   return err;
 }
 
+/* For hipModuleGetGlobal (hip_module.c): the same lookup, remembered. */
+hipError_t ah_memcpy_symbol(struct ah_device *dev, const void *symbol, void **addr, size_t *size) {
+  return resolve_symbol(dev, symbol, addr, size);
+}
+
 /* ---- what a pointer is -------------------------------------------------- */
 
 struct side {
@@ -178,6 +183,8 @@ static hipError_t copy(void *dst, const void *src, size_t bytes, hipMemcpyKind k
   if (bytes != 0 && (dst == NULL || src == NULL))
     return hipErrorInvalidValue;
   err = ah_stream_resolve(stream, &dev, &q);
+  if (err == hipSuccess && sync)
+    err = ah_capture_check_sync(q); /* hipMemcpyWithStream on a capturing stream */
   if (err != hipSuccess || bytes == 0)
     return err;
   return submit_copy(dev, q, dst, src, bytes, kind, sync);

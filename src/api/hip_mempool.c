@@ -5,6 +5,7 @@
  * hipamd): a NULL pointer or pool, a bad stream or a bad location is
  * hipErrorInvalidValue; a pool handle the runtime did not make (or has
  * destroyed) is hipErrorInvalidHandle. The work is in core/mempool.c. */
+#include "../core/graph.h" /* capture into memory nodes */
 #include "../core/mempool.h"
 
 #define HANDLE_TYPES                                                                             \
@@ -35,14 +36,17 @@ AH_EXPORT hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t str
   struct ah_mempool *pool;
   struct ah_device *dev;
   void *q;
+  int done;
 
   AH_ENTER();
   AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(stream_arg(stream, &dev, &q));
-  AH_REQUIRE_OK(ah_capture_check_sync(q)); /* no graph memory nodes yet (docs/graphs.md) */
   *dev_ptr = NULL;
   if (size == 0)
     return hipSuccess; /* HIP: no memory, NULL, success */
+  AH_REQUIRE_OK(ah_capture_malloc(q, dev, size, dev_ptr, &done)); /* a memory node */
+  if (done)
+    return hipSuccess;
   AH_REQUIRE_OK(ah_mempool_current(dev, &pool));
   AH_RETURN(ah_mempool_alloc(pool, size, dev, q, dev_ptr));
 }
@@ -58,7 +62,7 @@ AH_EXPORT hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemP
   AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(pool_arg(mem_pool, &pool));
   AH_REQUIRE_OK(stream_arg(stream, &dev, &q));
-  AH_REQUIRE_OK(ah_capture_check_sync(q)); /* no graph memory nodes yet (docs/graphs.md) */
+  AH_REQUIRE_OK(ah_capture_check_sync(q)); /* graph memory is the default pool's (docs/graphs.md) */
   *dev_ptr = NULL;
   if (size == 0)
     return hipSuccess;
@@ -83,11 +87,14 @@ AH_EXPORT hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   struct ah_device *dev;
   struct ah_alloc a;
   void *q;
+  int done;
 
   AH_ENTER();
   AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(stream_arg(stream, &dev, &q));
-  AH_REQUIRE_OK(ah_capture_check_sync(q)); /* no graph memory nodes yet (docs/graphs.md) */
+  AH_REQUIRE_OK(ah_capture_free(q, dev_ptr, &done)); /* a memory node */
+  if (done)
+    return hipSuccess;
   /* Only the start of an allocation frees; a second free finds nothing. */
   AH_REQUIRE(ah_alloc_find(dev_ptr, &a) && a.base == (uintptr_t)dev_ptr, hipErrorInvalidValue);
   if (a.pool_block != NULL)

@@ -8,6 +8,9 @@
 
 #include "internal.h"
 
+/* hip_memcpy.c. The device address and size of a device variable (its host
+ * address) on dev, remembered so that copies and memsets accept its range. */
+hipError_t ah_memcpy_symbol(struct ah_device *dev, const void *symbol, void **addr, size_t *size);
 /* hip_memcpy.c. A copy kind HIP defines (hipMemcpyDefault included). */
 int ah_memcpy_valid_kind(hipMemcpyKind kind);
 /* Checks a copy of `dext` bytes at dst from `sext` bytes at src against the

@@ -2,8 +2,9 @@
 /* Stream capture: while a stream captures, commands queued on it
  * (ah_submit) become nodes of a graph that depend on the stream's previous
  * ones instead of running; events recorded and waited for during capture
- * carry those dependencies across streams (fork and join), and calls that
- * would synchronize with captured work are refused and invalidate it. */
+ * carry those dependencies across streams (fork and join), hipMallocAsync and
+ * hipFreeAsync become graph memory nodes, and calls that would synchronize
+ * with captured work are refused and invalidate it. */
 #include "graph.h"
 
 #include <stdlib.h>
@@ -486,4 +487,125 @@ void ah_capture_drop(void *q) {
   pthread_mutex_unlock(&cap_lock);
   if (g != NULL)
     ah_graph_destroy(g);
+}
+
+hipError_t ah_capture_check_unsafe(void) {
+  int hit;
+
+  if (atomic_load(&ah_capture_count) == 0)
+    return hipSuccess;
+  pthread_mutex_lock(&cap_lock);
+  hit = null_forbidden(); /* the same captures that forbid the null stream */
+  pthread_mutex_unlock(&cap_lock);
+  return hit ? hipErrorStreamCaptureUnsupported : hipSuccess;
+}
+
+hipError_t ah_capture_check_event(struct ah_event *e) {
+  struct cevent *v;
+  int hit = 0;
+
+  if (atomic_load(&ah_capture_count) == 0)
+    return hipSuccess;
+  pthread_mutex_lock(&cap_lock);
+  v = find_event(e); /* records of ended captures are gone (end_all) */
+  if (v != NULL) {
+    for (struct capture *c = caps; c != NULL; c = c->next)
+      if (c->graph == v->graph && c->origin) {
+        *c->invalid = 1;
+        hit = 1;
+      }
+  }
+  pthread_mutex_unlock(&cap_lock);
+  return hit ? hipErrorCapturedEvent : hipSuccess;
+}
+
+void ah_capture_drop_device(struct ah_device *dev) {
+  for (;;) {
+    void *q = NULL;
+
+    if (atomic_load(&ah_capture_count) == 0)
+      return;
+    pthread_mutex_lock(&cap_lock);
+    for (struct capture *c = caps; c != NULL && q == NULL; c = c->next)
+      if (c->dev == dev)
+        q = c->q;
+    pthread_mutex_unlock(&cap_lock);
+    if (q == NULL)
+      return;
+    ah_capture_drop(q); /* a joined stream's drop unlinks it, so the loop ends */
+  }
+}
+
+/* Adds a memory node of m to c's graph after c's leaves. cap_lock held. */
+static hipError_t add_mem_node(struct capture *c, hipGraphNodeType type, struct ah_gmem *m) {
+  struct ah_gnode *n;
+  hipError_t err = ah_graph_add_mem(c->graph, type, m, c->leaves, c->nleaves, &n);
+
+  if (err == hipSuccess) {
+    c->nleaves = 0;
+    err = add_leaves(c, &n, 1);
+  }
+  return err;
+}
+
+/* For a call that becomes a memory node: *c is q's live capture, with
+ * cap_lock held, or NULL (nothing held) when q is not capturing or its
+ * capture is invalidated (then *done is set and the error says so). */
+static hipError_t lock_live(void *q, int *done, struct capture **c) {
+  *done = 0;
+  *c = NULL;
+  if (atomic_load(&ah_capture_count) == 0)
+    return hipSuccess;
+  pthread_mutex_lock(&cap_lock);
+  *c = find(q);
+  if (*c == NULL) {
+    pthread_mutex_unlock(&cap_lock);
+    return hipSuccess;
+  }
+  *done = 1;
+  if (*(*c)->invalid) {
+    *c = NULL;
+    pthread_mutex_unlock(&cap_lock);
+    return hipErrorStreamCaptureInvalidated;
+  }
+  return hipSuccess;
+}
+
+hipError_t ah_capture_malloc(void *q, struct ah_device *dev, size_t bytes, void **out, int *done) {
+  struct capture *c;
+  struct ah_gmem *m = NULL;
+  hipError_t err = lock_live(q, done, &c);
+
+  if (c == NULL)
+    return err;
+  /* The block is reserved now: the captured work that follows uses its
+   * address, which stays the same at every launch of the graph. */
+  err = ah_gmem_create(dev, bytes, &m);
+  if (err == hipSuccess)
+    err = add_mem_node(c, hipGraphNodeTypeMemAlloc, m);
+  if (err == hipSuccess)
+    *out = m->ptr;
+  else
+    *c->invalid = 1;
+  pthread_mutex_unlock(&cap_lock);
+  ah_gmem_release(m); /* the node holds its own reference */
+  return err;
+}
+
+hipError_t ah_capture_free(void *q, void *ptr, int *done) {
+  struct capture *c;
+  struct ah_gmem *m = NULL;
+  hipError_t err = lock_live(q, done, &c);
+
+  if (c == NULL)
+    return err;
+  /* Only the capture's own graph memory can be freed by the graph. */
+  m = ah_graph_find_mem(c->graph, ptr);
+  err = m == NULL ? hipErrorStreamCaptureUnsupported
+                  : add_mem_node(c, hipGraphNodeTypeMemFree, m);
+  if (err != hipSuccess)
+    *c->invalid = 1;
+  pthread_mutex_unlock(&cap_lock);
+  ah_gmem_release(m);
+  return err;
 }

@@ -6,6 +6,7 @@
  * internal one), with events for the edges between lanes. Stream capture,
  * which builds graphs from queued work, is in capture.c. */
 #include "graph.h"
+#include "mempool.h"
 #include "stream.h"
 
 #include <stdlib.h>
@@ -46,7 +47,15 @@ static void node_free(struct ah_gnode *n) {
   free(n->argbuf);
   free(n->argv);
   free(n->deps);
+  ah_gmem_release(n->mem);
   free(n);
+}
+
+/* Nodes that carry no command: empty and graph-memory nodes (the memory is
+ * reserved for the graph's life, so allocating and freeing queue nothing). */
+static int no_cmd(hipGraphNodeType t) {
+  return t == hipGraphNodeTypeEmpty || t == hipGraphNodeTypeMemAlloc ||
+         t == hipGraphNodeTypeMemFree;
 }
 
 void ah_graph_destroy(struct ah_graph *g) {
@@ -203,10 +212,11 @@ hipError_t ah_graph_clone(struct ah_graph *g, struct ah_graph **out) {
   for (size_t i = 0; i < g->n && err == hipSuccess; i++) {
     struct ah_gnode *s = g->nodes[i], *n;
 
-    err = ah_graph_add(c, s->type, s->type == hipGraphNodeTypeEmpty ? NULL : &s->cmd, NULL, 0, &n);
+    err = ah_graph_add(c, s->type, no_cmd(s->type) ? NULL : &s->cmd, NULL, 0, &n);
     if (err == hipSuccess) {
       n->cloned_from = s;
       n->event = s->event;
+      n->mem = ah_gmem_ref(s->mem); /* the clone shares the block and its address */
     }
   }
   /* Edges once every node has its twin at the same index: a dependency
@@ -359,6 +369,7 @@ static void xnodes_free(struct ah_xnode *x, size_t n) {
     free(x[i].argbuf);
     free(x[i].argv);
     free(x[i].waits);
+    ah_gmem_release(x[i].mem);
   }
   free(x);
 }
@@ -478,7 +489,8 @@ hipError_t ah_graph_instantiate(struct ah_graph *g, struct ah_gexec **out, struc
     d->src = s;
     d->type = s->type;
     d->event = s->event;
-    if (s->type != hipGraphNodeTypeEmpty)
+    d->mem = ah_gmem_ref(s->mem);
+    if (!no_cmd(s->type))
       err = copy_cmd(&d->cmd, &s->cmd, &d->argbuf, &d->argv);
     if (err == hipSuccess)
       x->n++;
@@ -616,7 +628,7 @@ static hipError_t launch_lanes(struct ah_gexec *x, struct ah_device *dev, void *
       err = b->queue_wait_event(dev, lq, x->nodes[n->waits[w]].ev);
     if (err == hipSuccess && is_event(n->type)) {
       err = run_event(dev, lq, n, 0);
-    } else if (err == hipSuccess && n->type != hipGraphNodeTypeEmpty) {
+    } else if (err == hipSuccess && !no_cmd(n->type)) {
       if (n->cmd.kind == AH_CMD_KERNEL && b->function_check != NULL)
         err = b->function_check(dev, n->cmd.kernel.fn);
       if (err == hipSuccess)
@@ -645,7 +657,7 @@ hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, void *q) {
   for (size_t i = 0; i < x->n && err == hipSuccess; i++) {
     const struct ah_xnode *n = &x->nodes[i];
 
-    if (n->type == hipGraphNodeTypeEmpty)
+    if (no_cmd(n->type))
       continue;
     if (is_event(n->type)) {
       err = run_event(dev, q, n, atomic_load(&ah_capture_count) != 0);
@@ -703,4 +715,109 @@ hipError_t ah_gexec_set_cmd(struct ah_gexec *x, const struct ah_gnode *n,
   }
   pthread_mutex_unlock(&x->lock);
   return err;
+}
+
+/* ---- graph memory ---- */
+
+#define GMEM_DEVS 64 /* devices whose graph-memory use is counted */
+
+static pthread_mutex_t gmem_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t gmem_used[GMEM_DEVS], gmem_high[GMEM_DEVS];
+
+static void gmem_count(struct ah_device *dev, size_t bytes, int add) {
+  if (dev->ordinal < 0 || dev->ordinal >= GMEM_DEVS)
+    return;
+  pthread_mutex_lock(&gmem_lock);
+  if (add) {
+    gmem_used[dev->ordinal] += bytes;
+    if (gmem_used[dev->ordinal] > gmem_high[dev->ordinal])
+      gmem_high[dev->ordinal] = gmem_used[dev->ordinal];
+  } else {
+    gmem_used[dev->ordinal] -= bytes;
+  }
+  pthread_mutex_unlock(&gmem_lock);
+}
+
+hipError_t ah_gmem_create(struct ah_device *dev, size_t bytes, struct ah_gmem **out) {
+  struct ah_gmem *m = calloc(1, sizeof(*m));
+  struct ah_mempool *pool;
+  hipError_t err;
+
+  if (m == NULL)
+    return hipErrorOutOfMemory;
+  err = ah_mempool_default(dev, &pool);
+  /* No queue: only blocks whose free has completed, as any stream may use it. */
+  if (err == hipSuccess)
+    err = ah_mempool_alloc(pool, bytes, dev, NULL, &m->ptr);
+  if (err != hipSuccess) {
+    free(m);
+    return err;
+  }
+  atomic_init(&m->refs, 1);
+  m->dev = dev;
+  m->bytes = bytes;
+  gmem_count(dev, bytes, 1);
+  *out = m;
+  return hipSuccess;
+}
+
+struct ah_gmem *ah_gmem_ref(struct ah_gmem *m) {
+  if (m != NULL)
+    atomic_fetch_add(&m->refs, 1);
+  return m;
+}
+
+void ah_gmem_release(struct ah_gmem *m) {
+  if (m == NULL || atomic_fetch_sub(&m->refs, 1) != 1)
+    return;
+  /* Given back in the null stream's order, after work queued there (a
+   * launch still running on a blocking stream). After a hipDeviceReset the
+   * pool already took it back and the free finds nothing. */
+  (void)ah_mempool_free(m->ptr, m->dev, m->dev->null_queue);
+  gmem_count(m->dev, m->bytes, 0);
+  free(m);
+}
+
+struct ah_gmem *ah_graph_find_mem(struct ah_graph *g, const void *ptr) {
+  struct ah_gmem *m = NULL;
+
+  pthread_mutex_lock(&g->lock);
+  for (size_t i = 0; i < g->n && m == NULL; i++)
+    if (g->nodes[i]->type == hipGraphNodeTypeMemAlloc && g->nodes[i]->mem != NULL &&
+        g->nodes[i]->mem->ptr == ptr)
+      m = ah_gmem_ref(g->nodes[i]->mem);
+  pthread_mutex_unlock(&g->lock);
+  return m;
+}
+
+hipError_t ah_graph_add_mem(struct ah_graph *g, hipGraphNodeType type, struct ah_gmem *m,
+                            struct ah_gnode *const *deps, size_t ndeps, struct ah_gnode **out) {
+  hipError_t err = ah_graph_add(g, type, NULL, deps, ndeps, out);
+
+  if (err == hipSuccess)
+    (*out)->mem = ah_gmem_ref(m); /* set before anyone else can see the node */
+  return err;
+}
+
+uint64_t ah_gmem_attr(struct ah_device *dev, int attr) {
+  uint64_t v = 0;
+
+  if (dev->ordinal < 0 || dev->ordinal >= GMEM_DEVS)
+    return 0;
+  pthread_mutex_lock(&gmem_lock);
+  /* Graph memory is reserved and used alike for the graph's life. */
+  v = attr == hipGraphMemAttrUsedMemHigh || attr == hipGraphMemAttrReservedMemHigh
+          ? gmem_high[dev->ordinal]
+          : gmem_used[dev->ordinal];
+  pthread_mutex_unlock(&gmem_lock);
+  return v;
+}
+
+void ah_gmem_reset_high(struct ah_device *dev, int attr) {
+  (void)attr;
+  if (dev->ordinal < 0 || dev->ordinal >= GMEM_DEVS)
+    return;
+  pthread_mutex_lock(&gmem_lock);
+  gmem_high[dev->ordinal] = gmem_used[dev->ordinal];
+  pthread_mutex_unlock(&gmem_lock);
 }

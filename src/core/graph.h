@@ -12,6 +12,17 @@
 
 struct ah_graph;
 
+/* Graph memory: the block of a memory alloc node, from its device's default
+ * pool, reserved when the node is made so that its address is fixed for the
+ * graph's life (CUDA's rule). The alloc node, free nodes of it, clones and
+ * executable graphs share it (refs); the last one gives it back. */
+struct ah_gmem {
+  atomic_int refs;
+  struct ah_device *dev;
+  void *ptr;
+  size_t bytes;
+};
+
 struct ah_gnode {
   struct ah_object obj;
   struct ah_graph *graph;
@@ -24,6 +35,7 @@ struct ah_gnode {
   size_t index;           /* position in graph->nodes */
   const struct ah_gnode *cloned_from; /* identity only (hipGraphNodeFindInClone) */
   hipEvent_t event; /* event record and wait nodes: looked up at each launch */
+  struct ah_gmem *mem; /* memory alloc and free nodes: the block (a reference) */
 };
 
 struct ah_graph {
@@ -48,6 +60,7 @@ struct ah_xnode {
   hipEvent_t event; /* event record and wait nodes */
   int signals;   /* a node of another lane waits for this one: record ev after it */
   void *ev;      /* backend event of lanes_dev, when signals */
+  struct ah_gmem *mem; /* memory nodes: keeps the block while x lives */
 };
 
 /* Most internal queues one executable graph uses for parallel branches. */
@@ -98,6 +111,24 @@ void ah_gnode_get_cmd(struct ah_gnode *n, struct ah_cmd *out);
 /* Replaces n's command with cmd (of the same kind), copying kernel arguments. */
 hipError_t ah_gnode_set_cmd(struct ah_gnode *n, const struct ah_cmd *cmd);
 
+/* Graph memory. Reserves `bytes` of dev's default pool (*out has one ref). */
+hipError_t ah_gmem_create(struct ah_device *dev, size_t bytes, struct ah_gmem **out);
+struct ah_gmem *ah_gmem_ref(struct ah_gmem *m); /* NULL-safe */
+void ah_gmem_release(struct ah_gmem *m);        /* NULL-safe */
+/* The block of g's alloc node whose address is ptr (a new ref), or NULL. */
+struct ah_gmem *ah_graph_find_mem(struct ah_graph *g, const void *ptr);
+/* Adds a memory alloc or free node of m (the node takes its own ref). */
+hipError_t ah_graph_add_mem(struct ah_graph *g, hipGraphNodeType type, struct ah_gmem *m,
+                            struct ah_gnode *const *deps, size_t ndeps, struct ah_gnode **out);
+/* hipGraphMemAttr* of a device: used/reserved current and high bytes. */
+uint64_t ah_gmem_attr(struct ah_device *dev, int attr);
+void ah_gmem_reset_high(struct ah_device *dev, int attr);
+/* hipMallocAsync / hipFreeAsync on a capturing stream: a memory node
+ * (*done set) instead of the call; a free of memory that is not the
+ * capture's graph memory is refused (hipErrorStreamCaptureUnsupported). */
+hipError_t ah_capture_malloc(void *q, struct ah_device *dev, size_t bytes, void **out, int *done);
+hipError_t ah_capture_free(void *q, void *ptr, int *done);
+
 /* Orders g's nodes (a cycle: hipErrorInvalidValue, *bad = a node on it). */
 hipError_t ah_graph_instantiate(struct ah_graph *g, struct ah_gexec **out, struct ah_gnode **bad);
 void ah_gexec_destroy(struct ah_gexec *x);
@@ -128,5 +159,15 @@ hipError_t ah_capture_end(void *q, struct ah_graph **out);
 hipError_t ah_capture_info(struct ah_device *dev, void *q, hipStreamCaptureStatus *status,
                            unsigned long long *id, struct ah_graph **graph,
                            struct ah_gnode *const **deps, size_t *ndeps);
+/* hipDeviceSynchronize (one of CUDA's "potentially unsafe" calls): refused
+ * with hipErrorStreamCaptureUnsupported while a capture forbids the calling
+ * thread work on the null stream (same rule and modes), invalidating those
+ * captures. */
+hipError_t ah_capture_check_unsafe(void);
+/* hipEventSynchronize / hipEventQuery: hipErrorCapturedEvent when e was last
+ * recorded in a capture still going, which is invalidated (HIP's rule). */
+hipError_t ah_capture_check_event(struct ah_event *e);
+/* hipDeviceReset: every capture of dev's streams ends, its graph discarded. */
+void ah_capture_drop_device(struct ah_device *dev);
 
 #endif

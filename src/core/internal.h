@@ -29,6 +29,7 @@ enum ah_kind {
   AH_KIND_MEMPOOL,
   AH_KIND_GRAPH_NODE,
   AH_KIND_GRAPH_EXEC,
+  AH_KIND_FUNCTION, /* hipFunction_t of a loaded module */
 };
 #define AH_MAGIC 0x41485950u /* "AHYP" */
 

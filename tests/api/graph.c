@@ -4,7 +4,8 @@
  * many times and on different streams; node lists and types; cycles;
  * clones and executable graphs that no longer follow their graph; stream
  * capture of a sequence of async operations, across two streams through
- * events, and its error paths; garbage and destroyed handles. Kernel nodes
+ * events, and its error paths; calls refused during capture; graph memory
+ * nodes, built and captured; garbage and destroyed handles. Kernel nodes
  * are in tests/kernels/graph_kernels.hip. */
 #include "ah_test.h"
 #include "garbage_handles.h"
@@ -1274,9 +1275,9 @@ static void *capture_thread(void *p) {
 }
 
 /* Runs a capture in another thread with `mode`; returns what hipMemcpy on
- * the null stream gives in this thread meanwhile, and in *end what
- * hipStreamEndCapture gave there. */
-static hipError_t copy_during(hipStreamCaptureMode mode, hipError_t *end) {
+ * the null stream (or hipDeviceSynchronize, when devsync) gives in this
+ * thread meanwhile, and in *end what hipStreamEndCapture gave there. */
+static hipError_t call_during(hipStreamCaptureMode mode, int devsync, hipError_t *end) {
   struct capturer c = {.mode = mode};
   pthread_t th;
   int *d, h = 1;
@@ -1287,7 +1288,7 @@ static hipError_t copy_during(hipStreamCaptureMode mode, hipError_t *end) {
   pthread_create(&th, NULL, capture_thread, &c);
   while (atomic_load(&c.phase) == 0)
     sleep_ms(1);
-  r = hipMemcpy(d, &h, sizeof(h), hipMemcpyHostToDevice);
+  r = devsync ? hipDeviceSynchronize() : hipMemcpy(d, &h, sizeof(h), hipMemcpyHostToDevice);
   atomic_store(&c.phase, 2);
   pthread_join(th, NULL);
   *end = c.end;
@@ -1295,6 +1296,8 @@ static hipError_t copy_during(hipStreamCaptureMode mode, hipError_t *end) {
   (void)hipStreamDestroy(c.s);
   return r;
 }
+
+#define copy_during(mode, end) call_during(mode, 0, end)
 
 AH_TEST(graph_capture_thread_modes) {
   hipStreamCaptureMode m;
@@ -1451,5 +1454,376 @@ AH_TEST(graph_event_nodes) {
   CHECK_HIP(hipEventDestroy(e2));
   CHECK_HIP(hipStreamDestroy(s));
   CHECK_HIP(hipStreamDestroy(s2));
+  return AH_PASS;
+}
+
+/* ---- calls refused during capture ---- */
+
+/* Begins a Global capture on s with one memset node of d (4 ints of v). */
+static hipError_t begin_with_set(hipStream_t s, int *d, int v, hipStreamCaptureMode mode) {
+  hipError_t err = hipStreamBeginCapture(s, mode);
+
+  return err != hipSuccess ? err : hipMemsetD32Async((hipDeviceptr_t)d, v, 4, s);
+}
+
+/* hipDeviceSynchronize: refused (and the capture invalidated) while this
+ * thread captures in Global or ThreadLocal mode, or another thread in Global
+ * mode; allowed for a Relaxed capture and in a Relaxed or ThreadLocal thread. */
+AH_TEST(graph_capture_device_sync) {
+  hipStream_t s;
+  hipGraph_t g = NULL;
+  hipGraphExec_t x;
+  hipStreamCaptureStatus st;
+  hipError_t end;
+  int *d, h[4];
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipMalloc((void **)&d, sizeof(h)));
+  for (int mode = 0; mode < 2; mode++) {
+    CHECK_HIP(begin_with_set(s, d, 5,
+                             mode == 0 ? hipStreamCaptureModeGlobal
+                                       : hipStreamCaptureModeThreadLocal));
+    CHECK_ERR(hipDeviceSynchronize(), hipErrorStreamCaptureUnsupported);
+    CHECK_HIP(hipStreamIsCapturing(s, &st));
+    CHECK_EQ(st, hipStreamCaptureStatusInvalidated);
+    CHECK_ERR(hipMemsetD32Async((hipDeviceptr_t)d, 1, 4, s), hipErrorStreamCaptureInvalidated);
+    CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+    CHECK(g == NULL);
+  }
+  /* A Relaxed capture allows it, and its graph still runs. */
+  CHECK_HIP(hipMemset(d, 0, sizeof(h)));
+  CHECK_HIP(begin_with_set(s, d, 9, hipStreamCaptureModeRelaxed));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipStreamEndCapture(s, &g));
+  CHECK_HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
+  CHECK_EQ(h[0], 0); /* captured, not run */
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  CHECK_HIP(hipGraphLaunch(x, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 4; i++)
+    CHECK_EQ(h[i], 9);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  /* Another thread's capture: only a Global one stops this (Global) thread. */
+  CHECK_ERR(call_during(hipStreamCaptureModeGlobal, 1, &end), hipErrorStreamCaptureUnsupported);
+  CHECK_EQ(end, hipErrorStreamCaptureInvalidated);
+  CHECK_HIP(call_during(hipStreamCaptureModeThreadLocal, 1, &end));
+  CHECK_HIP(end);
+  CHECK_HIP(call_during(hipStreamCaptureModeRelaxed, 1, &end));
+  CHECK_HIP(end);
+  /* This thread Relaxed: even its own Global capture does not stop it. */
+  {
+    hipStreamCaptureMode m = hipStreamCaptureModeRelaxed;
+
+    CHECK_HIP(hipThreadExchangeStreamCaptureMode(&m));
+    CHECK_HIP(begin_with_set(s, d, 5, hipStreamCaptureModeGlobal));
+    CHECK_HIP(hipDeviceSynchronize());
+    CHECK_HIP(hipStreamEndCapture(s, &g));
+    CHECK_HIP(hipGraphDestroy(g));
+    CHECK_HIP(hipThreadExchangeStreamCaptureMode(&m));
+  }
+  CHECK_HIP(hipDeviceSynchronize()); /* no capture: fine */
+  CHECK_HIP(hipFree(d));
+  CHECK_HIP(hipStreamDestroy(s));
+  return AH_PASS;
+}
+
+/* hipEventQuery / hipEventSynchronize of an event recorded in a capture
+ * still going: hipErrorCapturedEvent, and the capture is invalidated. An
+ * event recorded outside the capture is waited for as usual. */
+AH_TEST(graph_capture_event_sync) {
+  hipStream_t s, s2;
+  hipEvent_t e, out;
+  hipGraph_t g = NULL;
+  hipStreamCaptureStatus st;
+  int *d, h[4];
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipStreamCreate(&s2));
+  CHECK_HIP(hipEventCreate(&e));
+  CHECK_HIP(hipEventCreate(&out));
+  CHECK_HIP(hipMalloc((void **)&d, sizeof(h)));
+  for (int call = 0; call < 2; call++) {
+    CHECK_HIP(begin_with_set(s, d, 5, hipStreamCaptureModeGlobal));
+    CHECK_HIP(hipEventRecord(e, s));
+    CHECK_ERR(call == 0 ? hipEventQuery(e) : hipEventSynchronize(e), hipErrorCapturedEvent);
+    CHECK_HIP(hipStreamIsCapturing(s, &st));
+    CHECK_EQ(st, hipStreamCaptureStatusInvalidated);
+    CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+    CHECK(g == NULL);
+    /* The capture is over: the event is an ordinary one again. */
+    CHECK_HIP(hipEventRecord(e, s2));
+    CHECK_HIP(hipEventSynchronize(e));
+    CHECK_HIP(hipEventQuery(e));
+  }
+  /* An event recorded outside the capture: no refusal, the capture stays valid. */
+  CHECK_HIP(hipMemsetD32Async((hipDeviceptr_t)d, 3, 4, s2));
+  CHECK_HIP(hipEventRecord(out, s2));
+  CHECK_HIP(begin_with_set(s, d, 5, hipStreamCaptureModeGlobal));
+  CHECK_HIP(hipEventSynchronize(out));
+  CHECK_HIP(hipEventQuery(out));
+  CHECK_HIP(hipStreamEndCapture(s, &g));
+  CHECK(g != NULL);
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 4; i++)
+    CHECK_EQ(h[i], 3); /* s2's set ran; the captured one did not */
+  CHECK_HIP(hipFree(d));
+  CHECK_HIP(hipEventDestroy(e));
+  CHECK_HIP(hipEventDestroy(out));
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_HIP(hipStreamDestroy(s2));
+  return AH_PASS;
+}
+
+/* hipMemcpyWithStream is synchronous: on a capturing stream it is refused
+ * and invalidates the capture; on another stream it copies as usual. */
+AH_TEST(graph_capture_memcpy_with_stream) {
+  hipStream_t s, s2;
+  hipGraph_t g = NULL;
+  int *d, h[4] = {1, 2, 3, 4}, back[4] = {0};
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipStreamCreateWithFlags(&s2, hipStreamNonBlocking));
+  CHECK_HIP(hipMalloc((void **)&d, sizeof(h)));
+  CHECK_HIP(begin_with_set(s, d, 5, hipStreamCaptureModeGlobal));
+  CHECK_HIP(hipMemcpyWithStream(d, h, sizeof(h), hipMemcpyHostToDevice, s2));
+  CHECK_HIP(hipMemcpyWithStream(back, d, sizeof(h), hipMemcpyDeviceToHost, s2));
+  for (int i = 0; i < 4; i++)
+    CHECK_EQ(back[i], i + 1);
+  CHECK_ERR(hipMemcpyWithStream(d, h, sizeof(h), hipMemcpyHostToDevice, s),
+            hipErrorStreamCaptureUnsupported);
+  CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+  CHECK(g == NULL);
+  /* Not capturing: an ordinary synchronous copy on s. */
+  h[0] = 42;
+  CHECK_HIP(hipMemcpyWithStream(d, h, sizeof(h), hipMemcpyHostToDevice, s));
+  CHECK_HIP(hipMemcpyWithStream(back, d, sizeof(h), hipMemcpyDeviceToHost, s));
+  CHECK_EQ(back[0], 42);
+  CHECK_HIP(hipFree(d));
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_HIP(hipStreamDestroy(s2));
+  return AH_PASS;
+}
+
+/* hipDeviceReset during a capture ends it (its stream is destroyed, its
+ * graph discarded): nothing is left that forbids the null stream, and a new
+ * capture works. */
+AH_TEST(graph_capture_device_reset) {
+  hipStream_t s;
+  hipGraph_t g = NULL;
+  hipGraphExec_t x;
+  hipStreamCaptureStatus st = hipStreamCaptureStatusActive;
+  int *d, h[4];
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipMalloc((void **)&d, sizeof(h)));
+  CHECK_HIP(begin_with_set(s, d, 5, hipStreamCaptureModeGlobal));
+  CHECK_HIP(hipDeviceReset());
+  CHECK_HIP(hipStreamIsCapturing(NULL, &st)); /* a capture left behind: Implicit */
+  CHECK_EQ(st, hipStreamCaptureStatusNone);
+  CHECK_HIP(hipMalloc((void **)&d, sizeof(h)));
+  CHECK_HIP(hipMemset(d, 0, sizeof(h))); /* the null stream works again */
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(begin_with_set(s, d, 8, hipStreamCaptureModeGlobal));
+  CHECK_HIP(hipStreamEndCapture(s, &g));
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  CHECK_HIP(hipGraphLaunch(x, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 4; i++)
+    CHECK_EQ(h[i], 8);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(d));
+  CHECK_HIP(hipStreamDestroy(s));
+  return AH_PASS;
+}
+
+/* ---- graph memory nodes ---- */
+
+/* alloc -> memset -> copy out -> host check -> free, launched several
+ * times: the address given when the node was added is the one the nodes
+ * use at every launch; getters, clones, attributes and error paths. */
+AH_TEST(graph_mem_nodes) {
+  enum { N = 256 };
+  hipGraph_t g, c;
+  hipGraphNode_t an, sn, cn, fn, bad, twin;
+  hipGraphExec_t x;
+  hipStream_t s;
+  hipMemAllocNodeParams ap, got;
+  hipGraphNodeType t;
+  uint64_t used = 1, high = 0;
+  int h[N];
+  void *fp = NULL;
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  memset(&ap, 0, sizeof(ap));
+  ap.poolProps.allocType = hipMemAllocationTypePinned;
+  ap.poolProps.location.type = hipMemLocationTypeDevice;
+  ap.poolProps.location.id = 0;
+  ap.bytesize = N * sizeof(int);
+  CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, &used));
+  CHECK_EQ(used, 0);
+  CHECK_HIP(hipGraphAddMemAllocNode(&an, g, NULL, 0, &ap));
+  CHECK(ap.dptr != NULL);
+  CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, &used));
+  CHECK(used >= N * sizeof(int));
+  {
+    hipMemsetParams mp = {.dst = ap.dptr, .elementSize = 4, .width = N, .height = 1,
+                          .value = 0x01020304};
+
+    CHECK_HIP(hipGraphAddMemsetNode(&sn, g, &an, 1, &mp));
+  }
+  CHECK_HIP(hipGraphAddMemcpyNode1D(&cn, g, &sn, 1, h, ap.dptr, sizeof(h),
+                                    hipMemcpyDeviceToHost));
+  CHECK_HIP(hipGraphAddMemFreeNode(&fn, g, &cn, 1, ap.dptr));
+  CHECK_HIP(hipGraphNodeGetType(an, &t));
+  CHECK_EQ(t, hipGraphNodeTypeMemAlloc);
+  CHECK_HIP(hipGraphNodeGetType(fn, &t));
+  CHECK_EQ(t, hipGraphNodeTypeMemFree);
+  CHECK_HIP(hipGraphMemAllocNodeGetParams(an, &got));
+  CHECK(got.dptr == ap.dptr);
+  CHECK_EQ(got.bytesize, N * sizeof(int));
+  CHECK_EQ(got.poolProps.location.id, 0);
+  CHECK_HIP(hipGraphMemFreeNodeGetParams(fn, &fp));
+  CHECK(fp == ap.dptr);
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  for (int run = 0; run < 3; run++) {
+    memset(h, 0, sizeof(h));
+    CHECK_HIP(hipGraphLaunch(x, s));
+    CHECK_HIP(hipStreamSynchronize(s));
+    for (int i = 0; i < N; i++)
+      CHECK_EQ(h[i], 0x01020304);
+  }
+  /* A clone shares the block (same address); the executable graph keeps it
+   * after the graph is gone. */
+  CHECK_HIP(hipGraphClone(&c, g));
+  CHECK_HIP(hipGraphNodeFindInClone(&twin, an, c));
+  CHECK_HIP(hipGraphMemAllocNodeGetParams(twin, &got));
+  CHECK(got.dptr == ap.dptr);
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipGraphDestroy(c));
+  memset(h, 0, sizeof(h));
+  CHECK_HIP(hipGraphLaunch(x, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_EQ(h[N - 1], 0x01020304);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, &used));
+  CHECK_EQ(used, 0); /* the last holder gave it back */
+  CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrReservedMemHigh, &high));
+  CHECK(high >= N * sizeof(int));
+  high = 0;
+  CHECK_HIP(hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrUsedMemHigh, &high));
+  CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemHigh, &high));
+  CHECK_EQ(high, 0);
+  CHECK_HIP(hipDeviceGraphMemTrim(0));
+
+  /* Errors. */
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  CHECK_ERR(hipGraphAddMemAllocNode(NULL, g, NULL, 0, &ap), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphAddMemAllocNode(&bad, g, NULL, 0, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphAddMemAllocNode(&bad, NULL, NULL, 0, &ap), hipErrorInvalidValue);
+  ap.bytesize = 0;
+  CHECK_ERR(hipGraphAddMemAllocNode(&bad, g, NULL, 0, &ap), hipErrorInvalidValue);
+  ap.bytesize = 64;
+  ap.poolProps.location.id = 99;
+  CHECK_ERR(hipGraphAddMemAllocNode(&bad, g, NULL, 0, &ap), hipErrorInvalidValue);
+  ap.poolProps.location.id = 0;
+  ap.poolProps.allocType = hipMemAllocationTypeInvalid;
+  CHECK_ERR(hipGraphAddMemAllocNode(&bad, g, NULL, 0, &ap), hipErrorInvalidValue);
+  ap.poolProps.allocType = hipMemAllocationTypePinned;
+  ap.accessDescCount = 1;
+  CHECK_ERR(hipGraphAddMemAllocNode(&bad, g, NULL, 0, &ap), hipErrorInvalidValue);
+  ap.accessDescCount = 0;
+  CHECK_HIP(hipGraphAddMemAllocNode(&an, g, NULL, 0, &ap));
+  {
+    void *plain;
+
+    CHECK_HIP(hipMalloc(&plain, 64));
+    CHECK_ERR(hipGraphAddMemFreeNode(&bad, g, &an, 1, plain), hipErrorInvalidValue);
+    CHECK_HIP(hipFree(plain));
+  }
+  CHECK_ERR(hipGraphAddMemFreeNode(&bad, g, &an, 1, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphAddMemFreeNode(NULL, g, &an, 1, ap.dptr), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphMemAllocNodeGetParams(an, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphMemFreeNodeGetParams(an, &fp), hipErrorInvalidValue); /* wrong type */
+  CHECK_ERR(hipGraphMemAllocNodeGetParams(NULL, &got), hipErrorInvalidValue);
+  CHECK_ERR(hipDeviceGetGraphMemAttribute(99, hipGraphMemAttrUsedMemCurrent, &used),
+            hipErrorInvalidDevice);
+  CHECK_ERR(hipDeviceGetGraphMemAttribute(0, (hipGraphMemAttributeType)9, &used),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, NULL),
+            hipErrorInvalidValue);
+  high = 5;
+  CHECK_ERR(hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrUsedMemHigh, &high),
+            hipErrorInvalidValue);
+  high = 0;
+  CHECK_ERR(hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, &high),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipDeviceGraphMemTrim(99), hipErrorInvalidDevice);
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipStreamDestroy(s));
+  return AH_PASS;
+}
+
+/* hipMallocAsync / hipFreeAsync on a capturing stream become memory alloc
+ * and free nodes: the address is given at capture time and the graph runs
+ * many times; freeing memory that is not the capture's is refused. */
+AH_TEST(graph_capture_malloc_async) {
+  enum { N = 64 };
+  hipStream_t s;
+  hipGraph_t g = NULL;
+  hipGraphExec_t x;
+  hipGraphNode_t nodes[8];
+  hipGraphNodeType t;
+  size_t nn = 8;
+  int *d = NULL, h[N], *plain;
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+  CHECK_HIP(hipMallocAsync((void **)&d, sizeof(h), s));
+  CHECK(d != NULL);
+  CHECK_HIP(hipMemsetD32Async((hipDeviceptr_t)d, 77, N, s));
+  CHECK_HIP(hipMemcpyAsync(h, d, sizeof(h), hipMemcpyDeviceToHost, s));
+  CHECK_HIP(hipFreeAsync(d, s));
+  CHECK_HIP(hipStreamEndCapture(s, &g));
+  CHECK_HIP(hipGraphGetNodes(g, nodes, &nn));
+  CHECK_EQ(nn, 4);
+  CHECK_HIP(hipGraphNodeGetType(nodes[0], &t));
+  CHECK_EQ(t, hipGraphNodeTypeMemAlloc);
+  CHECK_HIP(hipGraphNodeGetType(nodes[3], &t));
+  CHECK_EQ(t, hipGraphNodeTypeMemFree);
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  for (int run = 0; run < 3; run++) {
+    memset(h, 0, sizeof(h));
+    CHECK_HIP(hipGraphLaunch(x, s));
+    CHECK_HIP(hipStreamSynchronize(s));
+    for (int i = 0; i < N; i++)
+      CHECK_EQ(h[i], 77);
+  }
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  /* Freeing memory from outside the capture: refused, capture invalidated. */
+  CHECK_HIP(hipMallocAsync((void **)&plain, 64, s));
+  CHECK_HIP(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+  CHECK_ERR(hipFreeAsync(plain, s), hipErrorStreamCaptureUnsupported);
+  CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+  CHECK_HIP(hipFreeAsync(plain, s));
+  /* hipMallocFromPoolAsync is still refused during capture. */
+  {
+    hipMemPool_t pool;
+    void *p;
+
+    CHECK_HIP(hipDeviceGetDefaultMemPool(&pool, 0));
+    CHECK_HIP(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+    CHECK_ERR(hipMallocFromPoolAsync(&p, 64, pool, s), hipErrorStreamCaptureUnsupported);
+    CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+  }
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipStreamDestroy(s));
   return AH_PASS;
 }

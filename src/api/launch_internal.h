@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* The launch path of hip_launch.c for other entry points of src/api/ (the
+ * module API of hip_module.c): the same checks and queueing as
+ * hipLaunchKernel, without touching the last error. */
+#ifndef AH_LAUNCH_INTERNAL_H
+#define AH_LAUNCH_INTERNAL_H
+
+#include "../core/internal.h"
+
+/* Launches kernel fn (its host address) with layout sig on stream;
+ * cooperative: every block resident at once (hipLaunchCooperativeKernel). */
+hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
+                            size_t shmem, hipStream_t stream, void **args, int cooperative);
+/* hipFuncGetAttributes for fn on the current device (arguments unchecked). */
+hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr);
+
+#endif

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// The code object of the module test (tests/module/module_test.c), built with
+// `hipcc --genco -o kernels.co kernels.hip`: kernels found by name, with
+// parameter lists whose packed `extra` layout needs padding, and device
+// variables read through hipModuleGetGlobal.
+
+extern "C" {
+__device__ int counter = 42;
+__device__ float table[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+}
+
+extern "C" __global__ void saxpy(float a, const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+}
+
+// Padding everywhere: char, then double at 8, pointer at 16, short at 24.
+extern "C" __global__ void mixed(char c, double d, long long *out, short s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (i < n)
+    out[i] = (long long)c * 1000000 + (long long)d * 1000 + s + i;
+}
+
+// Counts threads into `counter`, and copies table[] out.
+extern "C" __global__ void bump(float *copy) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+  atomicAdd(&counter, 1);
+  if (i < 16)
+    copy[i] = table[i];
+}
+
+// A C++ kernel: found by its mangled name, _Z5scalePffi.
+__global__ void scale(float *p, float f, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (i < n)
+    p[i] *= f;
+}
+
+// A host function with C linkage: a symbol of the library, not a kernel.
+extern "C" int not_a_kernel(int x) { return x + 1; }
+
+// For hipModuleLaunchCooperativeKernel: out[0] sums data[], and after the
+// grid-wide barrier thread 0 copies the complete sum to out[1].
+#include <hip/hip_cooperative_groups.h>
+extern "C" __global__ void grid_sum(const int *data, int *out, int n) {
+  cooperative_groups::grid_group g = cooperative_groups::this_grid();
+  int i = (int)g.thread_rank();
+
+  if (i < n)
+    atomicAdd(&out[0], data[i]);
+  g.sync();
+  if (i == 0)
+    out[1] = out[0];
+}
