@@ -189,6 +189,35 @@ void ah_log(const char *area, const char *fmt, ...) __attribute__((format(printf
       ah_log(#area, __VA_ARGS__);                  \
   } while (0)
 
+/* ---- tracing (trace.c): ANYHIP_TRACE=FILE --------------------------------- */
+
+extern int ah_trace_on; /* set once, when the library loads */
+uint64_t ah_trace_now(void);
+/* An API call being traced: name is NULL when tracing is off. */
+struct ah_trace_span {
+  const char *name;
+  uint64_t t0;
+};
+void ah_trace_api(const struct ah_trace_span *s);
+struct ah_cmd;
+/* One command (AH_CMD_* in op) a device ran from t0 until now. */
+void ah_trace_cmd(const struct ah_cmd *cmd, int op, uint64_t t0);
+
+static inline struct ah_trace_span ah_trace_begin(const char *name) {
+  struct ah_trace_span s = {NULL, 0};
+
+  if (ah_trace_on) {
+    s.name = name;
+    s.t0 = ah_trace_now();
+  }
+  return s;
+}
+
+static inline void ah_trace_end(struct ah_trace_span *s) {
+  if (s->name != NULL)
+    ah_trace_api(s);
+}
+
 /* ---- errors (src/api/ only) --------------------------------------------- */
 
 /* Records err as the calling thread's last error and logs it; returns err. */
@@ -214,6 +243,10 @@ const char *ah_error_string(hipError_t err);
     AH_REQUIRE_OK(x);                            \
     return hipSuccess;                           \
   } while (0)
-#define AH_ENTER() AH_REQUIRE_OK(ah_init_once())
+/* Starts every entry point: the span ends (and is traced) at any return. */
+#define AH_ENTER()                                                                 \
+  struct ah_trace_span ah_span_ __attribute__((cleanup(ah_trace_end))) =         \
+      ah_trace_begin(__func__);                                                  \
+  AH_REQUIRE_OK(ah_init_once())
 
 #endif

@@ -236,7 +236,7 @@ static hipError_t run_kernel(const struct qcmd *q) {
 /* Runs c. After a kernel fault the device is unusable (as on a GPU): data
  * work is skipped, while host functions, records and markers still run so
  * that nobody waits forever. */
-static hipError_t run(struct ah_cpu_queues *dq, struct qcmd *c, hipError_t sticky) {
+static hipError_t run_cmd(struct ah_cpu_queues *dq, struct qcmd *c, hipError_t sticky) {
   const struct ah_cmd *k = &c->cmd;
 
   switch (c->op) {
@@ -266,6 +266,19 @@ static hipError_t run(struct ah_cpu_queues *dq, struct qcmd *c, hipError_t stick
   default: /* OP_RECORD (stamped by the caller) and OP_MARKER */
     return hipSuccess;
   }
+}
+
+/* run_cmd, traced when ANYHIP_TRACE is set. */
+static hipError_t run(struct ah_cpu_queues *dq, struct qcmd *c, hipError_t sticky) {
+  uint64_t t0;
+  hipError_t st;
+
+  if (!ah_trace_on)
+    return run_cmd(dq, c, sticky);
+  t0 = ah_trace_now();
+  st = run_cmd(dq, c, sticky);
+  ah_trace_cmd(&c->cmd, c->op, t0);
+  return st;
 }
 
 /* Marks c done on q (qlock held) and frees it. */
