@@ -210,40 +210,20 @@ AH_EXPORT hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_
                      &cmd));
 }
 
-/* A set node's command: 1D or pitched 2D, the destination checked as
- * hipMemset checks it. */
+/* A set node's command: 1D or pitched 2D, checked as hipMemset2D checks it;
+ * a node must set something. */
 static hipError_t set_cmd(const hipMemsetParams *p, struct ah_cmd *cmd) {
-  size_t row, extent;
-  int host;
-  hipError_t err;
+  uint32_t value;
 
   if (p == NULL || p->dst == NULL)
     return hipErrorInvalidValue;
   if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
     return hipErrorInvalidValue;
-  if (p->width == 0 || p->height == 0 || p->width > SIZE_MAX / p->elementSize)
+  if (p->width == 0 || p->height == 0)
     return hipErrorInvalidValue;
-  row = p->width * p->elementSize;
-  if (p->height > 1) {
-    if (p->pitch < row || p->height - 1 > (SIZE_MAX - row) / p->pitch)
-      return hipErrorInvalidValue;
-    extent = (p->height - 1) * p->pitch + row;
-  } else {
-    extent = row;
-  }
-  err = ah_memset_check(p->dst, extent, &host);
-  if (err != hipSuccess)
-    return err;
-  *cmd = (struct ah_cmd){.kind = AH_CMD_SET};
-  cmd->set.dst = p->dst;
-  cmd->set.value = p->elementSize == 4 ? p->value
-                   : p->elementSize == 2 ? (p->value & 0xffffu) : (p->value & 0xffu);
-  cmd->set.elem_size = p->elementSize;
-  cmd->set.count = p->width;
-  cmd->set.pitch = p->height > 1 ? p->pitch : row;
-  cmd->set.height = p->height;
-  cmd->set.host = host;
-  return hipSuccess;
+  value = p->elementSize == 4 ? p->value
+          : p->elementSize == 2 ? (p->value & 0xffffu) : (p->value & 0xffu);
+  return ah_memset_cmd(p->dst, value, p->elementSize, p->width, p->pitch, p->height, cmd);
 }
 
 AH_EXPORT hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,

@@ -343,23 +343,16 @@ AH_EXPORT hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
 
 /* ---- sets --------------------------------------------------------------- */
 
-/* Sets `count` elements of `elem` bytes per row, `height` rows `pitch` apart.
- * The destination must be device-visible memory HIP knows: an allocation or
- * a device variable (HIP rejects plain host memory). */
-static hipError_t set(void *dst, uint32_t value, unsigned elem, size_t count, size_t pitch,
-                      size_t height, hipStream_t stream, int sync) {
-  struct ah_cmd cmd = {.kind = AH_CMD_SET};
-  struct ah_device *dev;
+/* The command of a set of `count` elements of `elem` bytes per row, `height`
+ * rows `pitch` apart. The destination must be device-visible memory HIP
+ * knows: an allocation or a device variable (HIP rejects plain host memory).
+ * An empty set is a command with no rows. */
+hipError_t ah_memset_cmd(void *dst, uint32_t value, unsigned elem, size_t count, size_t pitch,
+                         size_t height, struct ah_cmd *cmd) {
   struct side d;
   size_t row, extent;
-  void *q;
-  hipError_t err;
 
-  if (dst == NULL)
-    return hipErrorInvalidValue;
-  err = ah_stream_resolve(stream, &dev, &q);
-  if (err != hipSuccess)
-    return err;
+  *cmd = (struct ah_cmd){.kind = AH_CMD_SET};
   if (count > SIZE_MAX / elem)
     return hipErrorInvalidValue;
   row = count * elem;
@@ -376,13 +369,31 @@ static hipError_t set(void *dst, uint32_t value, unsigned elem, size_t count, si
   extent = extent_2d(pitch, row, height);
   if (extent == 0 || !fits(&d, dst, extent))
     return hipErrorInvalidValue;
-  cmd.set.dst = dst;
-  cmd.set.value = value;
-  cmd.set.elem_size = elem;
-  cmd.set.count = count;
-  cmd.set.pitch = height > 1 ? pitch : row;
-  cmd.set.height = height;
-  cmd.set.host = !d.device;
+  cmd->set.dst = dst;
+  cmd->set.value = value;
+  cmd->set.elem_size = elem;
+  cmd->set.count = count;
+  cmd->set.pitch = height > 1 ? pitch : row;
+  cmd->set.height = height;
+  cmd->set.host = !d.device;
+  return hipSuccess;
+}
+
+static hipError_t set(void *dst, uint32_t value, unsigned elem, size_t count, size_t pitch,
+                      size_t height, hipStream_t stream, int sync) {
+  struct ah_cmd cmd;
+  struct ah_device *dev;
+  void *q;
+  hipError_t err;
+
+  if (dst == NULL)
+    return hipErrorInvalidValue;
+  err = ah_stream_resolve(stream, &dev, &q);
+  if (err != hipSuccess)
+    return err;
+  err = ah_memset_cmd(dst, value, elem, count, pitch, height, &cmd);
+  if (err != hipSuccess || cmd.set.height == 0)
+    return err;
   return submit(dev, q, &cmd, sync);
 }
 

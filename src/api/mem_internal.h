@@ -21,6 +21,9 @@ hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext,
 /* hipMemcpy2D's work: checks (pitches, ranges, kind) and queues on stream. */
 hipError_t ah_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                         size_t height, hipMemcpyKind kind, hipStream_t stream, int sync);
+/* hipMemset2D's checks, giving the command (set.height 0 when it is empty). */
+hipError_t ah_memset_cmd(void *dst, uint32_t value, unsigned elem, size_t count, size_t pitch,
+                         size_t height, struct ah_cmd *cmd);
 /* A set's destination: memory HIP knows with `extent` bytes from dst
  * (hipErrorInvalidValue otherwise); *host says it is host memory. */
 hipError_t ah_memset_check(void *dst, size_t extent, int *host);
