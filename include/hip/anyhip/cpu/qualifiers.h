@@ -14,8 +14,14 @@
 #ifndef __device__
 #define __device__
 #endif
+/* Under clang, kernels carry an annotation that anyhip's kernel compiler
+ * (kernel-compiler/) looks for; it is nothing to the C++ itself. */
 #ifndef __global__
+#if defined(__clang__)
+#define __global__ __attribute__((annotate("anyhip.kernel")))
+#else
 #define __global__
+#endif
 #endif
 #ifndef __constant__
 #define __constant__ /* stays writable: hipMemcpyToSymbol writes it */

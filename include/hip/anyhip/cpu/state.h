@@ -38,6 +38,13 @@ typedef struct ahCpuIndex {
 #else
 #define AH_CPU_RO const
 #endif
+/* The engine's entry points never throw: kernels calling them need no
+ * unwind paths (the kernel compiler cuts kernels at these calls). */
+#if defined(__cplusplus)
+#define AH_CPU_NOTHROW noexcept
+#else
+#define AH_CPU_NOTHROW __attribute__((nothrow))
+#endif
 #define AH_CPU_TLS __thread __attribute__((tls_model("initial-exec")))
 extern AH_CPU_TLS AH_CPU_RO ahCpuIndex threadIdx;
 extern AH_CPU_TLS AH_CPU_RO ahCpuIndex blockIdx;
@@ -52,7 +59,7 @@ extern AH_CPU_RO int warpSize;
  * block that has not exited, the count / and / or of the predicates of those
  * threads (0 for AH_CPU_BAR_SYNC). Includes a block-scope fence. */
 enum { AH_CPU_BAR_SYNC, AH_CPU_BAR_COUNT, AH_CPU_BAR_AND, AH_CPU_BAR_OR };
-int __ah_cpu_barrier(int op, int predicate);
+int __ah_cpu_barrier(int op, int predicate) AH_CPU_NOTHROW;
 
 /* Cooperative groups' grid.sync(): a block barrier that also waits for every
  * other block of the grid; only in a kernel launched with
@@ -86,7 +93,7 @@ enum {
   AH_CPU_WARP_RED_XOR
 };
 enum { AH_CPU_T_I32, AH_CPU_T_U32, AH_CPU_T_I64, AH_CPU_T_U64, AH_CPU_T_F32, AH_CPU_T_F64 };
-uint64_t __ah_cpu_warp(int op, uint64_t value, int arg, int width, uint64_t mask);
+uint64_t __ah_cpu_warp(int op, uint64_t value, int arg, int width, uint64_t mask) AH_CPU_NOTHROW;
 
 /* Debugging counters of the engine, since the process started: fibers made
  * for GPU threads (a block switches to fibers the first time one of its

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* The contract between kernels compiled into block functions by anyhip's
+ * kernel compiler (the LLVM pass plugin in kernel-compiler/, loaded by
+ * hipcc's CPU pass) and the CPU engine. Plain C: the engine is C11, and the
+ * plugin emits calls that follow these declarations.
+ *
+ * A block function has the kernel's own C++ signature, so the engine calls
+ * it exactly as it calls the per-thread kernel, through the kernel's
+ * ahKernelSig::invoke, once per block instead of once per GPU thread. It
+ * reads blockIdx, blockDim, gridDim and dynamic shared memory from the
+ * thread-local objects of state.h (the engine writes them per block, as for
+ * the per-thread path) and runs every GPU thread of the block as loops over
+ * threadIdx.
+ *
+ * Split points. A kernel whose threads meet at barriers or warp functions is
+ * cut at each such call ("split point", numbered 1..nsplits) into regions:
+ * region 0 starts at the kernel's entry, region s right after split point s.
+ * The block function runs region 0 for every thread, then asks the engine
+ * (__ah_cpu_block_next) which region to run next and for which threads,
+ * until the engine says the block is done. Values that live across a split
+ * point are kept per thread in `frame`. */
+#ifndef ANYHIP_CPU_BLOCK_ABI_H
+#define ANYHIP_CPU_BLOCK_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bump when the layout below changes: the engine refuses block functions of
+ * another version (and runs the per-thread entry instead). */
+#define AH_CPU_BLOCK_ABI 1
+
+/* A thread's pc[t] (one uint32_t per thread, linear id t = x + dx*(y + dy*z)):
+ *   - after the thread ran a region: the split point s (1..nsplits) it
+ *     stopped at, or AH_CPU_PC_DONE when it returned from the kernel;
+ *   - written by the engine before a masked region r: AH_CPU_PC_RUN | r for
+ *     the threads that are to run region r now (others keep their value). */
+#define AH_CPU_PC_DONE 0xffffffffu
+#define AH_CPU_PC_RUN 0x80000000u
+
+/* The operands of the call at a split point, stored by each thread that
+ * stops there, and its result, written by the engine before the thread runs
+ * the region after it. They are the arguments of __ah_cpu_barrier(op,
+ * predicate) and __ah_cpu_warp(op, value, arg, width, mask) (state.h):
+ *   barrier: value = predicate (stored only for the _count/_and/_or forms);
+ *   warp:    value, arg, width, mask as passed.
+ * `op` is stored only when it is not a constant at the call (split_info). */
+typedef struct ahCpuSplitSlot {
+  uint64_t value; /* operand; the engine overwrites it with the result */
+  uint64_t mask;
+  int32_t arg;
+  int32_t width;
+  int32_t op;
+  int32_t pad;
+} ahCpuSplitSlot;
+
+/* split_info[s] for split point s (index 0 unused):
+ *   bits 0..7:  the op (AH_CPU_BAR_* or AH_CPU_WARP_*), or AH_CPU_SPLIT_OP_DYNAMIC
+ *               when the thread stored it in its slot;
+ *   bit 8:      AH_CPU_SPLIT_WARP for a warp function, else a block barrier. */
+#define AH_CPU_SPLIT_OP_DYNAMIC 0xffu
+#define AH_CPU_SPLIT_WARP 0x100u
+
+/* One per compiled kernel, static in the compiled program. */
+typedef struct ahCpuBlockKernel {
+  uint32_t abi;         /* AH_CPU_BLOCK_ABI */
+  uint32_t frame_bytes; /* per-thread bytes of `frame` (0: none) */
+  uint32_t nsplits;     /* split points; 0 for a kernel without any */
+  uint32_t flags;       /* none yet */
+  const uint32_t *split_info; /* nsplits + 1 entries */
+} ahCpuBlockKernel;
+
+/* What a block function works with while it runs one block; the engine owns
+ * the memory (per worker, reused between blocks). */
+typedef struct ahCpuBlockCtx {
+  uint32_t *pc;         /* nthreads entries */
+  ahCpuSplitSlot *slot; /* nthreads entries */
+  char *frame;          /* frame_bytes * nthreads bytes, 64-byte aligned */
+} ahCpuBlockCtx;
+
+/* Called once by the block function of a kernel with split points, before
+ * region 0: sizes the per-thread storage for this block. Never fails (the
+ * engine gives up the block, as on a fault, when it has no memory). */
+ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k);
+
+/* Called after each region. lo and hi are the smallest and largest pc[t]
+ * the threads that ran it wrote (lo == hi: they all stopped at the same
+ * place); `all` is 1 when the region ran for every thread of the block.
+ * Returns the next region to run as r * 2 + masked (masked: only threads
+ * with pc[t] == (AH_CPU_PC_RUN | r)), or -1 when every thread has returned.
+ * Before returning it completes the split point: barrier results and warp
+ * collectives are written to the slots of the threads that go on. */
+int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all);
+
+/* Emitted by the plugin in a constructor of each compiled program, once per
+ * kernel: `kernel` is the per-thread entry (the address HIP code launches),
+ * `block_fn` the block function with the same signature and `k` its
+ * descriptor; or block_fn == NULL and `why` says why the kernel was left to
+ * the fiber engine (ANYHIP_LOG=cpu prints it at the first launch). */
+void __ahCpuRegisterBlock(const void *kernel, const void *block_fn, const ahCpuBlockKernel *k,
+                          const char *why);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
