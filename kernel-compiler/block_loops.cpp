@@ -1,0 +1,904 @@
+// SPDX-License-Identifier: MIT
+// The block-loops pass: for each kernel K (a function annotated
+// "anyhip.kernel" by __global__ under clang), a block function K.ahblock
+// with K's signature that runs every GPU thread of one block as loops over
+// threadIdx, so that threadIdx is an induction variable the optimizer can
+// vectorise. K itself stays as it is: it is the per-thread entry the fiber
+// engine runs when the block function cannot be used.
+//
+// Method (docs/cpu-engine.md has the picture):
+//  1. Clone K; inline into the clone every function that reaches a barrier,
+//     a warp function or a built-in thread index; promote locals (SROA).
+//  2. Cut the clone at each barrier and warp function ("split point"): the
+//     call's operands go to the thread's slot, the thread stops, and the
+//     region after the split reads the result from the slot.
+//  3. SSA values live across a split point move to per-thread storage (the
+//     frame), and so do local arrays used on both sides of one.
+//  4. Each region becomes loops over z, y, x; between regions the engine
+//     (__ah_cpu_block_next) says which region runs next, for which threads.
+// Kernels the pass cannot handle keep the fiber engine, registered with the
+// reason, which ANYHIP_LOG=cpu prints at run time.
+#include "block_loops.h"
+#include "split_points.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SetVector.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfo.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace anyhip {
+namespace {
+
+// block_abi.h
+constexpr uint32_t kAbi = 1;
+constexpr uint32_t kPcDone = 0xffffffffu;
+constexpr uint32_t kPcRun = 0x80000000u;
+
+bool debugEnabled() {
+  static const bool on = [] {
+    const char *v = std::getenv("ANYHIP_KERNEL_COMPILER_DEBUG");
+    return v != nullptr && *v != '\0' && *v != '0';
+  }();
+  return on;
+}
+
+// The kernels of the module: definitions annotated "anyhip.kernel".
+std::vector<Function *> findKernels(Module &m) {
+  std::vector<Function *> out;
+  GlobalVariable *ann = m.getNamedGlobal("llvm.global.annotations");
+  if (ann == nullptr || !ann->hasInitializer())
+    return out;
+  auto *arr = dyn_cast<ConstantArray>(ann->getInitializer());
+  if (arr == nullptr)
+    return out;
+  for (Value *op : arr->operands()) {
+    auto *entry = dyn_cast<ConstantStruct>(op);
+    if (entry == nullptr || entry->getNumOperands() < 2)
+      continue;
+    auto *fn = dyn_cast<Function>(entry->getOperand(0)->stripPointerCasts());
+    auto *str = dyn_cast<GlobalVariable>(entry->getOperand(1)->stripPointerCasts());
+    if (fn == nullptr || str == nullptr || !str->hasInitializer() || fn->isDeclaration() ||
+        fn->hasAvailableExternallyLinkage())
+      continue;
+    auto *text = dyn_cast<ConstantDataSequential>(str->getInitializer());
+    if (text != nullptr && text->isCString() && text->getAsCString() == "anyhip.kernel" &&
+        std::find(out.begin(), out.end(), fn) == out.end())
+      out.push_back(fn);
+  }
+  return out;
+}
+
+// ---- which functions must be inlined into a block function ----
+
+// Functions whose bodies use v (through constant expressions too).
+void userFunctions(Value *v, SmallPtrSetImpl<Function *> &out) {
+  for (User *u : v->users()) {
+    if (auto *inst = dyn_cast<Instruction>(u))
+      out.insert(inst->getFunction());
+    else if (isa<Constant>(u) && !isa<GlobalValue>(u))
+      userFunctions(u, out);
+  }
+}
+
+// Functions that reach (directly or through the functions they call) a
+// split point, grid.sync() or a per-thread built-in: their code depends on
+// which GPU thread runs it, so a block function must see it inlined.
+struct ThreadDependence {
+  DenseSet<Function *> needs;     // must be inlined
+  DenseSet<Function *> splits;    // reach a split point or grid.sync()
+  DenseSet<Function *> gridSyncs; // reach grid.sync()
+};
+
+ThreadDependence analyseThreadDependence(Module &m) {
+  ThreadDependence td;
+  SmallPtrSet<Function *, 32> direct, directSplit, directGrid;
+  for (const char *name : {kBarrierFn, kWarpFn})
+    if (Function *f = m.getFunction(name))
+      userFunctions(f, directSplit);
+  if (Function *f = m.getFunction(kGridSyncFn))
+    userFunctions(f, directGrid);
+  for (const char *name : {kThreadIdxVar, kLaneVar})
+    if (GlobalVariable *g = m.getNamedGlobal(name))
+      userFunctions(g, direct);
+  // Callers of each defined function.
+  DenseMap<Function *, SmallVector<Function *, 4>> callers;
+  for (Function &f : m)
+    for (Instruction &i : instructions(f))
+      if (auto *cb = dyn_cast<CallBase>(&i))
+        if (Function *callee = cb->getCalledFunction())
+          if (!callee->isDeclaration())
+            callers[callee].push_back(&f);
+  auto propagate = [&](const SmallPtrSetImpl<Function *> &seed, DenseSet<Function *> &set) {
+    SmallVector<Function *, 32> work(seed.begin(), seed.end());
+    while (!work.empty()) {
+      Function *f = work.pop_back_val();
+      if (!set.insert(f).second)
+        continue;
+      for (Function *c : callers.lookup(f))
+        work.push_back(c);
+    }
+  };
+  propagate(directGrid, td.gridSyncs);
+  SmallPtrSet<Function *, 32> splitSeed(directSplit.begin(), directSplit.end());
+  splitSeed.insert(directGrid.begin(), directGrid.end());
+  propagate(splitSeed, td.splits);
+  SmallPtrSet<Function *, 32> needSeed(direct.begin(), direct.end());
+  needSeed.insert(splitSeed.begin(), splitSeed.end());
+  propagate(needSeed, td.needs);
+  return td;
+}
+
+// ---- building one block function ----
+
+struct Split {
+  CallInst *call;        // the barrier or warp call, last in `pre`
+  BasicBlock *pre;       // ends with the call and a branch to `cont`
+  BasicBlock *cont;      // the region after the split starts here
+  CallInst *result;      // placeholder for the call's result in `cont`, or null
+  bool warp;
+  uint32_t info;         // block_abi.h split_info
+};
+
+// Types of block_abi.h, as the block function sees them.
+struct AbiTypes {
+  StructType *slot; // ahCpuSplitSlot {i64 value, i64 mask, i32 arg, i32 width, i32 op, i32 pad}
+  StructType *ctx;  // ahCpuBlockCtx {i32 *pc, slot *slot, i8 *frame}
+  StructType *desc; // ahCpuBlockKernel {i32 abi, i32 frame_bytes, i32 nsplits, i32 flags, i32 *info}
+};
+
+AbiTypes abiTypes(LLVMContext &c) {
+  AbiTypes t;
+  Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
+  t.slot = StructType::get(c, {i64, i64, i32, i32, i32, i32});
+  t.ctx = StructType::get(c, {i32->getPointerTo(), t.slot->getPointerTo(), Type::getInt8PtrTy(c)});
+  t.desc = StructType::get(c, {i32, i32, i32, i32, i32->getPointerTo()});
+  return t;
+}
+
+// A thread-local built-in of state.h (threadIdx, blockDim, ...), declared if
+// the module does not use it yet.
+GlobalVariable *builtinVar(Module &m, StringRef name, Type *ty) {
+  if (GlobalVariable *g = m.getNamedGlobal(name))
+    return g;
+  auto *g = new GlobalVariable(m, ty, false, GlobalValue::ExternalLinkage, nullptr, name, nullptr,
+                               GlobalValue::InitialExecTLSModel);
+  return g;
+}
+
+// Replaces, inside f only, every use of global g (also inside constant
+// expressions, which are turned into instructions) with v.
+void replaceGlobalInFunction(GlobalVariable *g, Value *v, Function &f) {
+  SmallVector<Instruction *, 64> insts;
+  for (Instruction &i : instructions(f))
+    insts.push_back(&i);
+  std::function<bool(Constant *)> usesG = [&](Constant *c) -> bool {
+    if (c == g)
+      return true;
+    if (!isa<ConstantExpr>(c))
+      return false;
+    for (Value *op : c->operands())
+      if (usesG(cast<Constant>(op)))
+        return true;
+    return false;
+  };
+  // Expands constant operand `u` of inst (a use of g) into instructions.
+  std::function<void(Instruction *, Use &)> expand = [&](Instruction *inst, Use &u) {
+    auto *c = cast<Constant>(u.get());
+    if (c == g) {
+      u.set(v);
+      return;
+    }
+    Instruction *at = inst;
+    if (auto *phi = dyn_cast<PHINode>(inst))
+      at = phi->getIncomingBlock(u)->getTerminator();
+    Instruction *ni = cast<ConstantExpr>(c)->getAsInstruction(at);
+    for (Use &op : ni->operands())
+      if (auto *oc = dyn_cast<Constant>(op.get()); oc != nullptr && usesG(oc))
+        expand(ni, op);
+    u.set(ni);
+  };
+  for (Instruction *inst : insts)
+    for (Use &u : inst->operands())
+      if (auto *c = dyn_cast<Constant>(u.get()); c != nullptr && usesG(c))
+        expand(inst, u);
+}
+
+class BlockBuilder {
+public:
+  BlockBuilder(Module &m, Function &kernel, const ThreadDependence &td, OptimizationLevel level,
+               FunctionAnalysisManager &fam)
+      : m_(m), c_(m.getContext()), k_(kernel), td_(td), level_(level), fam_(fam),
+        abi_(abiTypes(m.getContext())) {}
+
+  // The block function, or null with why_ set.
+  Function *build();
+  const std::string &why() const { return why_; }
+  GlobalVariable *descriptor() const { return desc_; }
+  unsigned nsplits() const { return (unsigned)splits_.size(); }
+
+private:
+  bool inlineThreadDependent();
+  void promoteLocals();
+  void cutAtSplitPoints();
+  void demoteValuesAcrossSplits();
+  void findRegions();
+  bool placeAllocas();
+  void buildBody();
+  BasicBlock *buildRegion(unsigned r, bool masked, BasicBlock *dispatch, PHINode *next);
+  void emitDescriptor();
+  bool fail(const std::string &why) {
+    why_ = why;
+    return false;
+  }
+
+  Module &m_;
+  LLVMContext &c_;
+  Function &k_;
+  const ThreadDependence &td_;
+  OptimizationLevel level_;
+  FunctionAnalysisManager &fam_;
+  AbiTypes abi_;
+  Function *b_ = nullptr;
+  std::string why_;
+  bool storeTls_ = false; // keep threadIdx's TLS current (O0, or callees read it)
+  std::vector<Split> splits_;
+  DenseMap<BasicBlock *, unsigned> preToSplit_; // pre block -> split index
+  DenseMap<CallInst *, unsigned> resultToSplit_;
+  std::vector<std::vector<BasicBlock *>> regions_; // blocks of region r, in function order
+  std::vector<DenseSet<BasicBlock *>> regionSets_;
+  SmallSetVector<AllocaInst *, 16> frameVars_;
+  DenseMap<AllocaInst *, std::pair<uint64_t, uint64_t>> frameLayout_; // prefix, stride
+  uint64_t frameBytes_ = 0;
+  AllocaInst *tidVar_ = nullptr, *laneVar_ = nullptr;
+  // Values of the new entry block
+  BasicBlock *entry_ = nullptr;
+  Value *dx_ = nullptr, *dy_ = nullptr, *dz_ = nullptr, *nthreads_ = nullptr;
+  Value *ctx_ = nullptr, *pc_ = nullptr, *slot_ = nullptr, *frame_ = nullptr, *warpMask_ = nullptr;
+  DenseMap<AllocaInst *, Value *> frameBase_;
+  AllocaInst *loVar_ = nullptr, *hiVar_ = nullptr, *xVar_ = nullptr, *yVar_ = nullptr,
+             *zVar_ = nullptr;
+  GlobalVariable *desc_ = nullptr;
+};
+
+bool BlockBuilder::inlineThreadDependent() {
+  for (int round = 0; round < 32; round++) {
+    SmallVector<CallBase *, 16> calls;
+    for (Instruction &i : instructions(*b_))
+      if (auto *cb = dyn_cast<CallBase>(&i)) {
+        Function *callee = cb->getCalledFunction();
+        if (callee != nullptr && !callee->isDeclaration() && td_.needs.count(callee))
+          calls.push_back(cb);
+      }
+    if (calls.empty())
+      break;
+    for (CallBase *cb : calls) {
+      InlineFunctionInfo ifi;
+      if (!InlineFunction(*cb, ifi).isSuccess())
+        return fail("a device function with barriers or thread indices could not be inlined");
+    }
+  }
+  // What is left: recursion, indirect calls.
+  for (Instruction &i : instructions(*b_)) {
+    auto *cb = dyn_cast<CallBase>(&i);
+    if (cb == nullptr || isa<DbgInfoIntrinsic>(cb))
+      continue;
+    Function *callee = cb->getCalledFunction();
+    if (callee == nullptr) {
+      if (!cb->isInlineAsm())
+        storeTls_ = true; // an indirect call may read threadIdx
+      continue;
+    }
+    if (callee->getName() == kGridSyncFn || td_.gridSyncs.count(callee))
+      return fail("calls grid.sync() (cooperative groups): needs every block resident at once");
+    if (!callee->isDeclaration() && td_.splits.count(callee))
+      return fail("a recursive device function reaches a barrier or warp function");
+    if (!callee->isDeclaration() && td_.needs.count(callee))
+      storeTls_ = true;
+  }
+  return true;
+}
+
+void BlockBuilder::promoteLocals() {
+  if (level_ == OptimizationLevel::O0)
+    return;
+  FunctionPassManager fpm;
+  fpm.addPass(SROAPass());
+  fpm.run(*b_, fam_);
+}
+
+void BlockBuilder::cutAtSplitPoints() {
+  SmallVector<CallInst *, 16> calls;
+  for (Instruction &i : instructions(*b_))
+    if (auto *ci = dyn_cast<CallInst>(&i))
+      if (Function *callee = ci->getCalledFunction())
+        if (callee->getName() == kBarrierFn || callee->getName() == kWarpFn)
+          calls.push_back(ci);
+  for (CallInst *ci : calls) {
+    Split s{};
+    s.call = ci;
+    s.warp = ci->getCalledFunction()->getName() == kWarpFn;
+    auto *op = dyn_cast<ConstantInt>(ci->getArgOperand(0));
+    s.info = (s.warp ? kSplitWarp : 0) | (op != nullptr ? (uint32_t)op->getZExtValue() & 0xff
+                                                        : kOpDynamic);
+    s.pre = ci->getParent();
+    s.cont = s.pre->splitBasicBlock(ci->getNextNode(), "ah.after.split");
+    if (!ci->use_empty()) {
+      // The result arrives in the thread's slot; a placeholder stands for
+      // the load until each region is built.
+      std::string name = "ah.split.result." + std::to_string(splits_.size() + 1);
+      FunctionCallee ph = m_.getOrInsertFunction(
+          "ah.split.result." + std::string(ci->getType()->isIntegerTy(32) ? "i32" : "i64"),
+          FunctionType::get(ci->getType(), {Type::getInt32Ty(c_)}, false));
+      s.result = CallInst::Create(
+          ph, {ConstantInt::get(Type::getInt32Ty(c_), splits_.size() + 1)}, name,
+          &*s.cont->getFirstInsertionPt());
+      ci->replaceAllUsesWith(s.result);
+      resultToSplit_[s.result] = (unsigned)splits_.size();
+    }
+    preToSplit_[s.pre] = (unsigned)splits_.size();
+    splits_.push_back(s);
+  }
+}
+
+// An SSA value is live across split s when a use of it is reached from
+// s.cont without passing its definition: it then moves to the frame.
+void BlockBuilder::demoteValuesAcrossSplits() {
+  DenseSet<BasicBlock *> conts;
+  for (Split &s : splits_)
+    conts.insert(s.cont);
+  auto crosses = [&](Instruction *inst) {
+    BasicBlock *def = inst->getParent();
+    SmallVector<BasicBlock *, 16> work;
+    SmallPtrSet<BasicBlock *, 16> seen;
+    for (Use &u : inst->uses()) {
+      auto *user = cast<Instruction>(u.getUser());
+      BasicBlock *at = user->getParent();
+      if (auto *phi = dyn_cast<PHINode>(user))
+        at = phi->getIncomingBlock(u);
+      if (at != def)
+        work.push_back(at);
+    }
+    while (!work.empty()) {
+      BasicBlock *bb = work.pop_back_val();
+      if (!seen.insert(bb).second)
+        continue;
+      if (conts.count(bb))
+        return true;
+      for (BasicBlock *pred : predecessors(bb))
+        if (pred != def)
+          work.push_back(pred);
+    }
+    return false;
+  };
+  SmallVector<Instruction *, 32> live;
+  for (Instruction &i : instructions(*b_))
+    if (!isa<AllocaInst>(i) && !i.getType()->isVoidTy() && crosses(&i))
+      live.push_back(&i);
+  for (Instruction *i : live) {
+    AllocaInst *slot = isa<PHINode>(i) ? DemotePHIToStack(cast<PHINode>(i))
+                                       : DemoteRegToStack(*i, false);
+    if (slot != nullptr)
+      frameVars_.insert(slot);
+  }
+}
+
+void BlockBuilder::findRegions() {
+  DenseMap<BasicBlock *, unsigned> order;
+  for (BasicBlock &bb : *b_)
+    order[&bb] = order.size();
+  unsigned n = (unsigned)splits_.size();
+  regions_.assign(n + 1, {});
+  regionSets_.assign(n + 1, {});
+  for (unsigned r = 0; r <= n; r++) {
+    BasicBlock *start = r == 0 ? &b_->getEntryBlock() : splits_[r - 1].cont;
+    SmallVector<BasicBlock *, 16> work{start};
+    DenseSet<BasicBlock *> &set = regionSets_[r];
+    while (!work.empty()) {
+      BasicBlock *bb = work.pop_back_val();
+      if (!set.insert(bb).second)
+        continue;
+      if (preToSplit_.count(bb))
+        continue; // the thread stops at the split
+      for (BasicBlock *succ : successors(bb))
+        work.push_back(succ);
+    }
+    regions_[r].assign(set.begin(), set.end());
+    std::sort(regions_[r].begin(), regions_[r].end(),
+              [&](BasicBlock *a, BasicBlock *b) { return order[a] < order[b]; });
+  }
+}
+
+// Local variables left in memory (arrays, address-taken ones) stay one copy
+// for all threads when only region 0 touches them (each thread runs region
+// 0 from start to end before the next begins, as in one call of the kernel);
+// otherwise they move to the frame, one copy per thread.
+bool BlockBuilder::placeAllocas() {
+  SmallVector<AllocaInst *, 32> allocas;
+  for (Instruction &i : instructions(*b_))
+    if (auto *a = dyn_cast<AllocaInst>(&i))
+      allocas.push_back(a);
+  DenseSet<BasicBlock *> onlyRegion0;
+  for (BasicBlock *bb : regions_[0]) {
+    bool other = false;
+    for (unsigned r = 1; r < regions_.size() && !other; r++)
+      other = regionSets_[r].count(bb) != 0;
+    if (!other)
+      onlyRegion0.insert(bb);
+  }
+  for (AllocaInst *a : allocas) {
+    if (!a->isStaticAlloca() && !splits_.empty())
+      return fail("a variable-size local array (alloca) in a kernel with barriers");
+    if (splits_.empty() || frameVars_.count(a))
+      continue;
+    // Every instruction that touches memory derived from a.
+    bool escapes = false, local = true;
+    SmallVector<Value *, 16> work{a};
+    SmallPtrSet<Value *, 16> seen;
+    while (!work.empty() && local && !escapes) {
+      Value *v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      for (User *u : v->users()) {
+        auto *inst = dyn_cast<Instruction>(u);
+        if (inst == nullptr)
+          continue;
+        if (!onlyRegion0.count(inst->getParent()))
+          local = false;
+        if (auto *st = dyn_cast<StoreInst>(inst)) {
+          if (st->getValueOperand() == v)
+            escapes = true;
+        } else if (isa<PtrToIntInst>(inst)) {
+          escapes = true;
+        } else if (isa<GetElementPtrInst>(inst) || isa<BitCastInst>(inst) || isa<PHINode>(inst) ||
+                   isa<SelectInst>(inst) || isa<AddrSpaceCastInst>(inst)) {
+          work.push_back(inst);
+        }
+      }
+    }
+    if (!local || escapes)
+      frameVars_.insert(a);
+  }
+  // Frame variables: no lifetime markers or debug declarations (the frame
+  // slot of a thread is not an alloca).
+  const DataLayout &dl = m_.getDataLayout();
+  std::vector<AllocaInst *> vars(frameVars_.begin(), frameVars_.end());
+  for (AllocaInst *a : vars) {
+    SmallVector<DbgVariableIntrinsic *, 2> dbgs;
+    findDbgUsers(dbgs, a);
+    for (DbgVariableIntrinsic *d : dbgs)
+      d->eraseFromParent();
+    SmallVector<Value *, 8> work{a};
+    SmallVector<Instruction *, 8> dead;
+    while (!work.empty()) {
+      Value *v = work.pop_back_val();
+      for (User *u : v->users()) {
+        if (auto *ii = dyn_cast<IntrinsicInst>(u)) {
+          if (ii->isLifetimeStartOrEnd())
+            dead.push_back(ii);
+        } else if (isa<BitCastInst>(u)) {
+          work.push_back(u);
+        }
+      }
+    }
+    for (Instruction *d : dead)
+      d->eraseFromParent();
+  }
+  // Layout: strongest alignment first, so each variable's array starts
+  // aligned at frame + nthreads * prefix.
+  std::stable_sort(vars.begin(), vars.end(), [](AllocaInst *x, AllocaInst *y) {
+    return x->getAlign().value() > y->getAlign().value();
+  });
+  uint64_t prefix = 0;
+  for (AllocaInst *a : vars) {
+    uint64_t align = a->getAlign().value();
+    uint64_t size = *a->getAllocationSizeInBits(dl) / 8;
+    uint64_t stride = (size + align - 1) / align * align;
+    if (stride == 0)
+      stride = align;
+    frameLayout_[a] = {prefix, stride};
+    prefix += stride;
+  }
+  frameBytes_ = prefix;
+  return true;
+}
+
+void BlockBuilder::emitDescriptor() {
+  Type *i32 = Type::getInt32Ty(c_);
+  std::vector<Constant *> info{ConstantInt::get(i32, 0)};
+  for (Split &s : splits_)
+    info.push_back(ConstantInt::get(i32, s.info));
+  auto *infoTy = ArrayType::get(i32, info.size());
+  auto *infoVar = new GlobalVariable(m_, infoTy, true, GlobalValue::PrivateLinkage,
+                                     ConstantArray::get(infoTy, info), "ah.split.info");
+  Constant *fields[] = {ConstantInt::get(i32, kAbi), ConstantInt::get(i32, frameBytes_),
+                        ConstantInt::get(i32, splits_.size()), ConstantInt::get(i32, 0),
+                        ConstantExpr::getPointerCast(infoVar, i32->getPointerTo())};
+  desc_ = new GlobalVariable(m_, abi_.desc, true, GlobalValue::PrivateLinkage,
+                             ConstantStruct::get(abi_.desc, fields), "ah.block.kernel");
+}
+
+// Loops over the block's threads around a copy of region r's blocks. The
+// loop counters live in allocas that SROA turns into induction variables.
+BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispatch,
+                                      PHINode *next) {
+  Type *i32 = Type::getInt32Ty(c_), *i64 = Type::getInt64Ty(c_), *i8 = Type::getInt8Ty(c_);
+  bool hasSplits = !splits_.empty();
+  std::string tag = "r" + std::to_string(r) + (masked ? "m" : "");
+  auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
+  BasicBlock *pre = block("pre"), *zh = block("z"), *yinit = block("y0"), *yh = block("y"),
+             *xinit = block("x0"), *xh = block("x"), *body = block("thread"),
+             *run = masked ? block("run") : body, *exit = block("exit"), *xl = block("x+"),
+             *yl = block("y+"), *zl = block("z+"), *after = block("after");
+  IRBuilder<> ir(pre);
+  if (hasSplits) {
+    ir.CreateStore(ir.getInt32(kPcDone), loVar_);
+    ir.CreateStore(ir.getInt32(0), hiVar_);
+  }
+  ir.CreateStore(ir.getInt32(0), zVar_);
+  ir.CreateBr(zh);
+  ir.SetInsertPoint(zh);
+  Value *z = ir.CreateLoad(i32, zVar_, "z");
+  ir.CreateCondBr(ir.CreateICmpULT(z, dz_), yinit, after);
+  ir.SetInsertPoint(yinit);
+  ir.CreateStore(ir.getInt32(0), yVar_);
+  ir.CreateBr(yh);
+  ir.SetInsertPoint(yh);
+  Value *y = ir.CreateLoad(i32, yVar_, "y");
+  ir.CreateCondBr(ir.CreateICmpULT(y, dy_), xinit, zl);
+  ir.SetInsertPoint(xinit);
+  ir.CreateStore(ir.getInt32(0), xVar_);
+  ir.CreateBr(xh);
+  ir.SetInsertPoint(xh);
+  Value *x = ir.CreateLoad(i32, xVar_, "x");
+  ir.CreateCondBr(ir.CreateICmpULT(x, dx_), body, yl);
+
+  ir.SetInsertPoint(body);
+  Value *zy = ir.CreateAdd(ir.CreateMul(z, dy_), y);
+  Value *t = ir.CreateAdd(ir.CreateMul(zy, dx_), x, "tid");
+  Value *t64 = ir.CreateZExt(t, i64);
+  Value *pcAt = hasSplits ? ir.CreateInBoundsGEP(i32, pc_, t64, "pc.t") : nullptr;
+  if (masked) {
+    Value *mine = ir.CreateLoad(i32, pcAt);
+    ir.CreateCondBr(ir.CreateICmpEQ(mine, ir.getInt32(kPcRun | r)), run, xl);
+    ir.SetInsertPoint(run);
+  }
+  Type *tidTy = tidVar_->getAllocatedType();
+  ir.CreateStore(x, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 0));
+  ir.CreateStore(y, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 1));
+  ir.CreateStore(z, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 2));
+  Value *lane = ir.CreateAnd(t, warpMask_, "lane");
+  ir.CreateStore(lane, laneVar_);
+  if (storeTls_) {
+    GlobalVariable *tls = builtinVar(m_, kThreadIdxVar, tidTy);
+    tls->setConstant(false);
+    Type *gty = tls->getValueType();
+    ir.CreateStore(x, ir.CreateConstInBoundsGEP2_32(gty, tls, 0, 0));
+    ir.CreateStore(y, ir.CreateConstInBoundsGEP2_32(gty, tls, 0, 1));
+    ir.CreateStore(z, ir.CreateConstInBoundsGEP2_32(gty, tls, 0, 2));
+    GlobalVariable *tlsLane = builtinVar(m_, kLaneVar, i32);
+    tlsLane->setConstant(false);
+    ir.CreateStore(lane, tlsLane);
+  }
+  ValueToValueMapTy vm;
+  for (auto &fv : frameBase_) {
+    AllocaInst *a = fv.first;
+    Value *p = ir.CreateInBoundsGEP(
+        i8, fv.second, ir.CreateMul(t64, ir.getInt64(frameLayout_[a].second)));
+    vm[a] = ir.CreatePointerCast(p, a->getType(), a->getName() + ".t");
+  }
+  Value *slotAt = hasSplits ? ir.CreateInBoundsGEP(abi_.slot, slot_, t64, "slot.t") : nullptr;
+
+  // The region's blocks.
+  DenseSet<BasicBlock *> inRegion = regionSets_[r];
+  std::vector<BasicBlock *> clones;
+  for (BasicBlock *bb : regions_[r]) {
+    BasicBlock *nb = CloneBasicBlock(bb, vm, "." + tag, b_);
+    vm[bb] = nb;
+    clones.push_back(nb);
+  }
+  ir.CreateBr(cast<BasicBlock>(vm[r == 0 ? regions_[0].front() : splits_[r - 1].cont]));
+  PHINode *code = nullptr;
+  if (hasSplits) {
+    ir.SetInsertPoint(exit);
+    code = ir.CreatePHI(i32, 4, "pc.exit");
+  }
+  for (BasicBlock *nb : clones)
+    for (Instruction &i : *nb)
+      RemapInstruction(&i, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+  for (size_t bi = 0; bi < clones.size(); bi++) {
+    BasicBlock *orig = regions_[r][bi], *nb = clones[bi];
+    // Edges from blocks outside the region do not exist in this copy.
+    for (PHINode &phi : nb->phis())
+      for (unsigned k = phi.getNumIncomingValues(); k-- > 0;)
+        if (!inRegion.count(phi.getIncomingBlock(k)) &&
+            std::find(clones.begin(), clones.end(), phi.getIncomingBlock(k)) == clones.end())
+          phi.removeIncomingValue(k, false);
+    // Placeholders for split results: the slot's value.
+    for (Instruction &i : make_early_inc_range(*nb))
+      if (auto *ci = dyn_cast<CallInst>(&i))
+        if (ci->getCalledFunction() != nullptr &&
+            ci->getCalledFunction()->getName().startswith("ah.split.result.")) {
+          IRBuilder<> rb(ci);
+          Value *v = rb.CreateLoad(i64, rb.CreateStructGEP(abi_.slot, slotAt, 0));
+          if (!ci->getType()->isIntegerTy(64))
+            v = rb.CreateTrunc(v, ci->getType());
+          ci->replaceAllUsesWith(v);
+          ci->eraseFromParent();
+        }
+    auto sp = preToSplit_.find(orig);
+    if (sp != preToSplit_.end()) {
+      // The thread stops here: operands to its slot, then out.
+      Split &s = splits_[sp->second];
+      auto *call = cast<CallInst>(vm[s.call]);
+      IRBuilder<> sb(call);
+      uint32_t op = s.info & 0xff;
+      if (s.warp) {
+        sb.CreateStore(call->getArgOperand(1), sb.CreateStructGEP(abi_.slot, slotAt, 0));
+        sb.CreateStore(call->getArgOperand(4), sb.CreateStructGEP(abi_.slot, slotAt, 1));
+        sb.CreateStore(call->getArgOperand(2), sb.CreateStructGEP(abi_.slot, slotAt, 2));
+        sb.CreateStore(call->getArgOperand(3), sb.CreateStructGEP(abi_.slot, slotAt, 3));
+      } else if (op != 0) { // AH_CPU_BAR_SYNC has no operand
+        sb.CreateStore(sb.CreateZExt(call->getArgOperand(1), i64),
+                       sb.CreateStructGEP(abi_.slot, slotAt, 0));
+      }
+      if (op == kOpDynamic)
+        sb.CreateStore(call->getArgOperand(0), sb.CreateStructGEP(abi_.slot, slotAt, 4));
+      call->eraseFromParent();
+      Instruction *term = nb->getTerminator();
+      BranchInst::Create(exit, term);
+      term->eraseFromParent();
+      code->addIncoming(ConstantInt::get(i32, sp->second + 1), nb);
+      continue;
+    }
+    if (auto *ret = dyn_cast<ReturnInst>(nb->getTerminator())) {
+      BranchInst::Create(hasSplits ? exit : xl, ret);
+      ret->eraseFromParent();
+      if (hasSplits)
+        code->addIncoming(ConstantInt::get(i32, kPcDone), nb);
+    }
+  }
+  ir.SetInsertPoint(exit);
+  if (hasSplits && code->getNumIncomingValues() > 0) {
+    ir.CreateStore(code, pcAt);
+    Value *lo = ir.CreateLoad(i32, loVar_), *hi = ir.CreateLoad(i32, hiVar_);
+    ir.CreateStore(ir.CreateSelect(ir.CreateICmpULT(code, lo), code, lo), loVar_);
+    ir.CreateStore(ir.CreateSelect(ir.CreateICmpUGT(code, hi), code, hi), hiVar_);
+  } else if (code != nullptr) {
+    code->eraseFromParent();
+  }
+  ir.CreateBr(xl);
+  ir.SetInsertPoint(xl);
+  ir.CreateStore(ir.CreateAdd(x, ir.getInt32(1)), xVar_);
+  ir.CreateBr(xh);
+  ir.SetInsertPoint(yl);
+  ir.CreateStore(ir.CreateAdd(y, ir.getInt32(1)), yVar_);
+  ir.CreateBr(yh);
+  ir.SetInsertPoint(zl);
+  ir.CreateStore(ir.CreateAdd(z, ir.getInt32(1)), zVar_);
+  ir.CreateBr(zh);
+  ir.SetInsertPoint(after);
+  if (!hasSplits) {
+    ir.CreateRetVoid();
+  } else {
+    FunctionCallee nextFn = m_.getOrInsertFunction(
+        "__ah_cpu_block_next", FunctionType::get(i32, {abi_.ctx->getPointerTo(), i32, i32, i32},
+                                                 false));
+    Value *n = ir.CreateCall(nextFn, {ctx_, ir.CreateLoad(i32, loVar_), ir.CreateLoad(i32, hiVar_),
+                                      ir.getInt32(masked ? 0 : 1)});
+    next->addIncoming(n, after);
+    ir.CreateBr(dispatch);
+  }
+  return pre;
+}
+
+void BlockBuilder::buildBody() {
+  Type *i32 = Type::getInt32Ty(c_), *i8 = Type::getInt8Ty(c_);
+  // The original blocks, to be replaced by the regions' copies.
+  std::vector<BasicBlock *> original;
+  for (BasicBlock &bb : *b_)
+    original.push_back(&bb);
+  entry_ = BasicBlock::Create(c_, "ah.block", b_, &b_->getEntryBlock());
+  // Every static alloca moves to the new entry: locals are then shared by
+  // the regions' copies, frame variables are replaced in each copy.
+  SmallVector<AllocaInst *, 32> allocas;
+  for (BasicBlock *bb : original)
+    for (Instruction &i : *bb)
+      if (auto *a = dyn_cast<AllocaInst>(&i); a != nullptr && a->isStaticAlloca())
+        allocas.push_back(a);
+  for (AllocaInst *a : allocas)
+    a->moveBefore(*entry_, entry_->end());
+  IRBuilder<> ir(entry_);
+  Type *idxTy = tidVar_->getAllocatedType();
+  tidVar_->moveBefore(*entry_, entry_->end());
+  laneVar_->moveBefore(*entry_, entry_->end());
+  loVar_ = ir.CreateAlloca(i32, nullptr, "ah.lo");
+  hiVar_ = ir.CreateAlloca(i32, nullptr, "ah.hi");
+  xVar_ = ir.CreateAlloca(i32, nullptr, "ah.x");
+  yVar_ = ir.CreateAlloca(i32, nullptr, "ah.y");
+  zVar_ = ir.CreateAlloca(i32, nullptr, "ah.z");
+  GlobalVariable *dim = builtinVar(m_, kBlockDimVar, idxTy);
+  Type *dimTy = dim->getValueType();
+  dx_ = ir.CreateLoad(i32, ir.CreateConstInBoundsGEP2_32(dimTy, dim, 0, 0), "dx");
+  dy_ = ir.CreateLoad(i32, ir.CreateConstInBoundsGEP2_32(dimTy, dim, 0, 1), "dy");
+  dz_ = ir.CreateLoad(i32, ir.CreateConstInBoundsGEP2_32(dimTy, dim, 0, 2), "dz");
+  nthreads_ = ir.CreateMul(ir.CreateMul(dx_, dy_), dz_, "nthreads");
+  GlobalVariable *ws = builtinVar(m_, kWarpSizeVar, i32);
+  ws->setThreadLocal(false);
+  warpMask_ = ir.CreateSub(ir.CreateLoad(i32, ws, "warpSize"), ir.getInt32(1));
+  if (!splits_.empty()) {
+    emitDescriptor();
+    FunctionCallee begin = m_.getOrInsertFunction(
+        "__ah_cpu_block_begin",
+        FunctionType::get(abi_.ctx->getPointerTo(), {abi_.desc->getPointerTo()}, false));
+    ctx_ = ir.CreateCall(begin, {desc_}, "ctx");
+    pc_ = ir.CreateLoad(i32->getPointerTo(), ir.CreateStructGEP(abi_.ctx, ctx_, 0), "pc");
+    slot_ = ir.CreateLoad(abi_.slot->getPointerTo(), ir.CreateStructGEP(abi_.ctx, ctx_, 1), "slot");
+    frame_ = ir.CreateLoad(Type::getInt8PtrTy(c_), ir.CreateStructGEP(abi_.ctx, ctx_, 2), "frame");
+    Value *n64 = ir.CreateZExt(nthreads_, ir.getInt64Ty());
+    for (AllocaInst *a : frameVars_)
+      frameBase_[a] = ir.CreateInBoundsGEP(
+          i8, frame_, ir.CreateMul(n64, ir.getInt64(frameLayout_[a].first)), a->getName() + ".base");
+  }
+  BasicBlock *dispatch = nullptr;
+  PHINode *next = nullptr;
+  if (!splits_.empty()) {
+    dispatch = BasicBlock::Create(c_, "ah.dispatch", b_);
+    next = PHINode::Create(i32, splits_.size() * 2 + 1, "next", dispatch);
+  }
+  BasicBlock *first = buildRegion(0, false, dispatch, next);
+  ir.CreateBr(first);
+  if (!splits_.empty()) {
+    BasicBlock *done = BasicBlock::Create(c_, "ah.done", b_);
+    ReturnInst::Create(c_, done);
+    IRBuilder<> db(dispatch);
+    SwitchInst *sw = db.CreateSwitch(next, done, splits_.size() * 2);
+    for (unsigned r = 1; r <= splits_.size(); r++) {
+      sw->addCase(db.getInt32(r * 2), buildRegion(r, false, dispatch, next));
+      sw->addCase(db.getInt32(r * 2 + 1), buildRegion(r, true, dispatch, next));
+    }
+  }
+  // Out with the originals.
+  for (BasicBlock *bb : original)
+    bb->dropAllReferences();
+  for (BasicBlock *bb : original)
+    bb->eraseFromParent();
+  for (AllocaInst *a : frameVars_)
+    if (a->use_empty())
+      a->eraseFromParent();
+}
+
+Function *BlockBuilder::build() {
+  ValueToValueMapTy vm;
+  b_ = CloneFunction(&k_, vm);
+  b_->setName(k_.getName() + ".ahblock");
+  b_->setLinkage(k_.hasLocalLinkage() ? GlobalValue::InternalLinkage
+                 : k_.isDiscardableIfUnused() ? GlobalValue::LinkOnceODRLinkage
+                                              : GlobalValue::ExternalLinkage);
+  b_->setVisibility(GlobalValue::HiddenVisibility);
+  if (k_.hasComdat())
+    b_->setComdat(m_.getOrInsertComdat(b_->getName()));
+  bool ok = inlineThreadDependent();
+  if (ok) {
+    Type *i32 = Type::getInt32Ty(c_);
+    GlobalVariable *tls = m_.getNamedGlobal(kThreadIdxVar);
+    Type *idxTy = tls != nullptr ? tls->getValueType() : ArrayType::get(i32, 3);
+    IRBuilder<> ir(&*b_->getEntryBlock().getFirstInsertionPt());
+    tidVar_ = ir.CreateAlloca(idxTy, nullptr, "threadIdx");
+    laneVar_ = ir.CreateAlloca(i32, nullptr, "lane");
+    if (tls != nullptr)
+      replaceGlobalInFunction(tls, tidVar_, *b_);
+    if (GlobalVariable *lane = m_.getNamedGlobal(kLaneVar))
+      replaceGlobalInFunction(lane, laneVar_, *b_);
+    promoteLocals();
+    cutAtSplitPoints();
+    demoteValuesAcrossSplits();
+    findRegions();
+    ok = placeAllocas();
+  }
+  if (ok) {
+    buildBody();
+    std::string err;
+    raw_string_ostream os(err);
+    if (verifyFunction(*b_, &os)) {
+      if (debugEnabled())
+        errs() << "anyhip kernel compiler: " << k_.getName() << ": " << os.str() << "\n" << *b_;
+      ok = fail("internal error of the kernel compiler (ANYHIP_KERNEL_COMPILER_DEBUG=1 at "
+                "compile time shows it)");
+    }
+  }
+  if (!ok) {
+    b_->eraseFromParent();
+    b_ = nullptr;
+    if (desc_ != nullptr) {
+      desc_->eraseFromParent();
+      desc_ = nullptr;
+    }
+  }
+  return b_;
+}
+
+// A constructor registering every kernel's block function (or why none).
+void emitRegistration(Module &m, const std::vector<Function *> &kernels,
+                      const std::vector<Function *> &blocks,
+                      const std::vector<GlobalVariable *> &descs,
+                      const std::vector<std::string> &whys) {
+  LLVMContext &c = m.getContext();
+  Type *i8p = Type::getInt8PtrTy(c);
+  FunctionCallee reg = m.getOrInsertFunction(
+      "__ahCpuRegisterBlock", FunctionType::get(Type::getVoidTy(c), {i8p, i8p, i8p, i8p}, false));
+  Function *ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false),
+                                    GlobalValue::InternalLinkage, "ah.register.block.kernels", m);
+  IRBuilder<> ir(BasicBlock::Create(c, "entry", ctor));
+  for (size_t i = 0; i < kernels.size(); i++) {
+    Value *why = Constant::getNullValue(i8p);
+    if (blocks[i] == nullptr)
+      why = ir.CreateGlobalStringPtr(whys[i], "ah.why");
+    Value *block = blocks[i] != nullptr ? ir.CreatePointerCast(blocks[i], i8p)
+                                        : Constant::getNullValue(i8p);
+    Value *desc = descs[i] != nullptr ? ir.CreatePointerCast(descs[i], i8p)
+                                      : Constant::getNullValue(i8p);
+    ir.CreateCall(reg, {ir.CreatePointerCast(kernels[i], i8p), block, desc, why});
+  }
+  ir.CreateRetVoid();
+  appendToGlobalCtors(m, ctor, 65535);
+}
+
+} // namespace
+
+PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
+  std::vector<Function *> kernels = findKernels(m);
+  if (kernels.empty())
+    return PreservedAnalyses::all();
+  FunctionAnalysisManager &fam = am.getResult<FunctionAnalysisManagerModuleProxy>(m).getManager();
+  ThreadDependence td = analyseThreadDependence(m);
+  std::vector<Function *> blocks;
+  std::vector<GlobalVariable *> descs;
+  std::vector<std::string> whys;
+  // A block-less descriptor for barrier-free kernels: frame 0, no splits.
+  for (Function *k : kernels) {
+    BlockBuilder bb(m, *k, td, level_, fam);
+    Function *b = bb.build();
+    blocks.push_back(b);
+    whys.push_back(bb.why());
+    GlobalVariable *desc = bb.descriptor();
+    if (b != nullptr && desc == nullptr) {
+      LLVMContext &c = m.getContext();
+      AbiTypes abi = abiTypes(c);
+      Type *i32 = Type::getInt32Ty(c);
+      Constant *fields[] = {ConstantInt::get(i32, kAbi), ConstantInt::get(i32, 0),
+                            ConstantInt::get(i32, 0), ConstantInt::get(i32, 0),
+                            Constant::getNullValue(i32->getPointerTo())};
+      desc = new GlobalVariable(m, abi.desc, true, GlobalValue::PrivateLinkage,
+                                ConstantStruct::get(abi.desc, fields), "ah.block.kernel");
+    }
+    descs.push_back(desc);
+    if (debugEnabled())
+      errs() << "anyhip kernel compiler: " << k->getName() << ": "
+             << (b != nullptr ? "block function, " + std::to_string(bb.nsplits()) + " split points"
+                              : "fibers: " + bb.why())
+             << "\n";
+  }
+  emitRegistration(m, kernels, blocks, descs, whys);
+  return PreservedAnalyses::none();
+}
+
+} // namespace anyhip

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// anyhip's kernel compiler for the CPU device: the pass that gives every
+// kernel a block function (include/hip/anyhip/cpu/block_abi.h says what one
+// is and how the engine calls it). docs/cpu-engine.md explains the method.
+#ifndef ANYHIP_KERNEL_COMPILER_BLOCK_LOOPS_H
+#define ANYHIP_KERNEL_COMPILER_BLOCK_LOOPS_H
+
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/OptimizationLevel.h>
+
+namespace anyhip {
+
+class BlockLoopsPass : public llvm::PassInfoMixin<BlockLoopsPass> {
+public:
+  explicit BlockLoopsPass(llvm::OptimizationLevel level) : level_(level) {}
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &am);
+
+private:
+  llvm::OptimizationLevel level_;
+};
+
+} // namespace anyhip
+
+#endif

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// The names and codes the pass recognises, from the kernel language's
+// contract with the CPU engine (include/hip/anyhip/cpu/state.h and
+// block_abi.h). Kept in one place so that a rename there is one edit here.
+#ifndef ANYHIP_KERNEL_COMPILER_SPLIT_POINTS_H
+#define ANYHIP_KERNEL_COMPILER_SPLIT_POINTS_H
+
+#include <cstdint>
+
+namespace anyhip {
+
+// Calls that every thread of a block (or warp) must reach before any goes
+// on: the block function is cut at each of them.
+constexpr const char *kBarrierFn = "__ah_cpu_barrier"; // int (int op, int predicate)
+constexpr const char *kWarpFn = "__ah_cpu_warp";       // u64 (int op, u64 value, int arg, int width, u64 mask)
+// grid.sync(): needs every block resident at once; such kernels keep fibers.
+constexpr const char *kGridSyncFn = "__ah_cpu_grid_sync";
+
+// Thread-local built-ins.
+constexpr const char *kThreadIdxVar = "threadIdx";
+constexpr const char *kBlockDimVar = "blockDim";
+constexpr const char *kLaneVar = "__ah_cpu_lane";
+constexpr const char *kWarpSizeVar = "warpSize";
+
+// block_abi.h: split_info bits.
+constexpr uint32_t kSplitWarp = 0x100u;
+constexpr uint32_t kOpDynamic = 0xffu;
+
+} // namespace anyhip
+
+#endif
