@@ -8,6 +8,12 @@ if("nvidia" IN_LIST ANYHIP_TEST_DEVICES)
 else()
   set(ANYHIP_PROGRAM_OFFLOAD "--offload-arch=cpu")
 endif()
+# What a command running this build's hipcc depends on: hipcc, libanyhip and,
+# when built, the kernel compiler's plugin that hipcc's CPU pass loads.
+set(ANYHIP_HIPCC_DEPENDS hipcc anyhip)
+if(TARGET anyhip_kernel_compiler)
+  list(APPEND ANYHIP_HIPCC_DEPENDS anyhip_kernel_compiler)
+endif()
 function(anyhip_hip_executable name)
   cmake_parse_arguments(ARG "" "" "SOURCES;FLAGS;DEPENDS" ${ARGN})
   list(PREPEND ARG_FLAGS ${ANYHIP_PROGRAM_OFFLOAD})
@@ -21,7 +27,7 @@ function(anyhip_hip_executable name)
        ${PROJECT_SOURCE_DIR}/include/*.hpp)
   add_custom_command(OUTPUT ${out}
     COMMAND $<TARGET_FILE:hipcc> ${ARG_FLAGS} -o ${out} ${srcs}
-    DEPENDS hipcc anyhip ${srcs} ${hip_headers} ${ARG_DEPENDS}
+    DEPENDS ${ANYHIP_HIPCC_DEPENDS} ${srcs} ${hip_headers} ${ARG_DEPENDS}
     COMMENT "hipcc ${name}"
     VERBATIM)
   add_custom_target(${name}_build ALL DEPENDS ${out})
