@@ -157,6 +157,27 @@ static const char *mode_flag(enum ah_mode m) {
   return m == AH_MODE_PREPROCESS ? "-E" : m == AH_MODE_ASSEMBLY ? "-S" : "-c";
 }
 
+/* Whether -g asks for debug information and no -gdwarf-N names its version.
+ * clang 14's DWARF 5 (DW_FORM_rnglistx, strx) is more than valgrind 3.19
+ * (Debian 12) reads, while g++ 12's DWARF 5 is not; the kernel compiler's
+ * CPU pass then asks for DWARF 4, which every debugger reads. */
+static int wants_default_dwarf(const struct ah_opts *o) {
+  int g = 0;
+
+  for (size_t i = 0; i < o->common_flags.n; i++) {
+    const char *f = o->common_flags.v[i];
+
+    if (strncmp(f, "-gdwarf", 7) == 0)
+      return 0;
+    if (strcmp(f, "-g0") == 0)
+      g = 0;
+    else if (strcmp(f, "-g") == 0 || strcmp(f, "-ggdb") == 0 || strcmp(f, "-g1") == 0 ||
+             strcmp(f, "-g2") == 0 || strcmp(f, "-g3") == 0 || strcmp(f, "-ggdb3") == 0)
+      g = 1;
+  }
+  return g;
+}
+
 /* Plans one source; appends what the link needs to `link`. */
 static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct ah_toolchain *tc,
                        const struct ah_input *in, struct ah_strv *link, int *nv_warned) {
@@ -223,6 +244,8 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
   ah_strv_append(&cmd, &o->compile_flags);
   ah_strv_append(&cmd, &o->common_flags);
   ah_strv_append(&cmd, in->lang == AH_LANG_C ? &o->c_flags : &o->cxx_flags);
+  if (hip && tc->kc == AH_KC_ON && wants_default_dwarf(o))
+    ah_strv_push(&cmd, "-gdwarf-4");
   if (hip && o->deps_md) {
     /* gcc would name the .d file and its target after the temporary files. */
     char *target = o->mode == AH_MODE_LINK ? NULL : out;
