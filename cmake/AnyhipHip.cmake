@@ -8,6 +8,17 @@ if("nvidia" IN_LIST ANYHIP_TEST_DEVICES)
 else()
   set(ANYHIP_PROGRAM_OFFLOAD "--offload-arch=cpu")
 endif()
+# This build's hipcc as the build runs it (ANYHIP_HIPCC), and what such a
+# command depends on: hipcc, libanyhip and, when built, the kernel compiler's
+# plugin that hipcc's CPU pass loads. Without the kernel compiler, the
+# configure said so once: the build's own compiles do not repeat hipcc's note.
+set(ANYHIP_HIPCC $<TARGET_FILE:hipcc>)
+set(ANYHIP_HIPCC_DEPENDS hipcc anyhip)
+if(TARGET anyhip_kernel_compiler)
+  list(APPEND ANYHIP_HIPCC_DEPENDS anyhip_kernel_compiler)
+else()
+  set(ANYHIP_HIPCC ${CMAKE_COMMAND} -E env HIPCC_KERNEL_COMPILER=0 $<TARGET_FILE:hipcc>)
+endif()
 function(anyhip_hip_executable name)
   cmake_parse_arguments(ARG "" "" "SOURCES;FLAGS;DEPENDS" ${ARGN})
   list(PREPEND ARG_FLAGS ${ANYHIP_PROGRAM_OFFLOAD})
@@ -20,8 +31,8 @@ function(anyhip_hip_executable name)
   file(GLOB_RECURSE hip_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/*.h
        ${PROJECT_SOURCE_DIR}/include/*.hpp)
   add_custom_command(OUTPUT ${out}
-    COMMAND $<TARGET_FILE:hipcc> ${ARG_FLAGS} -o ${out} ${srcs}
-    DEPENDS hipcc anyhip ${srcs} ${hip_headers} ${ARG_DEPENDS}
+    COMMAND ${ANYHIP_HIPCC} ${ARG_FLAGS} -o ${out} ${srcs}
+    DEPENDS ${ANYHIP_HIPCC_DEPENDS} ${srcs} ${hip_headers} ${ARG_DEPENDS}
     COMMENT "hipcc ${name}"
     VERBATIM)
   add_custom_target(${name}_build ALL DEPENDS ${out})

@@ -330,6 +330,10 @@ int ah_args_parse(int argc, char **argv, int cxx_as_hip, struct ah_opts *o) {
                strcmp(a, "-MG") == 0 || starts(a, "-iquote") || starts(a, "-isystem") ||
                starts(a, "-idirafter")) {
       ah_strv_push(&o->compile_flags, a);
+    } else if (strcmp(a, "--no-kernel-compiler") == 0) {
+      o->no_kernel_compiler = 1;
+    } else if (strcmp(a, "--ah-kernel-compiler") == 0) {
+      o->print_kernel_compiler = 1;
     } else if (strcmp(a, "--ah-prepare") == 0) {
       o->prepare_only = 1;
     } else if (starts(a, "--ah-target=")) {

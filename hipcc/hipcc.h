@@ -41,6 +41,7 @@ char *ah_path_dir(const char *path);
 /* Diagnostics: "hipcc: error: ..." on stderr. */
 void ah_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ah_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ah_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- command line (args.c) --------------------------------------------- */
 
@@ -88,11 +89,13 @@ struct ah_opts {
   int has_std;                  /* -std given for C++ */
   int cpu_only;                 /* --offload-arch named cpu and no sm_* target */
   int want_nvidia;              /* --offload-arch named an sm_* target */
+  int no_kernel_compiler;       /* --no-kernel-compiler */
   int verbose;                  /* -v */
   int dry_run;                  /* -### */
   int save_temps;               /* -save-temps */
   int print_version;            /* --version, or -v alone */
   int print_help;               /* --help */
+  int print_kernel_compiler;    /* --ah-kernel-compiler (for hipconfig): plugin, compiler */
   int deps_md;                  /* -MD or -MMD */
   const char *deps_file;        /* -MF */
   int deps_target;              /* -MT or -MQ given */
@@ -107,17 +110,40 @@ int ah_args_parse(int argc, char **argv, int cxx_as_hip, struct ah_opts *o);
 
 /* ---- toolchain (toolchain.c) ------------------------------------------- */
 
+/* Whether the CPU pass uses anyhip's kernel compiler (clang 14 + the LLVM
+ * pass plugin in kernel-compiler/, DESIGN §7). */
+enum ah_kc_state {
+  AH_KC_UNKNOWN, /* not looked for yet (ah_toolchain_kernel_compiler) */
+  AH_KC_ON,      /* kc_cxx with -fpass-plugin=kc_plugin */
+  AH_KC_OFF,     /* turned off: --no-kernel-compiler, HIPCC_KERNEL_COMPILER=0, built without */
+  AH_KC_MISSING, /* wanted but not there (kc_why says what): the CPU pass uses cxx */
+};
+
 struct ah_toolchain {
   char *self;          /* absolute path of this hipcc */
   char *include_dir;   /* holds hip/hip_runtime.h */
   char *lib_dir;       /* holds libanyhip.so */
   struct ah_strv cxx;  /* host C++ compiler and its own leading arguments */
   struct ah_strv cc;   /* host C compiler */
+  int cxx_from_hipcc;  /* cxx came from HIPCC_CXX (it then also decides the CPU pass) */
   int cxx_as_hip;      /* HIP_COMPILE_CXX_AS_HIP: .cpp/.cc/.cxx are HIP sources */
   char *tmp_root;      /* $TMPDIR or /tmp */
+  enum ah_kc_state kc;
+  char *kc_plugin;     /* AH_KC_ON: the plugin's path */
+  struct ah_strv kc_cxx; /* AH_KC_ON: the clang++ 14 that loads it */
+  char *kc_why;        /* AH_KC_MISSING / AH_KC_OFF: why, for the note and --version */
 };
 
 void ah_toolchain_find(struct ah_toolchain *tc, const char *argv0);
+/* Decides tc->kc and fills kc_*: off when `off` (--no-kernel-compiler) or
+ * HIPCC_KERNEL_COMPILER=0; otherwise the plugin (HIPCC_KERNEL_COMPILER=PATH,
+ * else <lib_dir>/anyhip/, else the build tree's) and clang++ 14 (HIPCC_CXX
+ * when set and clang 14, else HIPCC_CLANG, else clang++-14, else clang++ of
+ * version 14). May run `clang++ --version`, so it is called only when a
+ * HIP source is compiled. */
+void ah_toolchain_kernel_compiler(struct ah_toolchain *tc, int off);
+/* The compiler of the CPU pass: kc_cxx when the kernel compiler is on, else cxx. */
+const struct ah_strv *ah_toolchain_cpu_cxx(const struct ah_toolchain *tc);
 /* HIP version this tree mirrors, read from <include_dir>/hip/hip_version.h;
  * "unknown" when the file cannot be read. Returns a new string "MAJOR.MINOR.PATCH". */
 char *ah_toolchain_hip_version(const struct ah_toolchain *tc);
@@ -163,7 +189,14 @@ struct ah_step *ah_plan_add_fn(struct ah_plan *p, const char *desc, int (*fn)(vo
  * with -save-temps. */
 char *ah_plan_temp(struct ah_plan *p, const char *src, const char *suffix);
 
-/* Builds the whole plan for o. Returns 0, or 1 after printing an error. */
+/* Whether o compiles a HIP source (-c, -S or a link; not -E/-M). */
+int ah_plan_compiles_hip(const struct ah_opts *o);
+/* Whether the plan for o depends on the kernel compiler: a HIP source, or a
+ * link with -fopenmp (linked with clang's OpenMP runtime when it is on). */
+int ah_plan_needs_kernel_compiler(const struct ah_opts *o);
+/* Builds the whole plan for o; tc->kc must be decided when
+ * ah_plan_needs_kernel_compiler(o). Prints the kernel compiler's note when
+ * it is missing. Returns 0, or 1 after printing an error. */
 int ah_plan_build(struct ah_plan *p, const struct ah_opts *o, const struct ah_toolchain *tc);
 /* Rewrites every FROM in FILE (a .d file, -E output) to TO; 0 when FILE is absent. */
 int ah_plan_fix_deps(const char *file, const char *from, const char *to);
@@ -181,6 +214,10 @@ int ah_spawn(char *const argv[]);
  * including on SIGINT/SIGTERM/SIGHUP. keep: leave it (and say where). */
 int ah_tmpdir_create(char *templ, int keep);
 void ah_tmpdir_cleanup(void);
+/* Runs argv (PATH searched) with stdin and stderr on /dev/null and returns
+ * the first cap-1 bytes of its standard output in out (NUL-terminated);
+ * returns its exit status, or -1 when it could not start. */
+int ah_spawn_capture(char *const argv[], char *out, size_t cap);
 /* Prints argv shell-quoted on one line. */
 void ah_print_argv(void *f, char *const argv[]);
 

@@ -37,12 +37,14 @@ static void usage(void) {
        "  -Xcompiler a,b        flags for the host compiler\n"
        "  --offload-arch=T      target, repeatable: cpu (CPU only), sm_NN (NVIDIA); gfx* ignored\n"
        "  -save-temps           keep intermediate files in the current directory\n"
+       "  --no-kernel-compiler  CPU pass without anyhip's kernel compiler (clang 14 + plugin)\n"
        "  -v                    print each command before running it\n"
        "  -###                  print the commands and run nothing\n"
        "  --version             versions of HIP mirrored, anyhip and the host compiler\n"
        "other flags go to the host compiler.\n"
        "environment: HIPCC_CXX or CXX (default g++), HIPCC_CC or CC (default gcc),\n"
        "  ANYHIP_PATH (an anyhip install), HIPCC_NVCC (nvcc, or none),\n"
+       "  HIPCC_KERNEL_COMPILER (0: off; or the plugin's path), HIPCC_CLANG (clang++ 14),\n"
        "  HIP_COMPILE_CXX_AS_HIP, TMPDIR");
 }
 
@@ -55,6 +57,10 @@ static int version(const struct ah_toolchain *tc) {
   printf("anyhip version: %s (hipcc)\n", AH_VERSION);
   printf("InstalledDir: %s\n", tc->self);
   printf("Host compiler: %s\n", tc->cxx.v[0]);
+  if (tc->kc == AH_KC_ON)
+    printf("Kernel compiler: %s -fpass-plugin=%s\n", tc->kc_cxx.v[0], tc->kc_plugin);
+  else
+    printf("Kernel compiler: none (%s)\n", tc->kc_why);
   free(hip);
   ah_strv_append(&cmd, &tc->cxx);
   ah_strv_push(&cmd, "--version");
@@ -77,8 +83,20 @@ int main(int argc, char **argv) {
     usage();
     return 0;
   }
-  if (o.print_version)
+  if (o.print_kernel_compiler) {
+    /* hipconfig --kernel-compiler asks this: the plugin, or none. */
+    ah_toolchain_kernel_compiler(&tc, o.no_kernel_compiler);
+    puts(tc.kc == AH_KC_ON ? tc.kc_plugin : "none");
+    if (tc.kc == AH_KC_ON)
+      printf("%s\n", tc.kc_cxx.v[0]);
+    else
+      printf("%s\n", tc.kc_why);
+    return 0;
+  }
+  if (o.print_version) {
+    ah_toolchain_kernel_compiler(&tc, o.no_kernel_compiler);
     return version(&tc);
+  }
   if (o.prepare_only) {
     if (o.ninputs != 1 || o.inputs[0].is_flag) {
       ah_error("--ah-prepare takes one source file");
@@ -107,6 +125,8 @@ int main(int argc, char **argv) {
       ah_print_argv(stderr, cmd.v);
     return o.dry_run ? 0 : ah_spawn(cmd.v);
   }
+  if (ah_plan_needs_kernel_compiler(&o))
+    ah_toolchain_kernel_compiler(&tc, o.no_kernel_compiler);
   if (ah_plan_build(&plan, &o, &tc))
     return 1;
   if (o.dry_run) {

@@ -4,8 +4,8 @@
  * (in process), let the NVIDIA pass add its steps, compile the prepared file
  * with the host C++ compiler; plain C++ and C sources are compiled as they
  * are; then one link with libanyhip. The CPU pass is one host compile per
- * source today; a kernel compiler for the CPU (DESIGN §7) would become
- * another step between preparation and that compile. */
+ * source: with clang++ 14 and anyhip's LLVM plugin (-fpass-plugin) when the
+ * kernel compiler is on (DESIGN §7), else with the host C++ compiler. */
 #include "hipcc.h"
 
 #include <errno.h>
@@ -157,6 +157,27 @@ static const char *mode_flag(enum ah_mode m) {
   return m == AH_MODE_PREPROCESS ? "-E" : m == AH_MODE_ASSEMBLY ? "-S" : "-c";
 }
 
+/* Whether -g asks for debug information and no -gdwarf-N names its version.
+ * clang 14's DWARF 5 (DW_FORM_rnglistx, strx) is more than valgrind 3.19
+ * (Debian 12) reads, while g++ 12's DWARF 5 is not; the kernel compiler's
+ * CPU pass then asks for DWARF 4, which every debugger reads. */
+static int wants_default_dwarf(const struct ah_opts *o) {
+  int g = 0;
+
+  for (size_t i = 0; i < o->common_flags.n; i++) {
+    const char *f = o->common_flags.v[i];
+
+    if (strncmp(f, "-gdwarf", 7) == 0)
+      return 0;
+    if (strcmp(f, "-g0") == 0)
+      g = 0;
+    else if (strcmp(f, "-g") == 0 || strcmp(f, "-ggdb") == 0 || strcmp(f, "-g1") == 0 ||
+             strcmp(f, "-g2") == 0 || strcmp(f, "-g3") == 0 || strcmp(f, "-ggdb3") == 0)
+      g = 1;
+  }
+  return g;
+}
+
 /* Plans one source; appends what the link needs to `link`. */
 static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct ah_toolchain *tc,
                        const struct ah_input *in, struct ah_strv *link, int *nv_warned) {
@@ -196,13 +217,21 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
   if (o->mode == AH_MODE_COMPILE && extra.n > 0)
     obj = ah_plan_temp(p, in->arg, "-hip-cpu.o");
 
-  ah_strv_append(&cmd, in->lang == AH_LANG_C ? &tc->cc : &tc->cxx);
+  ah_strv_append(&cmd, in->lang == AH_LANG_C ? &tc->cc
+                       : hip                  ? ah_toolchain_cpu_cxx(tc)
+                                              : &tc->cxx);
   if (hip && !o->has_std)
     ah_strv_push(&cmd, "-std=c++17");
   if (hip) {
     char *dir = ah_path_dir(in->arg);
 
     ah_toolchain_hip_flags(tc, &cmd);
+    if (tc->kc == AH_KC_ON) {
+      ah_strv_push(&cmd, "-D__ANYHIP_KERNEL_COMPILER__=1");
+      /* Preprocessing runs no pass: clang would call the flag unused. */
+      if (o->mode != AH_MODE_PREPROCESS)
+        ah_strv_pushf(&cmd, "-fpass-plugin=%s", tc->kc_plugin);
+    }
     /* The prepared file lives elsewhere: #include "x.h" must still find the
      * source's neighbours first. */
     ah_strv_push(&cmd, "-iquote");
@@ -215,6 +244,8 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
   ah_strv_append(&cmd, &o->compile_flags);
   ah_strv_append(&cmd, &o->common_flags);
   ah_strv_append(&cmd, in->lang == AH_LANG_C ? &o->c_flags : &o->cxx_flags);
+  if (hip && tc->kc == AH_KC_ON && wants_default_dwarf(o))
+    ah_strv_push(&cmd, "-gdwarf-4");
   if (hip && o->deps_md) {
     /* gcc would name the .d file and its target after the temporary files. */
     char *target = o->mode == AH_MODE_LINK ? NULL : out;
@@ -309,6 +340,31 @@ out:
   return rc;
 }
 
+int ah_plan_compiles_hip(const struct ah_opts *o) {
+  if (o->mode == AH_MODE_PREPROCESS)
+    return 0;
+  for (size_t i = 0; i < o->ninputs; i++)
+    if (!o->inputs[i].is_flag && o->inputs[i].lang == AH_LANG_HIP)
+      return 1;
+  return 0;
+}
+
+/* -fopenmp (not -fopenmp-simd, which needs no runtime). */
+static int has_openmp(const struct ah_opts *o) {
+  for (size_t i = 0; i < o->common_flags.n; i++)
+    if (strcmp(o->common_flags.v[i], "-fopenmp") == 0 ||
+        strncmp(o->common_flags.v[i], "-fopenmp=", 9) == 0)
+      return 1;
+  return 0;
+}
+
+int ah_plan_needs_kernel_compiler(const struct ah_opts *o) {
+  for (size_t i = 0; i < o->ninputs; i++)
+    if (!o->inputs[i].is_flag && o->inputs[i].lang == AH_LANG_HIP)
+      return 1;
+  return o->mode == AH_MODE_LINK && has_openmp(o);
+}
+
 int ah_plan_build(struct ah_plan *p, const struct ah_opts *o, const struct ah_toolchain *tc) {
   struct ah_strv link = {0};
   int need_tmp = 0, nv_warned = 0, rc = 1;
@@ -346,10 +402,16 @@ int ah_plan_build(struct ah_plan *p, const struct ah_opts *o, const struct ah_to
     p->counter++;
   }
 
+  if (tc->kc == AH_KC_MISSING && ah_plan_compiles_hip(o))
+    ah_note("anyhip's kernel compiler (clang 14 + plugin) not used: %s; kernels will run on "
+            "the slower fiber engine (HIPCC_KERNEL_COMPILER=0 silences this)",
+            tc->kc_why);
   if (o->mode == AH_MODE_LINK) {
     struct ah_strv cmd = {0};
 
-    ah_strv_append(&cmd, &tc->cxx);
+    /* clang's OpenMP code calls libomp (__kmpc_*), which g++ -fopenmp does not
+     * link; libomp also serves g++'s (GOMP_*) objects. */
+    ah_strv_append(&cmd, tc->kc == AH_KC_ON && has_openmp(o) ? &tc->kc_cxx : &tc->cxx);
     ah_strv_append(&cmd, &o->common_flags);
     ah_strv_append(&cmd, &o->link_flags);
     ah_strv_append(&cmd, &link);

@@ -6,6 +6,7 @@
 #include "hipcc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
 #include <spawn.h>
@@ -124,4 +125,45 @@ int ah_spawn(char *const argv[]) {
     return 128 + WTERMSIG(status);
   }
   return 1;
+}
+
+int ah_spawn_capture(char *const argv[], char *out, size_t cap) {
+  posix_spawn_file_actions_t fa;
+  int fds[2], status, err;
+  size_t n = 0;
+  ssize_t got;
+  pid_t pid;
+
+  out[0] = '\0';
+  if (pipe2(fds, O_CLOEXEC) != 0)
+    return -1;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(fds[1]);
+  if (err != 0) {
+    close(fds[0]);
+    return -1;
+  }
+  /* Read to the end, keeping what fits, so the child never blocks on a full pipe. */
+  for (;;) {
+    char buf[512];
+
+    got = read(fds[0], buf, sizeof(buf));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break;
+    for (ssize_t i = 0; i < got && n + 1 < cap; i++)
+      out[n++] = buf[i];
+  }
+  out[n] = '\0';
+  close(fds[0]);
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

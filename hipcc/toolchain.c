@@ -4,7 +4,9 @@
  * <prefix>/include, <prefix>/lib) or, in a build tree, the source tree's
  * include/ and the build's lib/ compiled in by CMake; ANYHIP_PATH (and
  * HIP_PATH when it points at an anyhip install) override. Also the host
- * compilers (HIPCC_CXX/CXX, HIPCC_CC/CC) and the HIP version mirrored. */
+ * compilers (HIPCC_CXX/CXX, HIPCC_CC/CC), the kernel compiler of the CPU
+ * pass (clang 14 and anyhip's LLVM plugin, when both are there) and the HIP
+ * version mirrored. */
 #include "hipcc.h"
 
 #include <limits.h>
@@ -22,6 +24,19 @@
 #ifndef AH_INSTALL_LIBDIR
 #define AH_INSTALL_LIBDIR "lib"
 #endif
+/* The build tree's plugin, and the clang++ 14 CMake found; "" when the
+ * kernel compiler was not built. */
+#ifndef AH_BUILD_KERNEL_COMPILER
+#define AH_BUILD_KERNEL_COMPILER ""
+#endif
+#ifndef AH_CLANGXX
+#define AH_CLANGXX ""
+#endif
+/* 1 when configured with ANYHIP_KERNEL_COMPILER=OFF: no note then. */
+#ifndef AH_KERNEL_COMPILER_OFF
+#define AH_KERNEL_COMPILER_OFF 0
+#endif
+#define AH_KC_PLUGIN_NAME "anyhip/anyhip-kernel-compiler.so"
 
 /* The absolute path of this executable. */
 static char *find_self(const char *argv0) {
@@ -133,7 +148,8 @@ void ah_toolchain_find(struct ah_toolchain *tc, const char *argv0) {
   free(bindir);
   free(prefix);
 
-  if (!env_compiler("HIPCC_CXX", tc->self, &tc->cxx) && !env_compiler("CXX", tc->self, &tc->cxx))
+  tc->cxx_from_hipcc = env_compiler("HIPCC_CXX", tc->self, &tc->cxx);
+  if (!tc->cxx_from_hipcc && !env_compiler("CXX", tc->self, &tc->cxx))
     ah_strv_push(&tc->cxx, "g++");
   if (!env_compiler("HIPCC_CC", tc->self, &tc->cc) && !env_compiler("CC", tc->self, &tc->cc))
     ah_strv_push(&tc->cc, "gcc");
@@ -142,6 +158,143 @@ void ah_toolchain_find(struct ah_toolchain *tc, const char *argv0) {
   tc->cxx_as_hip = !(t && strcmp(t, "0") == 0);
   t = getenv("TMPDIR");
   tc->tmp_root = ah_xstrdup(t && *t ? t : "/tmp");
+}
+
+/* ---- the kernel compiler --------------------------------------------------- */
+
+/* Whether name (no '/') is an executable on PATH. */
+static int on_path(const char *name) {
+  const char *path = getenv("PATH");
+  char *copy, *save = NULL;
+  int found = 0;
+
+  if (path == NULL || *path == '\0')
+    return 0;
+  copy = ah_xstrdup(path);
+  for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+    char *p = ah_xasprintf("%s/%s", *d ? d : ".", name);
+
+    found = access(p, X_OK) == 0;
+    free(p);
+  }
+  free(copy);
+  return found;
+}
+
+/* Whether `cmd --version` says clang 14 (Debian: "Debian clang version 14.0.6"). */
+static int is_clang14(const struct ah_strv *cmd) {
+  struct ah_strv argv = {0};
+  char out[1024];
+  int ok;
+
+  ah_strv_append(&argv, cmd);
+  ah_strv_push(&argv, "--version");
+  ok = ah_spawn_capture(argv.v, out, sizeof(out)) == 0 && strstr(out, "clang version 14.") != NULL;
+  ah_strv_free(&argv);
+  return ok;
+}
+
+/* Whether a word of cmd (a compiler, maybe behind ccache) is named like clang. */
+static int names_clang(const struct ah_strv *cmd) {
+  for (size_t i = 0; i < cmd->n; i++) {
+    const char *base = strrchr(cmd->v[i], '/') ? strrchr(cmd->v[i], '/') + 1 : cmd->v[i];
+
+    if (strstr(base, "clang"))
+      return 1;
+  }
+  return 0;
+}
+
+/* The plugin: HIPCC_KERNEL_COMPILER=PATH, <lib_dir>/anyhip/, or this build tree's. */
+static char *find_plugin(const struct ah_toolchain *tc, const char *env) {
+  char *p;
+
+  if (env && strchr(env, '/'))
+    return ah_file_exists(env) ? ah_xstrdup(env) : NULL;
+  p = ah_xasprintf("%s/%s", tc->lib_dir, AH_KC_PLUGIN_NAME);
+  if (ah_file_exists(p))
+    return p;
+  free(p);
+  /* The build tree's, only when hipcc runs from it (lib_dir is the build's lib). */
+  if (AH_BUILD_KERNEL_COMPILER[0] && strcmp(tc->lib_dir, AH_BUILD_LIB_DIR) == 0 &&
+      ah_file_exists(AH_BUILD_KERNEL_COMPILER))
+    return ah_xstrdup(AH_BUILD_KERNEL_COMPILER);
+  return NULL;
+}
+
+/* clang++ 14 for the CPU pass into tc->kc_cxx; 0 (and kc_why) when there is none. */
+static int find_clang(struct ah_toolchain *tc) {
+  const char *env = getenv("HIPCC_CLANG");
+  struct ah_strv c = {0};
+
+  if (tc->cxx_from_hipcc) {
+    /* The user chose the host compiler: the plugin only goes with clang 14. */
+    if (names_clang(&tc->cxx) && is_clang14(&tc->cxx)) {
+      ah_strv_append(&tc->kc_cxx, &tc->cxx);
+      return 1;
+    }
+    tc->kc_why = ah_xasprintf("HIPCC_CXX (%s) is not clang 14", tc->cxx.v[0]);
+    return 0;
+  }
+  if (env && *env) {
+    ah_strv_split(&tc->kc_cxx, env); /* the user's word: not checked */
+    if (tc->kc_cxx.n > 0)
+      return 1;
+  }
+  if (on_path("clang++-14")) {
+    ah_strv_push(&tc->kc_cxx, "clang++-14");
+    return 1;
+  }
+  if (AH_CLANGXX[0] && access(AH_CLANGXX, X_OK) == 0) {
+    ah_strv_push(&tc->kc_cxx, AH_CLANGXX);
+    return 1;
+  }
+  ah_strv_push(&c, "clang++");
+  if (on_path("clang++") && is_clang14(&c)) {
+    ah_strv_append(&tc->kc_cxx, &c);
+    ah_strv_free(&c);
+    return 1;
+  }
+  ah_strv_free(&c);
+  tc->kc_why = ah_xstrdup("clang++-14 not found");
+  return 0;
+}
+
+void ah_toolchain_kernel_compiler(struct ah_toolchain *tc, int off) {
+  const char *env = getenv("HIPCC_KERNEL_COMPILER");
+
+  if (tc->kc != AH_KC_UNKNOWN)
+    return;
+  if (off || (env && (strcmp(env, "0") == 0 || strcmp(env, "off") == 0 ||
+                      strcmp(env, "none") == 0))) {
+    tc->kc = AH_KC_OFF;
+    tc->kc_why = ah_xstrdup(off ? "--no-kernel-compiler" : "HIPCC_KERNEL_COMPILER=0");
+    return;
+  }
+  tc->kc_plugin = find_plugin(tc, env);
+  if (tc->kc_plugin == NULL) {
+    int built_off = AH_KERNEL_COMPILER_OFF && !(env && strchr(env, '/'));
+
+    tc->kc = built_off ? AH_KC_OFF : AH_KC_MISSING;
+    if (built_off)
+      tc->kc_why = ah_xstrdup("built with ANYHIP_KERNEL_COMPILER=OFF");
+    else if (env && strchr(env, '/'))
+      tc->kc_why = ah_xasprintf("HIPCC_KERNEL_COMPILER: no file %s", env);
+    else
+      tc->kc_why = ah_xasprintf("no %s/%s", tc->lib_dir, AH_KC_PLUGIN_NAME);
+    return;
+  }
+  if (!find_clang(tc)) {
+    free(tc->kc_plugin);
+    tc->kc_plugin = NULL;
+    tc->kc = AH_KC_MISSING;
+    return;
+  }
+  tc->kc = AH_KC_ON;
+}
+
+const struct ah_strv *ah_toolchain_cpu_cxx(const struct ah_toolchain *tc) {
+  return tc->kc == AH_KC_ON ? &tc->kc_cxx : &tc->cxx;
 }
 
 /* Reads `#define NAME value` from text; -1 when absent. */

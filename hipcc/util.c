@@ -200,3 +200,13 @@ void ah_warning(const char *fmt, ...) {
   va_end(ap);
   fputc('\n', stderr);
 }
+
+void ah_note(const char *fmt, ...) {
+  va_list ap;
+
+  fputs("hipcc: note: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}

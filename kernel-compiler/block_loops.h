@@ -14,6 +14,9 @@ class BlockLoopsPass : public llvm::PassInfoMixin<BlockLoopsPass> {
 public:
   explicit BlockLoopsPass(llvm::OptimizationLevel level) : level_(level) {}
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &am);
+  // Also at -O0, where clang skips passes that are not required: kernels
+  // get block functions in every build.
+  static bool isRequired() { return true; }
 
 private:
   llvm::OptimizationLevel level_;

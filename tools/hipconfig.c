@@ -134,6 +134,35 @@ static void hip_version(const struct config *c, char *out, size_t cap) {
     snprintf(out, cap, "%ld.%ld.%ld%s%s", major, minor, patch, hash[0] ? "-" : "", hash);
 }
 
+/* The kernel compiler hipcc's CPU pass would use, as the hipcc next to this
+ * hipconfig decides it (`hipcc --ah-kernel-compiler`: the plugin's path or
+ * "none", then the clang++ or the reason). plugin gets the first line,
+ * detail the second; plugin is "none" when hipcc cannot be asked. */
+static void kernel_compiler(const struct config *c, char *plugin, size_t pcap, char *detail,
+                            size_t dcap) {
+  char dir[PATH_MAX], cmd[PATH_MAX + 64];
+  FILE *f;
+
+  snprintf(plugin, pcap, "none");
+  snprintf(detail, dcap, "hipcc not found");
+  snprintf(dir, sizeof(dir), "%s", c->self);
+  up(dir);
+  if (!exists_in(dir, "hipcc") || strchr(dir, '\'') != NULL)
+    return;
+  snprintf(cmd, sizeof(cmd), "'%s/hipcc' --ah-kernel-compiler 2>/dev/null", dir);
+  fflush(stdout);
+  f = popen(cmd, "r");
+  if (f == NULL)
+    return;
+  if (fgets(plugin, (int)pcap, f) == NULL || fgets(detail, (int)dcap, f) == NULL)
+    detail[0] = '\0';
+  pclose(f);
+  plugin[strcspn(plugin, "\n")] = '\0';
+  detail[strcspn(detail, "\n")] = '\0';
+  if (plugin[0] == '\0')
+    snprintf(plugin, pcap, "none");
+}
+
 /* HIP's hipconfig reads these from the environment too; anyhip is neither
  * amd nor nvidia, so its default answer is "anyhip" (docs/hipcc.md). */
 static const char *env_or(const char *var, const char *dflt) {
@@ -173,10 +202,10 @@ static void program_dir(const char *prog, char *out, size_t cap) {
 
 static void full(const struct config *c) {
   static const char *const vars[] = {"ANYHIP_PATH", "HIP_PATH", "HIPCC_CXX", "HIPCC_CC",
-                                     "HIPCC_NVCC", "HIP_COMPILE_CXX_AS_HIP", "CXX", "CC",
-                                     "ANYHIP_DEVICES", "HIP_VISIBLE_DEVICES", "HIP_PLATFORM",
-                                     "CUDA_PATH", NULL};
-  char v[256], cpp[PATH_MAX + 96], cmd[PATH_MAX + 32];
+                                     "HIPCC_NVCC", "HIPCC_KERNEL_COMPILER", "HIPCC_CLANG",
+                                     "HIP_COMPILE_CXX_AS_HIP", "CXX", "CC", "ANYHIP_DEVICES",
+                                     "HIP_VISIBLE_DEVICES", "HIP_PLATFORM", "CUDA_PATH", NULL};
+  char v[256], cpp[PATH_MAX + 96], cmd[PATH_MAX + 32], kc[PATH_MAX], kc_detail[PATH_MAX];
 
   hip_version(c, v, sizeof(v));
   cpp_config(c, cpp, sizeof(cpp));
@@ -195,7 +224,9 @@ static void full(const struct config *c) {
   printf("lib            : %s%s\n", c->lib,
          exists_in(c->lib, "libanyhip.so") ? "" : " (libanyhip.so not found)");
   printf("host C++       : %s\n", c->cxx);
-  printf("host C         : %s\n\n", c->cc);
+  printf("host C         : %s\n", c->cc);
+  kernel_compiler(c, kc, sizeof(kc), kc_detail, sizeof(kc_detail));
+  printf("kernel compiler: %s (%s)\n\n", kc, kc_detail);
   printf("== host compiler\n");
   fflush(stdout);
   snprintf(cmd, sizeof(cmd), "'%s' --version 2>&1", c->cxx);
@@ -239,6 +270,8 @@ static void usage(void) {
        "  --platform, -P     : print platform (anyhip; HIP_PLATFORM overrides)\n"
        "  --runtime, -r      : print runtime (anyhip; HIP_RUNTIME overrides)\n"
        "  --hipclangpath, -l : print the directory of the host C++ compiler\n"
+       "  --kernel-compiler  : print the kernel compiler's plugin hipcc loads into clang 14,\n"
+       "                       or none (the CPU device then runs kernels on fibers)\n"
        "  --full, -f         : print full config\n"
        "  --version, -v      : print the HIP version anyhip follows\n"
        "  --check            : check configuration\n"
@@ -274,6 +307,11 @@ int main(int argc, char **argv) {
       fputs(env_or("HIP_RUNTIME", "anyhip"), stdout);
     } else if (IS("--hipclangpath", "-l")) {
       program_dir(c.cxx, buf, sizeof(buf));
+      fputs(buf, stdout);
+    } else if (strcmp(a, "--kernel-compiler") == 0) {
+      char detail[PATH_MAX];
+
+      kernel_compiler(&c, buf, sizeof(buf), detail, sizeof(detail));
       fputs(buf, stdout);
     } else if (IS("--full", "-f") || strcmp(a, "--info") == 0) {
       want_full = 1;

@@ -10,6 +10,11 @@
 #                     (deduce.hip, built with -Wall -Wextra -Werror), run
 #   CASE=deduce_error arguments that deduce nothing: anyhip's message and the
 #                     user's line
+#   CASE=kernel_compiler  with the kernel compiler (skipped without it): -v
+#                     shows clang with -fpass-plugin and the macro, no note,
+#                     the program runs; --no-kernel-compiler compiles without
+#                     it and says nothing; a missing plugin gives exactly one
+#                     note for two HIP sources
 #   CASE=variables    device variables in a stripped program (-s), found
 #                     through hipcc's registration; without it (stripped,
 #                     -DANYHIP_NO_VARIABLE_REGISTRATION) they are not
@@ -94,6 +99,37 @@ elseif(CASE STREQUAL "deduce_error")
       message(FATAL_ERROR "the error does not say '${want}':\n${e}")
     endif()
   endforeach()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "kernel_compiler")
+  execute_process(COMMAND ${HIPCC} --ah-kernel-compiler OUTPUT_VARIABLE kc)
+  if(kc MATCHES "^none")
+    message("skipped: no kernel compiler: ${kc}")
+    return()
+  endif()
+  must(${HIPCC} -v -O1 ${SRC}/vector_add.hip -o ${WORK}/vector_add)
+  foreach(want "-fpass-plugin=[^ ]*anyhip-kernel-compiler\\.so" "-D__ANYHIP_KERNEL_COMPILER__=1")
+    if(NOT err MATCHES "${want}")
+      message(FATAL_ERROR "hipcc -v does not show '${want}':\n${err}")
+    endif()
+  endforeach()
+  if(err MATCHES "note:")
+    message(FATAL_ERROR "hipcc printed a note with the kernel compiler on:\n${err}")
+  endif()
+  expect_passed(${WORK}/vector_add)
+  must(${HIPCC} -v --no-kernel-compiler -O1 ${SRC}/vector_add.hip -o ${WORK}/vector_add_off)
+  if(err MATCHES "fpass-plugin|__ANYHIP_KERNEL_COMPILER__|note:")
+    message(FATAL_ERROR "--no-kernel-compiler still used it, or printed a note:\n${err}")
+  endif()
+  expect_passed(${WORK}/vector_add_off)
+  set(ENV{HIPCC_KERNEL_COMPILER} ${WORK}/no-such-plugin.so)
+  must(${HIPCC} -c ${SRC}/kernels.hip ${SRC}/main_separate.hip)
+  unset(ENV{HIPCC_KERNEL_COMPILER})
+  string(REPLACE ";" "," e "${err}") # the note holds ';', a list separator
+  string(REGEX MATCHALL "hipcc: note: [^\n]*\n" notes "${e}")
+  list(LENGTH notes n)
+  if(NOT n EQUAL 1 OR NOT err MATCHES "kernel compiler .*fiber engine")
+    message(FATAL_ERROR "expected one note about the kernel compiler, got:\n${err}")
+  endif()
   expect_no_temporaries()
 elseif(CASE STREQUAL "variables")
   must(${HIPCC} -Wall -Wextra -Werror -s ${SRC}/variables.hip -o ${WORK}/variables)

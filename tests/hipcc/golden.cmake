@@ -5,11 +5,21 @@
 # <include>, <lib>, <tmp>, and compares stdout then stderr, and the exit
 # status, with GOLDEN (its last line). With AH_UPDATE_GOLDEN=1 in the
 # environment (or -DUPDATE=ON) it rewrites GOLDEN instead.
-# Inputs: HIPCC INCLUDE LIBDIR WORKDIR GOLDEN ACTUAL ARGS ('|'-separated).
+# Inputs: HIPCC INCLUDE LIBDIR WORKDIR GOLDEN ACTUAL ARGS ('|'-separated);
+# PLUGIN (optional): the kernel compiler is on, with this file as its plugin
+# (printed <plugin>) and clang++-14 as its compiler; without it, it is off.
 string(REPLACE "|" ";" args "${ARGS}")
 
-# The plans must not depend on who runs them.
-set(ENV{HIPCC_CXX} g++)
+# The plans must not depend on who runs them, nor on whether clang 14 is there.
+if(PLUGIN)
+  unset(ENV{HIPCC_CXX})
+  set(ENV{HIPCC_KERNEL_COMPILER} ${PLUGIN})
+  set(ENV{HIPCC_CLANG} clang++-14)
+else()
+  set(ENV{HIPCC_CXX} g++)
+  set(ENV{HIPCC_KERNEL_COMPILER} 0)
+  unset(ENV{HIPCC_CLANG})
+endif()
 set(ENV{HIPCC_CC} gcc)
 set(ENV{HIPCC_NVCC} none)
 set(ENV{HIP_COMPILE_CXX_AS_HIP} 1)
@@ -26,6 +36,9 @@ set(text "${out}${err}")
 get_filename_component(real_hipcc ${HIPCC} REALPATH)
 get_filename_component(real_lib ${LIBDIR} REALPATH)
 get_filename_component(real_include ${INCLUDE} REALPATH)
+if(PLUGIN)
+  string(REPLACE "${PLUGIN}" "<plugin>" text "${text}")
+endif()
 foreach(pair "${real_hipcc}=<hipcc>" "${HIPCC}=<hipcc>" "${real_include}=<include>"
     "${INCLUDE}=<include>" "${real_lib}=<lib>" "${LIBDIR}=<lib>")
   string(REGEX REPLACE "=<([a-z]+)>$" "" from "${pair}")

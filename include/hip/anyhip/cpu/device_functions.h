@@ -178,6 +178,17 @@ template <typename I, typename F> AH_DEV_INLINE I to_int_sat(F r) {
     return std::numeric_limits<I>::max();
   return (I)r;
 }
+/* unsigned long long to F in the current rounding mode. x86-64 converts
+ * only signed integers; clang's branch-free sequence for the unsigned ones
+ * ((2^52 + lo) - 2^52 + ...) gives -0 for 0 when rounding down. A value below
+ * 2^63 is converted as signed; above, half of it with the lost bit kept as a
+ * sticky bit (far below F's last digit, so rounding is unchanged), doubled
+ * exactly. This is also what GCC emits. */
+template <typename F> AH_DEV_INLINE F u64_to_fp(unsigned long long x) {
+  if ((long long)x >= 0)
+    return (F)(long long)x;
+  return (F)2 * (F)(long long)((x >> 1) | (x & 1));
+}
 } // namespace cpu
 } // namespace anyhip
 
@@ -212,9 +223,11 @@ AH_DEV_INLINE int __float2int(float x) { return __float2int_rz(x); }
 AH_TOFP(int, float, int, float)
 AH_TOFP(uint, float, unsigned int, float)
 AH_TOFP(ll, float, long long, float)
-AH_TOFP(ull, float, unsigned long long, float)
+AH_ROUND_ALL(__ull2float, float, (unsigned long long x), ::anyhip::cpu::fp_pin(x),
+             ::anyhip::cpu::u64_to_fp<float>(x))
 AH_TOFP(ll, double, long long, double)
-AH_TOFP(ull, double, unsigned long long, double)
+AH_ROUND_ALL(__ull2double, double, (unsigned long long x), ::anyhip::cpu::fp_pin(x),
+             ::anyhip::cpu::u64_to_fp<double>(x))
 AH_TOFP(double, float, double, float)
 #undef AH_TOFP
 /* Exact: every int and unsigned int is a double. */
