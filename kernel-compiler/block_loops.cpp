@@ -389,15 +389,22 @@ void BlockBuilder::demoteValuesAcrossSplits() {
     }
     return false;
   };
-  SmallVector<Instruction *, 32> live;
-  for (Instruction &i : instructions(*b_))
-    if (!isa<AllocaInst>(i) && !i.getType()->isVoidTy() && crosses(&i))
-      live.push_back(&i);
-  for (Instruction *i : live) {
-    AllocaInst *slot = isa<PHINode>(i) ? DemotePHIToStack(cast<PHINode>(i))
-                                       : DemoteRegToStack(*i, false);
-    if (slot != nullptr)
-      frameVars_.insert(slot);
+  // A demoted phi leaves one load where it was, which can itself be live
+  // across a split: repeat until nothing is (loads that DemoteRegToStack
+  // makes sit right before their use).
+  for (;;) {
+    SmallVector<Instruction *, 32> live;
+    for (Instruction &i : instructions(*b_))
+      if (!isa<AllocaInst>(i) && !i.getType()->isVoidTy() && crosses(&i))
+        live.push_back(&i);
+    if (live.empty())
+      break;
+    for (Instruction *i : live) {
+      AllocaInst *slot = isa<PHINode>(i) ? DemotePHIToStack(cast<PHINode>(i))
+                                         : DemoteRegToStack(*i, false);
+      if (slot != nullptr)
+        frameVars_.insert(slot);
+    }
   }
 }
 
@@ -716,7 +723,6 @@ void BlockBuilder::buildBody() {
   std::vector<BasicBlock *> original;
   for (BasicBlock &bb : *b_)
     original.push_back(&bb);
-  entry_ = BasicBlock::Create(c_, "ah.block", b_, &b_->getEntryBlock());
   // Every static alloca moves to the new entry: locals are then shared by
   // the regions' copies, frame variables are replaced in each copy.
   SmallVector<AllocaInst *, 32> allocas;
@@ -724,12 +730,11 @@ void BlockBuilder::buildBody() {
     for (Instruction &i : *bb)
       if (auto *a = dyn_cast<AllocaInst>(&i); a != nullptr && a->isStaticAlloca())
         allocas.push_back(a);
+  entry_ = BasicBlock::Create(c_, "ah.block", b_, &b_->getEntryBlock());
   for (AllocaInst *a : allocas)
     a->moveBefore(*entry_, entry_->end());
   IRBuilder<> ir(entry_);
   Type *idxTy = tidVar_->getAllocatedType();
-  tidVar_->moveBefore(*entry_, entry_->end());
-  laneVar_->moveBefore(*entry_, entry_->end());
   loVar_ = ir.CreateAlloca(i32, nullptr, "ah.lo");
   hiVar_ = ir.CreateAlloca(i32, nullptr, "ah.hi");
   xVar_ = ir.CreateAlloca(i32, nullptr, "ah.x");
@@ -781,9 +786,10 @@ void BlockBuilder::buildBody() {
     bb->dropAllReferences();
   for (BasicBlock *bb : original)
     bb->eraseFromParent();
-  for (AllocaInst *a : frameVars_)
+  for (AllocaInst *a : frameVars_) {
     if (a->use_empty())
       a->eraseFromParent();
+  }
 }
 
 Function *BlockBuilder::build() {
@@ -798,6 +804,8 @@ Function *BlockBuilder::build() {
     b_->setComdat(m_.getOrInsertComdat(b_->getName()));
   bool ok = inlineThreadDependent();
   if (ok) {
+    // Before the built-ins become allocas, which SROA would fold away.
+    promoteLocals();
     Type *i32 = Type::getInt32Ty(c_);
     GlobalVariable *tls = m_.getNamedGlobal(kThreadIdxVar);
     Type *idxTy = tls != nullptr ? tls->getValueType() : ArrayType::get(i32, 3);
@@ -808,7 +816,6 @@ Function *BlockBuilder::build() {
       replaceGlobalInFunction(tls, tidVar_, *b_);
     if (GlobalVariable *lane = m_.getNamedGlobal(kLaneVar))
       replaceGlobalInFunction(lane, laneVar_, *b_);
-    promoteLocals();
     cutAtSplitPoints();
     demoteValuesAcrossSplits();
     findRegions();
