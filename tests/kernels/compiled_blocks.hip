@@ -10,7 +10,9 @@
 // blocks), __syncthreads in a loop, an early return before barriers with
 // __syncthreads_count, __syncthreads_count/_and/_or (one with the op stored
 // per thread), a __shfl_down reduction (partial last warp), and a warp
-// function inside `if (warp == 0)` followed by __activemask in a branch.
+// function inside `if (warp == 0)` followed by __activemask in a branch,
+// a ballot where the two halves of a warp pass different masks (the op
+// stored per thread), and a cooperative launch.
 // The program runs four times: warp size 64 and 32, with block functions
 // and with ANYHIP_CPU_COMPILED=0 (fibers), checking
 // __ah_cpu_blocks_compiled() each time. CPU device only.
@@ -74,6 +76,14 @@ __global__ void warp_branch(int *out) {
   s[t] = v;
   __syncthreads();
   out[blockIdx.x * n + t] = s[n - 1 - t];
+}
+
+// Two collectives in one warp: lanes 0..15 and the others pass different
+// masks, and each half votes on its own.
+__global__ void ballot_halves(unsigned long long *out) {
+  int t = threadIdx.x, lane = t & (warpSize - 1);
+  unsigned long long m = lane < 16 ? 0xffffull : ~0xffffull;
+  out[blockIdx.x * blockDim.x + t] = __ballot_sync(m, t % 2 == 0 || lane == 17);
 }
 
 #if !defined(__HIP_PLATFORM_NVIDIA__)
@@ -274,6 +284,25 @@ static void warp_branch_block(int *out) {
   });
 }
 
+// The op is stored per thread (AH_CPU_SPLIT_OP_DYNAMIC).
+static const uint32_t ballot_halves_info[] = {0, AH_CPU_SPLIT_WARP | AH_CPU_SPLIT_OP_DYNAMIC};
+static const ahCpuBlockKernel ballot_halves_k = {AH_CPU_BLOCK_ABI, 0, 1, 0, ballot_halves_info};
+static void ballot_halves_block(unsigned long long *out) {
+  unsigned ws = (unsigned)warpSize;
+  drive(&ballot_halves_k, [&](ahCpuBlockCtx *c, unsigned r, unsigned t) -> uint32_t {
+    ahCpuSplitSlot *s = &c->slot[t];
+    unsigned lane = t & (ws - 1);
+    if (r == 0) {
+      warp_slot(s, t % 2 == 0 || lane == 17, 0, 0);
+      s->mask = lane < 16 ? 0xffffull : ~0xffffull;
+      s->op = AH_CPU_WARP_BALLOT;
+      return 1;
+    }
+    out[blockIdx.x * blockDim.x + t] = s->value;
+    return AH_CPU_PC_DONE;
+  });
+}
+
 template <typename... P> static void reg(void (*kernel)(P...), void (*block)(P...),
                                          const ahCpuBlockKernel *k) {
   __ahCpuRegisterBlock(reinterpret_cast<const void *>(kernel),
@@ -288,6 +317,7 @@ __attribute__((constructor)) static void register_blocks() {
   reg(predicates, predicates_block, &predicates_k);
   reg(warp_sum, warp_sum_block, &warp_sum_k);
   reg(warp_branch, warp_branch_block, &warp_branch_k);
+  reg(ballot_halves, ballot_halves_block, &ballot_halves_k);
 }
 static unsigned long long compiled_blocks() { return __ah_cpu_blocks_compiled(); }
 #else
@@ -378,6 +408,42 @@ static int body(int ws, bool compiled) {
     for (int b = 0; b < nb; b++)
       for (int t = 0; t < n; t++)
         CHECK_EQ(h[b * n + t], v[n - 1 - t]);
+  }
+  { // two masks in one warp
+    const int n = 100;
+    unsigned long long *u = reinterpret_cast<unsigned long long *>(d);
+    ballot_halves<<<2, n>>>(u);
+    blocks += 2;
+    std::vector<unsigned long long> h(2 * n);
+    CHECK_HIP(hipMemcpy(h.data(), u, h.size() * sizeof(*u), hipMemcpyDeviceToHost));
+    for (int b = 0; b < 2; b++)
+      for (int t = 0; t < n; t++) {
+        int base = t / ws * ws, lane = t - base;
+        unsigned long long want = 0;
+        for (int l = 0; l < ws && base + l < n; l++)
+          if ((l < 16) == (lane < 16) && ((base + l) % 2 == 0 || l == 17))
+            want |= 1ull << l;
+        CHECK_EQ(h[b * n + t], want);
+      }
+  }
+  { // a cooperative launch uses the block function too
+    int iters = 3;
+    void *args[] = {&d, &iters};
+    CHECK_HIP(hipLaunchCooperativeKernel((const void *)loop_sync, dim3(2), dim3(64), args, 0, 0));
+    blocks += 2;
+    std::vector<int> h = fetch(d, 2 * 64);
+    for (int b = 0; b < 2; b++) {
+      std::vector<int> v(64), s(64);
+      for (int t = 0; t < 64; t++)
+        v[t] = t + b;
+      for (int i = 0; i < iters; i++) {
+        s = v;
+        for (int t = 0; t < 64; t++)
+          v[t] += s[(t + 1) % 64];
+      }
+      for (int t = 0; t < 64; t++)
+        CHECK_EQ(h[b * 64 + t], v[t]);
+    }
   }
   CHECK_HIP(hipDeviceSynchronize());
   CHECK_EQ(compiled_blocks() - c0, compiled ? blocks : 0ull);

@@ -3,7 +3,8 @@
 // in compiled_blocks.hip). A block function keeps no threadIdx, so the
 // engine runs the faulting block again through the per-thread kernel to
 // name the thread: a store through a null pointer by thread (5,0,0) of block
-// (2,0,0) is reported as that thread. When the per-thread kernel does not
+// (2,0,0) is reported as that thread, and so is one after a barrier (the
+// re-run goes through fibers). When the per-thread kernel does not
 // fault again, the report says the thread is unknown and how to find it.
 // Also the ANYHIP_LOG=cpu line at each kernel's first launch: compiled,
 // fibers with the registered reason, fibers for an unregistered kernel.
@@ -21,6 +22,16 @@ __global__ void bad_thread(int *p) {
 }
 
 __global__ void bad_block_fn(int *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 1; }
+
+__global__ void bad_after_barrier(int *p) {
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  if (blockIdx.x == 1 && t == 7)
+    *(volatile int *)(uintptr_t)16 = s[63 - t];
+  p[blockIdx.x * blockDim.x + t] = s[63 - t];
+}
 
 __global__ void not_compiled(int *p) { p[threadIdx.x] = 2; }
 
@@ -48,7 +59,30 @@ static void bad_block_fn_block(int *p) {
   }
 }
 
+static const uint32_t one_barrier_info[] = {0, AH_CPU_BAR_SYNC};
+static const ahCpuBlockKernel one_barrier = {AH_CPU_BLOCK_ABI, 0, 1, 0, one_barrier_info};
+static thread_local int bad_after_barrier_s[64];
+static void bad_after_barrier_block(int *p) {
+  ahCpuBlockCtx *c = __ah_cpu_block_begin(&one_barrier);
+  for (unsigned t = 0; t < blockDim.x; t++) {
+    bad_after_barrier_s[t] = (int)t;
+    c->pc[t] = 1;
+  }
+  if (__ah_cpu_block_next(c, 1, 1, 1) != 2)
+    return;
+  for (unsigned t = 0; t < blockDim.x; t++) {
+    if (blockIdx.x == 1 && t == 7)
+      *(volatile int *)(uintptr_t)16 = bad_after_barrier_s[63 - t];
+    p[blockIdx.x * blockDim.x + t] = bad_after_barrier_s[63 - t];
+    c->pc[t] = AH_CPU_PC_DONE;
+  }
+  (void)__ah_cpu_block_next(c, AH_CPU_PC_DONE, AH_CPU_PC_DONE, 1);
+}
+
 __attribute__((constructor)) static void register_blocks() {
+  __ahCpuRegisterBlock(reinterpret_cast<const void *>(bad_after_barrier),
+                       reinterpret_cast<const void *>(bad_after_barrier_block), &one_barrier,
+                       nullptr);
   __ahCpuRegisterBlock(reinterpret_cast<const void *>(bad_thread),
                        reinterpret_cast<const void *>(bad_thread_block), &no_splits, nullptr);
   __ahCpuRegisterBlock(reinterpret_cast<const void *>(bad_block_fn),
@@ -93,6 +127,16 @@ int main() {
   CHECK_EQ(err, hipErrorLaunchFailure);
   CHECK(has(report, "kernel 'bad_thread(int*)' faulted: SIGSEGV at address 0x0 "
                     "(block (2,0,0), thread (5,0,0))"));
+  CHECK_HIP(hipDeviceReset());
+  CHECK_HIP(hipMalloc(&d, 4 * 64 * sizeof(int)));
+
+  report = ah_capture_stderr([&] {
+    bad_after_barrier<<<3, 64>>>(d);
+    err = hipDeviceSynchronize();
+  });
+  CHECK_EQ(err, hipErrorLaunchFailure);
+  CHECK(has(report, "kernel 'bad_after_barrier(int*)' faulted: SIGSEGV at address 0x10 "
+                    "(block (1,0,0), thread (7,0,0))"));
   CHECK_HIP(hipDeviceReset());
   CHECK_HIP(hipMalloc(&d, 4 * 64 * sizeof(int)));
 
