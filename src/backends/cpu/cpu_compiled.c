@@ -19,7 +19,7 @@ struct entry {
   const void *fn; /* the per-thread entry; NULL: empty slot */
   const void *block_fn;
   const ahCpuBlockKernel *k;
-  const char *why;  /* why there is no block function (may be NULL) */
+  const char *why;   /* why there is no block function (may be NULL) */
   atomic_int logged; /* ANYHIP_LOG=cpu said how this kernel runs */
 };
 

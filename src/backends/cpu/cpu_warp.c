@@ -11,7 +11,9 @@
  * would on a GPU. That is right when the other lanes wait at a barrier, have
  * returned, or wait at a collective of their own branch; lanes that
  * reconverge at a collective right after a branch may be told apart (the
- * compiler can duplicate the call into both paths), which a GPU would not. */
+ * compiler can duplicate the call into both paths), which a GPU would not.
+ * ah_cpu_warp_compute, the results of one collective, serves compiled block
+ * functions' warp split points too (cpu_region.c). */
 #include "cpu_engine.h"
 
 #include <string.h>
