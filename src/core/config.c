@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ah_config ah_config = {.cpu_warp_size = 64, .cpu_devices = 1};
+struct ah_config ah_config = {.cpu_warp_size = 64, .cpu_devices = 1, .cpu_compiled = 1};
 
 static long env_long(const char *name, long def, long min, long max) {
   const char *s = getenv(name);
@@ -69,6 +69,7 @@ void ah_config_load(void) {
   }
   ah_config.cpu_warp_size = (int)warp;
   ah_config.cpu_devices = (int)env_long("ANYHIP_CPU_DEVICES", 1, 0, 64);
+  ah_config.cpu_compiled = (int)env_long("ANYHIP_CPU_COMPILED", 1, 0, 1);
   ah_config.log = parse_log(getenv("ANYHIP_LOG"));
   {
     const char *hf = getenv("ANYHIP_NVIDIA_HOST_FUNCS");

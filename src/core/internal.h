@@ -172,6 +172,7 @@ struct ah_config {
   int cpu_threads;           /* ANYHIP_CPU_THREADS, 0 = one per core */
   int cpu_warp_size;         /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
   int cpu_devices;           /* ANYHIP_CPU_DEVICES, default 1 */
+  int cpu_compiled;          /* ANYHIP_CPU_COMPILED: run block functions (default 1) */
   unsigned log;              /* ANYHIP_LOG areas */
   const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
   int nvidia_driver_host_fns; /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */

@@ -6,7 +6,9 @@
  * returned (and, as in HIP, no longer take part in barriers), and every later
  * thread gets its own fiber when first scheduled. Blocked threads hand over
  * to the next runnable thread of the block in round-robin order; there is no
- * scheduler fiber. Everything here runs on the block's worker only. */
+ * scheduler fiber. A kernel with a block function (cpu_compiled.c) instead
+ * runs it once, on the same stack the fast path would use. Everything here
+ * runs on the block's worker only. */
 #define _GNU_SOURCE
 #include "cpu_engine.h"
 
@@ -85,10 +87,15 @@ static hipError_t reserve(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, 
                           unsigned nwarps) {
   if (n > w->threads_cap) {
     struct ah_cpu_gthread *t = realloc(w->threads, n * sizeof(*t));
+    ahCpuSplitSlot *ws;
 
     if (t == NULL)
       return hipErrorOutOfMemory;
     w->threads = t;
+    ws = realloc(w->wslots, n * sizeof(*ws));
+    if (ws == NULL)
+      return hipErrorOutOfMemory;
+    w->wslots = ws;
     w->threads_cap = n;
   }
   if (nwarps > w->warps_cap) {
@@ -120,7 +127,9 @@ void ah_cpu_worker_free(struct ah_cpu_worker *w) {
   free(w->stacks);
   free(w->vg_stacks);
   free(w->threads);
+  free(w->wslots);
   free(w->warps);
+  ah_cpu_region_free(w);
   if (w->shared != NULL)
     shared_bounds(w, w->shared_cap);
   free(w->shared);
@@ -169,6 +178,24 @@ static void fast_main(void *arg) {
       }
     }
   }
+  AH_ASAN_START(NULL, w->native_bottom, w->native_size);
+  AH_TSAN_SWITCH(w->tsan_native);
+  ah_fiber_switch(&w->runner, &w->native);
+  __builtin_unreachable();
+}
+
+/* ---- a compiled block ---- */
+
+/* The runner fiber of a block run by the kernel's block function: one call
+ * runs every GPU thread (block_abi.h). It keeps no threadIdx. */
+static void compiled_main(void *arg) {
+  struct ah_cpu_worker *w = arg;
+  const struct ah_cpu_grid *g = w->block.grid;
+
+  AH_ASAN_FINISH(NULL, &w->native_bottom, &w->native_size);
+  threadIdx = (ahCpuIndex){0, 0, 0};
+  __ah_cpu_lane = 0;
+  g->sig->invoke(g->block_fn, g->args);
   AH_ASAN_START(NULL, w->native_bottom, w->native_size);
   AH_TSAN_SWITCH(w->tsan_native);
   ah_fiber_switch(&w->runner, &w->native);
@@ -323,17 +350,11 @@ static void thread_exit(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
   __builtin_unreachable();
 }
 
-static int bar_value(int op, unsigned t, unsigned n) {
-  switch (op) {
-  case AH_CPU_BAR_COUNT:
-    return (int)t;
-  case AH_CPU_BAR_AND:
-    return t == n;
-  case AH_CPU_BAR_OR:
-    return t != 0;
-  default:
-    return 0;
-  }
+/* A block function calls the region scheduler, never these: one that does
+ * (a call the kernel compiler missed) would find no fiber state. */
+static __attribute__((noreturn)) void not_compiled(struct ah_cpu_worker *w) {
+  ah_cpu_block_fail(w, hipErrorLaunchFailure,
+                    "barrier called by a compiled block function (kernel compiler bug)");
 }
 
 AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
@@ -343,12 +364,14 @@ AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
   unsigned pred = predicate != 0;
 
   if (w == NULL || !w->in_kernel)
-    return bar_value(op, pred, 1); /* host code: a block of one */
+    return ah_cpu_bar_value(op, pred, 1); /* host code: a block of one */
   b = &w->block;
   if (!b->fiber_mode) {
+    if (b->compiled)
+      not_compiled(w);
     b->cur = ah_cpu_fast_tid(b);
     if (b->cur == b->nthreads - 1)
-      return bar_value(op, pred, 1); /* every other thread has returned */
+      return ah_cpu_bar_value(op, pred, 1); /* every other thread has returned */
     ah_cpu_block_convert(w, b);
   }
   self = &b->threads[b->cur];
@@ -358,11 +381,11 @@ AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
     unsigned t = b->bar_true, n = b->bar_arrived;
 
     barrier_release(b);
-    return bar_value(op, t, n);
+    return ah_cpu_bar_value(op, t, n);
   }
   self->state = AH_T_BARRIER;
   ah_cpu_block_yield(w, b);
-  return bar_value(op, self->bar_true, self->bar_n);
+  return ah_cpu_bar_value(op, self->bar_true, self->bar_n);
 }
 
 /* ---- grid.sync() of cooperative groups ---- */
@@ -390,6 +413,8 @@ AH_EXPORT void __ah_cpu_grid_sync(void) {
     ah_cpu_block_fail(w, hipErrorLaunchFailure,
                       "grid.sync() in a kernel not launched with hipLaunchCooperativeKernel");
   if (!b->fiber_mode) {
+    if (b->compiled)
+      not_compiled(w);
     b->cur = ah_cpu_fast_tid(b);
     if (b->cur == b->nthreads - 1) {
       grid_wait(w, b); /* every other thread of the block has returned */
@@ -436,9 +461,11 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
   b->warp_shift = shift;
   b->nwarps = nwarps;
   b->fiber_mode = 0;
+  b->compiled = g->block_fn != NULL;
   b->cur = 0;
   b->threads = w->threads;
   b->warps = w->warps;
+  b->wslot = w->wslots;
   if (g->grid.y == 1 && g->grid.z == 1) {
     blockIdx.x = (unsigned)linear; /* no divisions in the common cases */
     blockIdx.y = blockIdx.z = 0;
@@ -458,7 +485,8 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
   __ah_cpu_shared = w->shared;
   shared_bounds(w, g->shared_bytes);
 
-  ah_fiber_init(&w->runner, b->runner_stack, ah_cpu_stack_usable(w, 0), fast_main, w);
+  ah_fiber_init(&w->runner, b->runner_stack, ah_cpu_stack_usable(w, 0),
+                b->compiled ? compiled_main : fast_main, w);
   w->in_kernel = 1;
 #if defined(__SANITIZE_THREAD__)
   if (w->tsan_native == NULL)

@@ -3,6 +3,8 @@
  *   cpu_sched.c  worker pool, grids and blocks handed to workers, counters
  *   cpu_block.c  one block: fast path, switch to fibers, barriers, scheduling
  *   cpu_warp.c   warp collectives (shuffles, votes, match, reductions)
+ *   cpu_compiled.c  kernels compiled into block functions: registry, choice per launch
+ *   cpu_region.c the region scheduler that compiled block functions call
  *   cpu_stack.c  fiber stacks (mmap'd with a guard page, pooled per worker)
  *   cpu_fault.c  SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGTRAP inside kernels
  * Everything here runs on one worker thread at a time: a block's state and
@@ -14,6 +16,7 @@
 
 #include "cpu_internal.h"
 
+#include <hip/anyhip/cpu/block_abi.h>
 #include <hip/anyhip/cpu/state.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -49,9 +52,9 @@ struct ah_cpu_gthread {
   /* barrier result, written when the barrier opens */
   unsigned bar_true, bar_n;
   void *asan_fake; /* AddressSanitizer's fake stack while switched out */
-  /* the warp collective this thread waits at */
-  int wop, warg, wwidth;
-  uint64_t wvalue, wmask, wresult;
+  /* the warp collective this thread waits at (its operands are in the
+   * block's wslot[tid]) */
+  uint64_t wresult;
   const void *wsite;
 };
 
@@ -71,6 +74,7 @@ struct ah_cpu_block {
   unsigned nthreads, warp_size, nwarps;
   unsigned warp_shift; /* log2(warp_size): lane and warp of a tid without a division */
   int fiber_mode;    /* 0: fast path, threads one after another */
+  int compiled;      /* run by the kernel's block function (cpu_compiled.c) */
   unsigned cur;      /* running thread (fiber mode; see ah_cpu_fast_tid) */
   unsigned live;     /* threads not returned (fiber mode) */
   unsigned runnable; /* threads NEW or READY */
@@ -79,6 +83,17 @@ struct ah_cpu_block {
   void *runner_stack;             /* the stack the fast path runs on */
   struct ah_cpu_gthread *threads; /* nthreads of them (worker-owned array) */
   struct ah_cpu_warp *warps;      /* nwarps */
+  ahCpuSplitSlot *wslot;          /* nthreads: operands of the warp collective each waits at */
+};
+
+/* A compiled block's per-thread state (cpu_region.c): per worker, grown as
+ * needed and reused by every block. */
+struct ah_cpu_region {
+  ahCpuBlockCtx ctx; /* first: __ah_cpu_block_next finds the rest from its argument */
+  const ahCpuBlockKernel *k;
+  unsigned nthreads, warp_size, warp_shift;
+  unsigned cap;     /* pc and slot entries */
+  size_t frame_cap; /* frame bytes */
 };
 
 /* ---- one worker thread ---- */
@@ -94,7 +109,9 @@ struct ah_cpu_worker {
   struct ah_cpu_block block;
   struct ah_cpu_gthread *threads;
   struct ah_cpu_warp *warps;
+  ahCpuSplitSlot *wslots; /* threads_cap of them */
   unsigned threads_cap, warps_cap;
+  struct ah_cpu_region region;
   void *shared; /* dynamic shared memory */
   size_t shared_cap;
   /* stack pool: stacks of stack_size usable bytes, guard bytes below each */
@@ -110,10 +127,11 @@ struct ah_cpu_worker {
   int fault_overflow;    /* the address is in the stack's guard page */
   hipError_t fault_err;  /* what the launch returns */
   const char *fault_why; /* engine failures only */
+  int fault_compiled;    /* in a compiled block, and the thread is not known */
   void *altstack;
   size_t altstack_size;
   /* counters, read by other threads (relaxed) */
-  _Atomic unsigned long long fibers, blocks;
+  _Atomic unsigned long long fibers, blocks, compiled;
   struct ah_cpu_worker *next; /* in the pool's list */
   /* ThreadSanitizer builds: the worker's own fiber and those of a block */
   void *tsan_native, *tsan_runner;
@@ -181,6 +199,21 @@ extern __thread struct ah_cpu_worker *ah_cpu_self __attribute__((tls_model("init
 /* cpu_sched.c */
 void ah_cpu_count_fiber(struct ah_cpu_worker *w);
 
+/* What __syncthreads_count/_and/_or return: t of the n threads had a true
+ * predicate. */
+static inline int ah_cpu_bar_value(int op, unsigned t, unsigned n) {
+  switch (op) {
+  case AH_CPU_BAR_COUNT:
+    return (int)t;
+  case AH_CPU_BAR_AND:
+    return t == n;
+  case AH_CPU_BAR_OR:
+    return t != 0;
+  default:
+    return 0;
+  }
+}
+
 /* cpu_block.c. Runs block number `linear` of g on w; returns when every
  * thread of it has returned. On a fault the signal handler jumps to w->jb
  * instead and the caller calls ah_cpu_block_abandon. */
@@ -209,6 +242,13 @@ static inline unsigned ah_cpu_fast_tid(const struct ah_cpu_block *b) {
 }
 
 /* cpu_warp.c */
+/* The results of one warp collective: lanes[l] holds lane l's operands (l
+ * counted from the warp's lane 0), G the lanes that take part; op >= 0 is the
+ * op of every lane, -1 means each lane's lanes[l].op. res[l] gets the result
+ * of each lane l in G. Both engines call it: the fibers' collectives and the
+ * region scheduler's warp split points. */
+void ah_cpu_warp_compute(const ahCpuSplitSlot *lanes, uint64_t G, unsigned ws, int op,
+                         uint64_t *res);
 /* A lane of warp `wi` returned: complete every collective of that warp that
  * now has all its lanes. */
 void ah_cpu_warp_recheck(struct ah_cpu_block *b, unsigned wi);
@@ -229,7 +269,20 @@ void ah_cpu_stacks_free(struct ah_cpu_worker *w);
 void ah_cpu_fault_install(void);                              /* once per process */
 hipError_t ah_cpu_fault_thread_init(struct ah_cpu_worker *w); /* the alternate signal stack */
 void ah_cpu_fault_thread_fini(struct ah_cpu_worker *w);
+/* A fault in a compiled block function (which keeps no threadIdx): runs
+ * that block again through the per-thread entry, with fibers, to learn the
+ * faulting thread. Keeps the re-run's fault when it faults; otherwise the
+ * first fault, with w->fault_compiled set (thread unknown). */
+void ah_cpu_fault_rerun(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t block);
 /* Prints the fault that brought w back to its jump buffer. */
 void ah_cpu_fault_report(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t block);
+
+/* cpu_compiled.c: sets g->block_fn and g->block_k when g's kernel has a
+ * usable block function and ANYHIP_CPU_COMPILED allows it; says which at the
+ * kernel's first launch under ANYHIP_LOG=cpu. Any thread. */
+void ah_cpu_compiled_pick(struct ah_cpu_grid *g);
+
+/* cpu_region.c: frees w's compiled-block buffers. */
+void ah_cpu_region_free(struct ah_cpu_worker *w);
 
 #endif

@@ -5,7 +5,9 @@
  * stack (so a GPU thread's stack overflow is caught too), the block is
  * abandoned by a jump back to the worker's loop, and the launch fails with
  * hipErrorLaunchFailure after a one-line report naming the kernel, the block
- * and the thread. Any other fault keeps its previous behaviour: the handler
+ * and the thread. A block function (a compiled kernel) keeps no threadIdx,
+ * so its block is run again through the per-thread entry to find the thread.
+ * Any other fault keeps its previous behaviour: the handler
  * that was installed before ours runs, or the default action (a core dump). */
 #define _GNU_SOURCE
 #include "cpu_engine.h"
@@ -157,21 +159,56 @@ static const char *signal_name(int sig) {
   }
 }
 
+/* The re-run may write memory the first run wrote already; the launch fails
+ * either way, and its results are lost on a GPU too. */
+void ah_cpu_fault_rerun(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t block) {
+  struct ah_cpu_grid fibers = *g;
+  const int sig = w->fault_sig, overflow = w->fault_overflow;
+  void *const addr = w->fault_addr;
+  const hipError_t err = w->fault_err;
+  const char *const why = w->fault_why;
+
+  if (sig == 0)
+    return; /* the engine gave up the block (no memory): no thread to find */
+  fibers.block_fn = NULL;
+  fibers.block_k = NULL;
+  if (sigsetjmp(w->jb, 0) == 0) {
+    (void)ah_cpu_block_run(w, &fibers, block);
+  } else {
+    AH_ASAN_FINISH(NULL, NULL, NULL);
+    ah_cpu_block_abandon(w);
+    if (w->fault_sig != 0) {
+      w->fault_compiled = 0; /* the same block faulted in a thread we know */
+      return;
+    }
+  }
+  w->fault_sig = sig;
+  w->fault_addr = addr;
+  w->fault_overflow = overflow;
+  w->fault_err = err;
+  w->fault_why = why;
+  w->fault_compiled = 1;
+}
+
 void ah_cpu_fault_report(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t block) {
-  char name[512];
+  char name[512], thread[96];
   const ahCpuIndex *t = &w->fault_thread;
   unsigned bx = (unsigned)(block % g->grid.x), by = (unsigned)(block / g->grid.x % g->grid.y);
   unsigned bz = (unsigned)(block / g->grid.x / g->grid.y);
 
   if (ah_symbol_pretty(g->fn, name, sizeof(name)) == NULL)
     snprintf(name, sizeof(name), "%p", g->fn);
+  if (w->fault_compiled)
+    snprintf(thread, sizeof(thread),
+             "thread unknown (compiled block; rerun with ANYHIP_CPU_COMPILED=0)");
+  else
+    snprintf(thread, sizeof(thread), "thread (%u,%u,%u)", t->x, t->y, t->z);
   if (w->fault_sig != 0)
     fprintf(stderr,
-            "anyhip: kernel '%s' faulted: %s at address 0x%" PRIxPTR
-            " (block (%u,%u,%u), thread (%u,%u,%u))%s\n",
-            name, signal_name(w->fault_sig), (uintptr_t)w->fault_addr, bx, by, bz, t->x, t->y, t->z,
+            "anyhip: kernel '%s' faulted: %s at address 0x%" PRIxPTR " (block (%u,%u,%u), %s)%s\n",
+            name, signal_name(w->fault_sig), (uintptr_t)w->fault_addr, bx, by, bz, thread,
             w->fault_overflow ? ": stack overflow (raise hipLimitStackSize)" : "");
   else
-    fprintf(stderr, "anyhip: kernel '%s' failed: %s (block (%u,%u,%u), thread (%u,%u,%u))\n", name,
-            w->fault_why, bx, by, bz, t->x, t->y, t->z);
+    fprintf(stderr, "anyhip: kernel '%s' failed: %s (block (%u,%u,%u), %s)\n", name, w->fault_why,
+            bx, by, bz, thread);
 }

@@ -53,6 +53,7 @@ hipError_t ah_cpu_queue_wait_event(struct ah_device *dev, void *q, void *ev);
 /* ---- the kernel engine (cpu_sched.c and friends) ---- */
 
 struct ah_cpu_grid_barrier; /* cpu_sched.c */
+struct ahCpuBlockKernel;    /* hip/anyhip/cpu/block_abi.h */
 
 /* One kernel launch as the engine sees it; args already copied by the queue. */
 struct ah_cpu_grid {
@@ -67,6 +68,10 @@ struct ah_cpu_grid {
   /* The grid-wide barrier of grid.sync(): set by ah_cpu_grid_run for a
    * cooperative grid only (the queue leaves it NULL). */
   struct ah_cpu_grid_barrier *gbar;
+  /* The kernel's block function and its descriptor, when the engine runs
+   * it (set by ah_cpu_grid_run; the queue leaves them NULL). */
+  const void *block_fn;
+  const struct ahCpuBlockKernel *block_k;
 };
 
 /* Runs every block of g on the worker pool (started on first use, with

@@ -54,25 +54,45 @@ static pthread_key_t caller_key;
 static void caller_exit(void *arg);
 
 /* Counters of workers that are gone (cooperative launches, launching threads). */
-static _Atomic unsigned long long retired_fibers, retired_blocks;
+static _Atomic unsigned long long retired_fibers, retired_blocks, retired_compiled;
 
 void ah_cpu_count_fiber(struct ah_cpu_worker *w) {
   atomic_store_explicit(&w->fibers, atomic_load_explicit(&w->fibers, memory_order_relaxed) + 1,
                         memory_order_relaxed);
 }
 
-static unsigned long long sum(int fibers) {
-  unsigned long long n = atomic_load(fibers ? &retired_fibers : &retired_blocks);
+enum counter { FIBERS, BLOCKS, COMPILED };
+
+static _Atomic unsigned long long *counter_of(struct ah_cpu_worker *w, enum counter c) {
+  return c == FIBERS ? &w->fibers : c == BLOCKS ? &w->blocks : &w->compiled;
+}
+
+static unsigned long long sum(enum counter c) {
+  unsigned long long n = atomic_load(c == FIBERS   ? &retired_fibers
+                                     : c == BLOCKS ? &retired_blocks
+                                                   : &retired_compiled);
 
   pthread_mutex_lock(&pool.lock);
   for (struct ah_cpu_worker *w = pool.workers; w != NULL; w = w->next)
-    n += atomic_load_explicit(fibers ? &w->fibers : &w->blocks, memory_order_relaxed);
+    n += atomic_load_explicit(counter_of(w, c), memory_order_relaxed);
   pthread_mutex_unlock(&pool.lock);
   return n;
 }
 
-AH_EXPORT unsigned long long __ah_cpu_fibers_created(void) { return sum(1); }
-AH_EXPORT unsigned long long __ah_cpu_blocks_run(void) { return sum(0); }
+/* A worker's counters move to the retired totals when it goes away. */
+static void retire(struct ah_cpu_worker *w) {
+  atomic_fetch_add(&retired_fibers, atomic_load(&w->fibers));
+  atomic_fetch_add(&retired_blocks, atomic_load(&w->blocks));
+  atomic_fetch_add(&retired_compiled, atomic_load(&w->compiled));
+}
+
+static void bump(_Atomic unsigned long long *c) {
+  atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+AH_EXPORT unsigned long long __ah_cpu_fibers_created(void) { return sum(FIBERS); }
+AH_EXPORT unsigned long long __ah_cpu_blocks_run(void) { return sum(BLOCKS); }
+AH_EXPORT unsigned long long __ah_cpu_blocks_compiled(void) { return sum(COMPILED); }
 
 /* ---- waiting ---- */
 
@@ -119,9 +139,14 @@ static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t onl
   hipError_t err;
 
   if (sigsetjmp(w->jb, 0) != 0) {
+    int compiled = w->block.compiled;
+
     AH_ASAN_FINISH(NULL, NULL, NULL);
     ah_cpu_block_abandon(w);
+    w->fault_compiled = compiled;
     if (atomic_exchange(&r->failed, 1) == 0) {
+      if (compiled)
+        ah_cpu_fault_rerun(w, g, b); /* which thread it was */
       ah_cpu_fault_report(w, g, b);
       pthread_mutex_lock(&pool.lock);
       r->err = w->fault_err;
@@ -153,8 +178,9 @@ static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t onl
       }
     }
     err = ah_cpu_block_run(w, g, b);
-    atomic_store_explicit(&w->blocks, atomic_load_explicit(&w->blocks, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    bump(&w->blocks);
+    if (g->block_fn != NULL)
+      bump(&w->compiled);
     if (err != hipSuccess) {
       if (atomic_exchange(&r->failed, 1) == 0) {
         pthread_mutex_lock(&pool.lock);
@@ -260,8 +286,9 @@ static int online_cpus(void) {
 
 static void log_counters(void) {
   if (ah_config.log & AH_LOG_CPU)
-    ah_log("CPU", "%llu grids, %llu blocks, %llu fibers created", atomic_load(&pool.grids),
-           __ah_cpu_blocks_run(), __ah_cpu_fibers_created());
+    ah_log("CPU", "%llu grids, %llu blocks (%llu by compiled block functions), %llu fibers created",
+           atomic_load(&pool.grids), __ah_cpu_blocks_run(), __ah_cpu_blocks_compiled(),
+           __ah_cpu_fibers_created());
 }
 
 /* ANYHIP_CPU_THREADS (or one per core) threads run blocks: the launching
@@ -313,8 +340,7 @@ static void caller_exit(void *arg) {
   if (*p == w)
     *p = w->next;
   pthread_mutex_unlock(&pool.lock);
-  atomic_fetch_add(&retired_fibers, atomic_load(&w->fibers));
-  atomic_fetch_add(&retired_blocks, atomic_load(&w->blocks));
+  retire(w);
   worker_end(w);
   free(w);
 }
@@ -471,8 +497,7 @@ static void *coop_main(void *arg) {
   worker_begin(&w);
   run_blocks(&w, a->r, a->block);
   gbar_leave(a->r->g->gbar, atomic_load(&a->r->failed));
-  atomic_fetch_add(&retired_fibers, atomic_load(&w.fibers));
-  atomic_fetch_add(&retired_blocks, atomic_load(&w.blocks));
+  retire(&w);
   worker_end(&w);
   return NULL;
 }
@@ -530,13 +555,15 @@ static hipError_t run_cooperative(struct grid_run *r, const struct ah_cpu_grid *
 
 static void start(void) { pool_start(); }
 
-hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *g) {
+hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *launch) {
+  struct ah_cpu_grid grid = *launch, *g = &grid;
   struct ah_cpu_worker *w;
   struct grid_run r;
   hipError_t err;
 
   if (g->sig == NULL || g->sig->invoke == NULL)
     return hipErrorInvalidDeviceFunction;
+  ah_cpu_compiled_pick(g);
   pthread_once(&pool.once, start);
   if (pool.start_err != hipSuccess)
     return pool.start_err;

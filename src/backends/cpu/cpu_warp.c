@@ -11,7 +11,9 @@
  * would on a GPU. That is right when the other lanes wait at a barrier, have
  * returned, or wait at a collective of their own branch; lanes that
  * reconverge at a collective right after a branch may be told apart (the
- * compiler can duplicate the call into both paths), which a GPU would not. */
+ * compiler can duplicate the call into both paths), which a GPU would not.
+ * ah_cpu_warp_compute, the results of one collective, serves compiled block
+ * functions' warp split points too (cpu_region.c). */
 #include "cpu_engine.h"
 
 #include <string.h>
@@ -50,9 +52,9 @@ static uint64_t from_f64(double d) {
 /* One reduction over the lanes G of lanes[], in lane order. */
 #define AH_FOLD(T, get, put)                                                                       \
   do {                                                                                             \
-    T acc = get(lanes[first].wvalue);                                                              \
+    T acc = get(lanes[first].value);                                                               \
     for (uint64_t m = G & (G - 1); m != 0; m &= m - 1) {                                           \
-      T v = get(lanes[__builtin_ctzll(m)].wvalue);                                                 \
+      T v = get(lanes[__builtin_ctzll(m)].value);                                                  \
       switch (op) {                                                                                \
       case AH_CPU_WARP_RED_ADD:                                                                    \
         acc = acc + v;                                                                             \
@@ -77,14 +79,14 @@ static uint64_t from_f64(double d) {
 #define AH_PUT_I32(x) ((uint64_t)(uint32_t)(x))
 #define AH_PUT_I64(x) ((uint64_t)(x))
 
-static uint64_t reduce(const struct ah_cpu_gthread *lanes, uint64_t G, int op, int type) {
+static uint64_t reduce(const ahCpuSplitSlot *lanes, uint64_t G, int op, int type) {
   unsigned first = (unsigned)__builtin_ctzll(G);
 
   if (op == AH_CPU_WARP_RED_AND || op == AH_CPU_WARP_RED_OR || op == AH_CPU_WARP_RED_XOR) {
-    uint64_t acc = lanes[first].wvalue;
+    uint64_t acc = lanes[first].value;
 
     for (uint64_t m = G & (G - 1); m != 0; m &= m - 1) {
-      uint64_t v = lanes[__builtin_ctzll(m)].wvalue;
+      uint64_t v = lanes[__builtin_ctzll(m)].value;
 
       acc = op == AH_CPU_WARP_RED_AND ? acc & v : op == AH_CPU_WARP_RED_OR ? acc | v : acc ^ v;
     }
@@ -125,10 +127,10 @@ static unsigned shfl_source(int op, unsigned l, int arg, unsigned width) {
   }
 }
 
-/* Computes the result of every lane in G (lanes[] is lane 0 of the warp). */
-static void compute(struct ah_cpu_gthread *lanes, uint64_t G, unsigned ws) {
+void ah_cpu_warp_compute(const ahCpuSplitSlot *lanes, uint64_t G, unsigned ws, int op,
+                         uint64_t *res) {
   unsigned first = (unsigned)__builtin_ctzll(G);
-  int op0 = lanes[first].wop;
+  int op0 = op >= 0 ? op : lanes[first].op;
   uint64_t ballot = 0, red = 0, all_equal = 1;
 
   /* Shuffles (the common case) need no group-wide values. */
@@ -136,33 +138,34 @@ static void compute(struct ah_cpu_gthread *lanes, uint64_t G, unsigned ws) {
     for (uint64_t m = G; m != 0; m &= m - 1) {
       unsigned l = (unsigned)__builtin_ctzll(m);
 
-      if (lanes[l].wvalue != 0)
+      if (lanes[l].value != 0)
         ballot |= bit(l);
-      if (lanes[l].wvalue != lanes[first].wvalue)
+      if (lanes[l].value != lanes[first].value)
         all_equal = 0;
     }
   if (op0 >= AH_CPU_WARP_RED_ADD)
-    red = reduce(lanes, G, op0, lanes[first].warg);
+    red = reduce(lanes, G, op0, lanes[first].arg);
 
   for (uint64_t m = G; m != 0; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
-    struct ah_cpu_gthread *t = &lanes[l];
+    const ahCpuSplitSlot *t = &lanes[l];
+    int lop = op >= 0 ? op : t->op;
     uint64_t r = 0;
 
-    switch (t->wop) {
+    switch (lop) {
     case AH_CPU_WARP_SHFL:
     case AH_CPU_WARP_SHFL_UP:
     case AH_CPU_WARP_SHFL_DOWN:
     case AH_CPU_WARP_SHFL_XOR: {
-      unsigned width = (unsigned)t->wwidth;
+      unsigned width = (unsigned)t->width;
       unsigned s;
 
       if (width == 0 || width > ws || (width & (width - 1)) != 0)
         width = ws;
-      s = shfl_source(t->wop, l, t->warg, width);
+      s = shfl_source(lop, l, t->arg, width);
       /* A lane that does not take part (returned, diverged, beyond the
        * block) reads as 0, like an inactive lane of a GPU warp. */
-      r = s < ws && (G & bit(s)) ? lanes[s].wvalue : 0;
+      r = s < ws && (G & bit(s)) ? lanes[s].value : 0;
       break;
     }
     case AH_CPU_WARP_BALLOT:
@@ -179,7 +182,7 @@ static void compute(struct ah_cpu_gthread *lanes, uint64_t G, unsigned ws) {
       break;
     case AH_CPU_WARP_MATCH_ANY:
       for (uint64_t k = G; k != 0; k &= k - 1)
-        if (lanes[__builtin_ctzll(k)].wvalue == t->wvalue)
+        if (lanes[__builtin_ctzll(k)].value == t->value)
           r |= bit((unsigned)__builtin_ctzll(k));
       break;
     case AH_CPU_WARP_MATCH_ALL:
@@ -191,18 +194,19 @@ static void compute(struct ah_cpu_gthread *lanes, uint64_t G, unsigned ws) {
       r = red;
       break;
     }
-    t->wresult = r;
+    res[l] = r;
   }
 }
 
-/* The lanes waiting at the same collective as lane l. */
-static uint64_t group_of(struct ah_cpu_gthread *lanes, uint64_t waiting, unsigned l) {
+/* The lanes waiting at the same collective as lane l (ops: the warp's slots). */
+static uint64_t group_of(const struct ah_cpu_gthread *lanes, const ahCpuSplitSlot *ops,
+                         uint64_t waiting, unsigned l) {
   uint64_t G = 0;
 
   for (uint64_t m = waiting; m != 0; m &= m - 1) {
     unsigned k = (unsigned)__builtin_ctzll(m);
 
-    if (lanes[k].wsite == lanes[l].wsite && lanes[k].wmask == lanes[l].wmask)
+    if (lanes[k].wsite == lanes[l].wsite && ops[k].mask == ops[l].mask)
       G |= bit(k);
   }
   return G;
@@ -210,7 +214,8 @@ static uint64_t group_of(struct ah_cpu_gthread *lanes, uint64_t waiting, unsigne
 
 /* After lanes left the waiting set of a mixed warp: whether the lanes still
  * waiting are one group again. */
-static void regroup(struct ah_cpu_gthread *lanes, struct ah_cpu_warp *w) {
+static void regroup(struct ah_cpu_gthread *lanes, const ahCpuSplitSlot *ops,
+                    struct ah_cpu_warp *w) {
   unsigned l;
 
   if (w->waiting == 0) {
@@ -220,24 +225,29 @@ static void regroup(struct ah_cpu_gthread *lanes, struct ah_cpu_warp *w) {
   }
   l = (unsigned)__builtin_ctzll(w->waiting);
   w->site = lanes[l].wsite;
-  w->mask = lanes[l].wmask;
-  w->same = group_of(lanes, w->waiting, l);
+  w->mask = ops[l].mask;
+  w->same = group_of(lanes, ops, w->waiting, l);
   w->mixed = w->same != w->waiting;
 }
 
 /* Runs the collective of the lanes G of warp wi; they may all go on. */
 static void complete(struct ah_cpu_block *b, unsigned wi, uint64_t G) {
   struct ah_cpu_gthread *lanes = &b->threads[wi << b->warp_shift];
+  const ahCpuSplitSlot *ops = &b->wslot[wi << b->warp_shift];
   struct ah_cpu_warp *w = &b->warps[wi];
+  uint64_t res[64];
 
-  compute(lanes, G, b->warp_size);
+  ah_cpu_warp_compute(ops, G, b->warp_size, -1, res);
   for (uint64_t m = G; m != 0; m &= m - 1) {
-    lanes[__builtin_ctzll(m)].state = AH_T_READY;
+    unsigned l = (unsigned)__builtin_ctzll(m);
+
+    lanes[l].wresult = res[l];
+    lanes[l].state = AH_T_READY;
     b->runnable++;
   }
   w->waiting &= ~G;
   if (w->mixed)
-    regroup(lanes, w);
+    regroup(lanes, ops, w);
   else
     w->same &= ~G;
 }
@@ -245,9 +255,10 @@ static void complete(struct ah_cpu_block *b, unsigned wi, uint64_t G) {
 /* Completes lane l's collective if every lane it waits for is there. */
 static int try_complete(struct ah_cpu_block *b, unsigned wi, unsigned l) {
   struct ah_cpu_gthread *lanes = &b->threads[wi << b->warp_shift];
+  const ahCpuSplitSlot *ops = &b->wslot[wi << b->warp_shift];
   struct ah_cpu_warp *w = &b->warps[wi];
-  uint64_t G = w->mixed ? group_of(lanes, w->waiting, l) : w->same;
-  uint64_t need = w->live & lanes[l].wmask;
+  uint64_t G = w->mixed ? group_of(lanes, ops, w->waiting, l) : w->same;
+  uint64_t need = w->live & ops[l].mask;
 
   if ((need & ~G) != 0)
     return 0;
@@ -272,12 +283,13 @@ static void arrive(struct ah_cpu_warp *w, unsigned lane, const void *site, uint6
 
 void ah_cpu_warp_recheck(struct ah_cpu_block *b, unsigned wi) {
   struct ah_cpu_gthread *lanes = &b->threads[wi << b->warp_shift];
+  const ahCpuSplitSlot *ops = &b->wslot[wi << b->warp_shift];
   uint64_t pending = b->warps[wi].waiting;
 
   while (pending != 0) {
     unsigned l = (unsigned)__builtin_ctzll(pending);
 
-    pending &= ~group_of(lanes, b->warps[wi].waiting, l);
+    pending &= ~group_of(lanes, ops, b->warps[wi].waiting, l);
     try_complete(b, wi, l);
   }
 }
@@ -285,6 +297,7 @@ void ah_cpu_warp_recheck(struct ah_cpu_block *b, unsigned wi) {
 int ah_cpu_warp_resolve(struct ah_cpu_block *b) {
   for (unsigned wi = 0; wi < b->nwarps; wi++) {
     struct ah_cpu_gthread *lanes = &b->threads[wi << b->warp_shift];
+    const ahCpuSplitSlot *ops = &b->wslot[wi << b->warp_shift];
     uint64_t pending = b->warps[wi].waiting, best = 0;
     unsigned bl = 0;
 
@@ -292,7 +305,7 @@ int ah_cpu_warp_resolve(struct ah_cpu_block *b) {
       continue;
     while (pending != 0) {
       unsigned l = (unsigned)__builtin_ctzll(pending);
-      uint64_t G = group_of(lanes, b->warps[wi].waiting, l);
+      uint64_t G = group_of(lanes, ops, b->warps[wi].waiting, l);
 
       pending &= ~G;
       if (best == 0 || (uintptr_t)lanes[l].wsite < (uintptr_t)lanes[bl].wsite) {
@@ -311,25 +324,27 @@ AH_EXPORT uint64_t __ah_cpu_warp(int op, uint64_t value, int arg, int width, uin
   struct ah_cpu_worker *w = ah_cpu_self;
   struct ah_cpu_block *b;
   struct ah_cpu_gthread *self;
+  ahCpuSplitSlot *ops;
   unsigned tid, wi, lane;
 
   if (w == NULL || !w->in_kernel) {
     /* Host code: a warp of one lane. */
-    struct ah_cpu_gthread solo = {.wop = op, .warg = arg, .wwidth = width, .wvalue = value};
+    ahCpuSplitSlot solo = {.value = value, .mask = mask, .arg = arg, .width = width, .op = op};
+    uint64_t r;
 
-    compute(&solo, 1, 1);
-    return solo.wresult;
+    ah_cpu_warp_compute(&solo, 1, 1, -1, &r);
+    return r;
   }
   b = &w->block;
+  if (!b->fiber_mode && b->compiled)
+    ah_cpu_block_fail(w, hipErrorLaunchFailure,
+                      "warp function called by a compiled block function (kernel compiler bug)");
   tid = b->fiber_mode ? b->cur : (b->cur = ah_cpu_fast_tid(b));
   wi = tid >> b->warp_shift;
   lane = tid & (b->warp_size - 1);
   self = &b->threads[tid];
-  self->wop = op;
-  self->warg = arg;
-  self->wwidth = width;
-  self->wvalue = value;
-  self->wmask = mask;
+  ops = &b->wslot[tid];
+  *ops = (ahCpuSplitSlot){.value = value, .mask = mask, .arg = arg, .width = width, .op = op};
   self->wsite = site;
   if (!b->fiber_mode) {
     unsigned end = (wi + 1) << b->warp_shift;
@@ -339,8 +354,10 @@ AH_EXPORT uint64_t __ah_cpu_warp(int op, uint64_t value, int arg, int width, uin
     if (tid == end - 1) {
       /* The fast path's lanes before this one have returned, and there is
        * no lane after it: it is alone. */
-      compute(self - lane, bit(lane), b->warp_size);
-      return self->wresult;
+      uint64_t res[64];
+
+      ah_cpu_warp_compute(ops - lane, bit(lane), b->warp_size, -1, res);
+      return res[lane];
     }
     ah_cpu_block_convert(w, b);
   }

@@ -98,9 +98,11 @@ uint64_t __ah_cpu_warp(int op, uint64_t value, int arg, int width, uint64_t mask
 /* Debugging counters of the engine, since the process started: fibers made
  * for GPU threads (a block switches to fibers the first time one of its
  * threads reaches a barrier or a warp collective; kernels without either
- * make none), and blocks run. */
+ * make none), blocks run, and of those the blocks run by a kernel's compiled
+ * block function (block_abi.h) instead of once per GPU thread. */
 unsigned long long __ah_cpu_fibers_created(void);
 unsigned long long __ah_cpu_blocks_run(void);
+unsigned long long __ah_cpu_blocks_compiled(void);
 
 #ifdef __cplusplus
 }

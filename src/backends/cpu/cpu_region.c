@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/* The region scheduler of compiled block functions (block_abi.h). A block
+ * function runs a region for many threads, then asks __ah_cpu_block_next
+ * which region runs next and for whom, with the same semantics as the fiber
+ * engine (docs/cpu-engine.md): threads released earlier run first; then a
+ * warp split point with lanes waiting there, lowest id first, completed per
+ * warp with the lanes that reached it (the active lanes of a diverged warp);
+ * then a barrier, which every live thread has reached (any barrier site
+ * counts, as on AMD GPUs; returned threads take no part). When every thread
+ * stopped at one split point (the usual case) nothing is scanned, and a
+ * plain __syncthreads costs no work per thread. Runs on the block's worker
+ * only, so nothing is locked. */
+#include "cpu_engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PC_NONE 0xffffffffu
+
+/* A block function called outside the engine (host code): a block of one. */
+static __thread struct ah_cpu_region host_region;
+
+/* Grows r's buffers for n threads of `frame` bytes each; 0 when out of memory. */
+static int grow(struct ah_cpu_region *r, unsigned n, size_t frame) {
+  if (n > r->cap) {
+    uint32_t *pc = realloc(r->ctx.pc, n * sizeof(*pc));
+    ahCpuSplitSlot *slot;
+
+    if (pc == NULL)
+      return 0;
+    r->ctx.pc = pc;
+    slot = realloc(r->ctx.slot, n * sizeof(*slot));
+    if (slot == NULL)
+      return 0;
+    r->ctx.slot = slot;
+    r->cap = n;
+  }
+  frame *= n;
+  if (frame > r->frame_cap) {
+    void *p = NULL;
+
+    frame = (frame + 63) & ~(size_t)63;
+    if (posix_memalign(&p, 64, frame) != 0)
+      return 0;
+    free(r->ctx.frame);
+    r->ctx.frame = p;
+    r->frame_cap = frame;
+  }
+  return 1;
+}
+
+void ah_cpu_region_free(struct ah_cpu_worker *w) {
+  struct ah_cpu_region *r = &w->region;
+
+  free(r->ctx.pc);
+  free(r->ctx.slot);
+  free(r->ctx.frame);
+  memset(r, 0, sizeof(*r));
+}
+
+AH_EXPORT ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k) {
+  struct ah_cpu_worker *w = ah_cpu_self;
+  struct ah_cpu_region *r;
+
+  if (w != NULL && w->in_kernel) {
+    r = &w->region;
+    r->nthreads = w->block.nthreads;
+    r->warp_size = w->block.warp_size;
+    r->warp_shift = w->block.warp_shift;
+  } else {
+    r = &host_region;
+    r->nthreads = 1;
+    r->warp_size = 1;
+    r->warp_shift = 0;
+  }
+  r->k = k;
+  if (!grow(r, r->nthreads, k->frame_bytes)) {
+    if (r == &host_region)
+      return NULL;
+    ah_cpu_block_fail(w, hipErrorOutOfMemory, "no memory for a compiled block's thread state");
+  }
+  return &r->ctx;
+}
+
+/* The block function stopped at a split point that its descriptor does not
+ * have: a kernel compiler bug. Gives up the block. */
+static void bad_split(void) {
+  struct ah_cpu_worker *w = ah_cpu_self;
+
+  if (w != NULL && w->in_kernel)
+    ah_cpu_block_fail(w, hipErrorLaunchFailure,
+                      "compiled block stopped at an unknown split point (kernel compiler bug)");
+}
+
+/* The barrier op a thread stopped with at barrier split point `info`. */
+static int bar_op(uint32_t info, const ahCpuSplitSlot *s) {
+  unsigned op = info & 0xffu;
+
+  return op == AH_CPU_SPLIT_OP_DYNAMIC ? s->op : (int)op;
+}
+
+/* A thread's predicate: __syncthreads() passes 1 (as the fiber engine counts
+ * it) and stores none. */
+static unsigned bar_pred(int op, const ahCpuSplitSlot *s) {
+  return op == AH_CPU_BAR_SYNC ? 1u : s->value != 0;
+}
+
+/* Completes a warp collective of the lanes W of the warp whose lane 0 has
+ * slots `lanes`, as the fiber engine does: lanes that wait with the same
+ * mask form one collective (a warp can hold several). */
+static void warp_groups(ahCpuSplitSlot *lanes, uint64_t W, unsigned ws, int op) {
+  uint64_t res[64];
+
+  while (W != 0) {
+    unsigned l = (unsigned)__builtin_ctzll(W);
+    uint64_t mask = lanes[l].mask, G = 0;
+
+    for (uint64_t m = W; m != 0; m &= m - 1) {
+      unsigned k = (unsigned)__builtin_ctzll(m);
+
+      if (lanes[k].mask == mask)
+        G |= 1ull << k;
+    }
+    ah_cpu_warp_compute(lanes, G, ws, op, res);
+    for (uint64_t m = G; m != 0; m &= m - 1) {
+      unsigned k = (unsigned)__builtin_ctzll(m);
+
+      lanes[k].value = res[k];
+    }
+    W &= ~G;
+  }
+}
+
+static int warp_op(uint32_t info) {
+  unsigned op = info & 0xffu;
+
+  return op == AH_CPU_SPLIT_OP_DYNAMIC ? -1 : (int)op;
+}
+
+/* Every thread of the block stopped at the split point described by info. */
+static void all_at(struct ah_cpu_region *r, uint32_t info) {
+  ahCpuSplitSlot *slot = r->ctx.slot;
+  unsigned n = r->nthreads, ws = r->warp_size;
+
+  if (info & AH_CPU_SPLIT_WARP) {
+    int op = warp_op(info);
+
+    for (unsigned base = 0; base < n; base += ws) {
+      unsigned lanes = n - base < ws ? n - base : ws;
+
+      warp_groups(slot + base, lanes == 64 ? ~0ull : (1ull << lanes) - 1, ws, op);
+    }
+    return;
+  }
+  if ((info & 0xffu) == AH_CPU_BAR_SYNC)
+    return; /* the common case: nothing to compute */
+  if ((info & 0xffu) == AH_CPU_SPLIT_OP_DYNAMIC) {
+    unsigned t = 0;
+
+    for (unsigned i = 0; i < n; i++)
+      t += bar_pred(slot[i].op, &slot[i]);
+    for (unsigned i = 0; i < n; i++)
+      slot[i].value = (uint32_t)ah_cpu_bar_value(slot[i].op, t, n);
+  } else {
+    int op = (int)(info & 0xffu);
+    unsigned t = 0;
+    uint64_t v;
+
+    for (unsigned i = 0; i < n; i++)
+      t += slot[i].value != 0;
+    v = (uint32_t)ah_cpu_bar_value(op, t, n);
+    for (unsigned i = 0; i < n; i++)
+      slot[i].value = v;
+  }
+}
+
+/* The threads stopped at different places, or some did not run: scan them. */
+static int32_t general(struct ah_cpu_region *r) {
+  uint32_t *pc = r->ctx.pc;
+  ahCpuSplitSlot *slot = r->ctx.slot;
+  const uint32_t *info = r->k->split_info;
+  uint32_t nsplits = r->k->nsplits;
+  unsigned n = r->nthreads, ws = r->warp_size, live = 0, bar_n = 0;
+  uint32_t run = PC_NONE, warp = PC_NONE, bar_lo = PC_NONE, bar_hi = 0;
+  int preds = 0; /* some barrier needs the predicates */
+
+  for (unsigned i = 0; i < n; i++) {
+    uint32_t p = pc[i];
+
+    if (p == AH_CPU_PC_DONE)
+      continue;
+    live++;
+    if (p & AH_CPU_PC_RUN) {
+      if ((p & ~AH_CPU_PC_RUN) < run)
+        run = p & ~AH_CPU_PC_RUN;
+      continue;
+    }
+    if (p == 0 || p > nsplits) {
+      bad_split();
+      return -1;
+    }
+    if (info[p] & AH_CPU_SPLIT_WARP) {
+      if (p < warp)
+        warp = p;
+    } else {
+      bar_n++;
+      bar_lo = p < bar_lo ? p : bar_lo;
+      bar_hi = p > bar_hi ? p : bar_hi;
+      preds |= (info[p] & 0xffu) != AH_CPU_BAR_SYNC;
+    }
+  }
+  /* Threads already released go on first. */
+  if (run != PC_NONE)
+    return (int32_t)(run * 2 + 1);
+
+  if (warp != PC_NONE) {
+    int op = warp_op(info[warp]);
+    unsigned taking = 0;
+
+    for (unsigned base = 0; base < n; base += ws) {
+      unsigned lanes = n - base < ws ? n - base : ws;
+      uint64_t W = 0;
+
+      for (unsigned l = 0; l < lanes; l++)
+        if (pc[base + l] == warp)
+          W |= 1ull << l;
+      if (W == 0)
+        continue;
+      warp_groups(slot + base, W, ws, op);
+      for (uint64_t m = W; m != 0; m &= m - 1)
+        pc[base + (unsigned)__builtin_ctzll(m)] = AH_CPU_PC_RUN | warp;
+      taking += (unsigned)__builtin_popcountll(W);
+    }
+    return (int32_t)(warp * 2 + (taking != n));
+  }
+
+  if (live == 0)
+    return -1;
+
+  /* Every live thread waits at a barrier: it opens for all of them. */
+  if (preds) {
+    unsigned t = 0;
+
+    for (unsigned i = 0; i < n; i++)
+      if (pc[i] != AH_CPU_PC_DONE)
+        t += bar_pred(bar_op(info[pc[i]], &slot[i]), &slot[i]);
+    for (unsigned i = 0; i < n; i++)
+      if (pc[i] != AH_CPU_PC_DONE) {
+        int op = bar_op(info[pc[i]], &slot[i]);
+
+        if (op != AH_CPU_BAR_SYNC)
+          slot[i].value = (uint32_t)ah_cpu_bar_value(op, t, bar_n);
+      }
+  }
+  if (live == n && bar_lo == bar_hi)
+    return (int32_t)(bar_lo * 2);
+  for (unsigned i = 0; i < n; i++)
+    if (pc[i] != AH_CPU_PC_DONE)
+      pc[i] |= AH_CPU_PC_RUN;
+  return (int32_t)(bar_lo * 2 + 1);
+}
+
+AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all) {
+  struct ah_cpu_region *r = (struct ah_cpu_region *)c;
+
+  if (all && lo == hi) {
+    /* Every thread stopped at the same place: nothing to scan. */
+    if (lo == AH_CPU_PC_DONE)
+      return -1;
+    if (lo == 0 || lo > r->k->nsplits) {
+      bad_split();
+      return -1;
+    }
+    all_at(r, r->k->split_info[lo]);
+    return (int32_t)(lo * 2);
+  }
+  return general(r);
+}
