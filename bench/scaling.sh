@@ -93,8 +93,10 @@ tables=$(awk -F'\t' -v cores="$cores" -v list="${counts[*]}" '
       name = order["bench", k]; line = "| " name
       for (i = 1; i <= nt; i++) {
         t = T[i]
-        line = line " | " ((t, "bench", name) in a ?
-          a[t, "bench", name] " / " b[t, "bench", name] " (" r[t, "bench", name] ")" : "-")
+        if ((t, "bench", name) in a)
+          line = line " | " a[t, "bench", name] " / " b[t, "bench", name] " (" r[t, "bench", name] ")"
+        else
+          line = line " | -"
       }
       print line " |"
     }
@@ -125,8 +127,12 @@ tables=$(awk -F'\t' -v cores="$cores" -v list="${counts[*]}" '
       head("engine cost, threads:", 1)
       for (k = 1; k <= n["cost"]; k++) {
         name = order["cost", k]; line = "| " name
-        for (i = 1; i <= nt; i++)
-          line = line " | " ((T[i], "cost", name) in a ? a[T[i], "cost", name] : "-")
+        for (i = 1; i <= nt; i++) {
+          if ((T[i], "cost", name) in a)
+            line = line " | " a[T[i], "cost", name]
+          else
+            line = line " | -"
+        }
         print line " |"
       }
     }
