@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Micro-measures of the CPU device's kernel engine, for docs/performance.md:
 // the cost of a block, of a GPU thread on the fast path, of the first
-// barrier (the block switches to fibers), of each further barrier, of a warp
-// shuffle and of a shared-memory atomic, each as the difference between two
+// barrier (the block switches to fibers), of each further barrier, of each
+// further block-wide __syncthreads_count, of a warp shuffle and of a
+// shared-memory atomic, each as the difference between two
 // kernels that differ only in that. CPU device only (elsewhere it says so and
 // exits 0); not part of the ratio table.
 #include "common/bench.hpp"
@@ -24,6 +25,13 @@ __global__ void barriers(unsigned *out, int n) {
     v = v * 3 + 1;
     __syncthreads();
   }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+__global__ void barrier_counts(unsigned *out, int n) {
+  unsigned v = threadIdx.x;
+  for (int i = 0; i < n; i++)
+    v += __syncthreads_count(v & 1);
   out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
 
@@ -77,6 +85,8 @@ int main(int argc, char **argv) {
   double t_bar0 = t([&] { barriers<<<blocks, kBlock>>>(out, 0); });
   double t_bar1 = t([&] { barriers<<<blocks, kBlock>>>(out, 1); });
   double t_bar17 = t([&] { barriers<<<blocks, kBlock>>>(out, 17); });
+  double t_count1 = t([&] { barrier_counts<<<blocks, kBlock>>>(out, 1); });
+  double t_count17 = t([&] { barrier_counts<<<blocks, kBlock>>>(out, 17); });
   double t_shfl1 = t([&] { shuffles<<<blocks, kBlock>>>(out, 1); });
   double t_shfl17 = t([&] { shuffles<<<blocks, kBlock>>>(out, 17); });
   double t_plain = t([&] { shared_adds<<<blocks, kBlock>>>(out, 64, 0); });
@@ -98,6 +108,8 @@ int main(int argc, char **argv) {
               ns(t_bar1 - t_bar0, threads));
   std::printf("| each further `__syncthreads` | %.1f | per thread: (17 barriers - 1) / 16 |\n",
               ns(t_bar17 - t_bar1, 16.0 * threads));
+  std::printf("| each further `__syncthreads_count` | %.1f | per thread: (17 counts - 1) / 16 |\n",
+              ns(t_count17 - t_count1, 16.0 * threads));
   std::printf("| each `__shfl_down` (warp of %d) | %.1f | per lane: (17 shuffles - 1) / 16 |\n",
               warpSize, ns(t_shfl17 - t_shfl1, 16.0 * threads));
   std::printf(

@@ -11,7 +11,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-programs=(saxpy reduction matmul transpose histogram stencil launch memcpy)
+programs=(saxpy reduction matmul transpose histogram stencil scan sort compact launch memcpy)
 
 die() {
   echo "bench/run.sh: $*" >&2

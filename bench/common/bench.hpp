@@ -40,12 +40,17 @@
     }                                                                                              \
   } while (0)
 
-// HIP's mask-less shuffle; native CUDA only has the _sync form (the whole warp
-// takes part, which is what HIP's mask-less form assumes too).
+// HIP's mask-less shuffles and ballot; native CUDA only has the _sync forms
+// (the whole warp takes part, which is what HIP's mask-less forms assume too).
+// A ballot is 64 bits wide either way (CUDA's 32-bit one zero-extended).
 #ifdef BENCH_NATIVE_CUDA
 #define warp_shfl_down(v, d) __shfl_down_sync(0xffffffffu, (v), (d))
+#define warp_shfl(v, lane) __shfl_sync(0xffffffffu, (v), (lane))
+#define warp_ballot(p) ((unsigned long long)__ballot_sync(0xffffffffu, (p)))
 #else
 #define warp_shfl_down(v, d) __shfl_down((v), (d))
+#define warp_shfl(v, lane) __shfl((v), (lane))
+#define warp_ballot(p) __ballot(p)
 #endif
 
 namespace bench {
