@@ -454,7 +454,8 @@ bool BlockBuilder::placeAllocas() {
   for (AllocaInst *a : allocas) {
     if (!a->isStaticAlloca() && !splits_.empty())
       return fail("a variable-size local array (alloca) in a kernel with barriers");
-    if (splits_.empty() || frameVars_.count(a))
+    // The built-ins are written at the start of every thread's run.
+    if (splits_.empty() || frameVars_.count(a) || a == tidVar_ || a == laneVar_)
       continue;
     // Every instruction that touches memory derived from a.
     bool escapes = false, local = true;

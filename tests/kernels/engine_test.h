@@ -35,6 +35,18 @@ static inline unsigned long long ah_cpu_fibers() { return __ah_cpu_fibers_create
 static inline unsigned long long ah_cpu_blocks() { return __ah_cpu_blocks_run(); }
 #endif
 
+// Whether kernels of this program run as block functions (the kernel
+// compiler built them and ANYHIP_CPU_COMPILED=0 does not turn them off):
+// then no kernel makes fibers.
+static inline bool ah_compiled_blocks_on() {
+#if defined(__ANYHIP_KERNEL_COMPILER__)
+  const char *v = std::getenv("ANYHIP_CPU_COMPILED");
+  return v == NULL || std::strcmp(v, "0") != 0;
+#else
+  return false;
+#endif
+}
+
 // The device's warp size as the host sees it.
 static inline int ah_device_warp_size() {
   int ws = 0;
