@@ -87,10 +87,12 @@ struct launch {
   size_t start;  /* the kernel expression; ggl: the macro's name */
   size_t open;   /* `<<<`; ggl: the comma after k */
   size_t close;  /* `>>>`; ggl: the comma after the stream, or the closing ')' */
+  size_t close_len; /* chevron: the bytes of `>>>`, or of `> > >` */
   size_t paren;  /* `(` of the kernel's arguments (chevron) */
   int no_args;   /* no kernel arguments */
   char *qual;    /* a plain kernel name (`ns::k`, `::k`, `k`): "ns::", "::" or "" */
   char *base;    /* ... and "k"; NULL when the kernel is some other expression */
+  int local;     /* base is unqualified and declared in the enclosing function (a parameter) */
 };
 
 struct prep {
@@ -346,15 +348,22 @@ static size_t callee_start(const struct prep *p, const struct ah_tokens *ts, siz
   }
 }
 
-static int adjacent(const struct ah_tokens *ts, size_t k) {
-  return ts->t[k].off + ts->t[k].len == ts->t[k + 1].off;
+/* Only spaces and tabs (or nothing) between toks[k] and toks[k + 1]. */
+static int only_blanks(const struct prep *p, const struct ah_tokens *ts, size_t k) {
+  for (size_t i = ts->t[k].off + ts->t[k].len; i < ts->t[k + 1].off; i++)
+    if (p->s[i] != ' ' && p->s[i] != '\t')
+      return 0;
+  return 1;
 }
 
-/* Number of `>` tokens in the adjacent run starting at toks[k]. */
+/* Number of `>` tokens in the run starting at toks[k]: adjacent ones, or
+ * (spaced) only blanks between them, as `k<<<1, 1, 0, s> > >()`, which
+ * compilers accept since `>>>` is no token to them either. */
 static size_t gt_run(const struct prep *p, const struct ah_tokens *ts, size_t k) {
   size_t r = 0;
 
-  while (k + r < ts->n && is(p, &ts->t[k + r], ">") && (r == 0 || adjacent(ts, k + r - 1)))
+  while (k + r < ts->n && is(p, &ts->t[k + r], ">") &&
+         (r == 0 || only_blanks(p, ts, k + r - 1)))
     r++;
   return r;
 }
@@ -442,6 +451,39 @@ static struct launch *new_launch(struct prep *p) {
   return l;
 }
 
+/* Whether the unqualified name `base`, launched at toks[i] of the file's own
+ * tokens, is declared inside the enclosing function (its parameters
+ * included) before the launch: `template <typename K> void run(K kernel)
+ * { kernel<<<1, 1>>>(); }` launches the parameter, not a kernel `kernel`.
+ * A declaration is the name after a type-ish token (a name, `*`, `&`, `>`)
+ * and before `,` `)` `=` `;` `{` `[` `:`. */
+static int shadowed(const struct prep *p, size_t i, const char *base) {
+  const struct ah_tokens *ts = &p->toks;
+  size_t start = (size_t)-1, n = strlen(base);
+
+  for (size_t k = 0; k < p->nscopes; k++) {
+    if (p->scopes[k].kind == SC_OTHER) {
+      start = p->scopes[k].decl;
+      break;
+    }
+  }
+  if (start == (size_t)-1)
+    return 0;
+  for (size_t k = start + 1; k + 1 < i; k++) {
+    const struct ah_token *t = &ts->t[k], *prev = &ts->t[k - 1], *next = &ts->t[k + 1];
+
+    if (!is_ident(t) || t->len != n || memcmp(p->s + t->off, base, n) != 0)
+      continue;
+    if (!((is_ident(prev) && !stops_callee(p, prev)) || is(p, prev, "*") || is(p, prev, "&") ||
+          is(p, prev, "&&") || is(p, prev, ">")))
+      continue;
+    if (is(p, next, ",") || is(p, next, ")") || is(p, next, "=") || is(p, next, ";") ||
+        is(p, next, "{") || is(p, next, "[") || is(p, next, ":"))
+      return 1;
+  }
+  return 0;
+}
+
 /* Records the launch whose `<<<` is toks[i]. Returns the index to resume at. */
 static size_t chevron(struct prep *p, const struct ah_tokens *ts, size_t i) {
   size_t start = callee_start(p, ts, i), close = 0, k;
@@ -498,10 +540,13 @@ static size_t chevron(struct prep *p, const struct ah_tokens *ts, size_t i) {
     l->start = ts->t[start].off;
     l->open = ts->t[i].off;
     l->close = ts->t[close].off;
+    l->close_len = ts->t[close + 2].off + 1 - l->close;
     l->paren = ts->t[close + 3].off;
     l->no_args = is(p, &ts->t[close + 4], ")");
     if (!plain_name(p, ts, start, i, &l->qual, &l->base))
       l->qual = l->base = NULL;
+    else if (ts == &p->toks && !*l->qual)
+      l->local = shadowed(p, i, l->base);
   }
   return close + 3;
 }
@@ -541,6 +586,8 @@ static void ggl_call(struct prep *p, const struct ah_tokens *ts, size_t i) {
   l->close = ts->t[l->no_args ? k : comma[4]].off;
   l->qual = qual;
   l->base = base;
+  if (ts == &p->toks && !*qual)
+    l->local = shadowed(p, i, base);
 }
 
 /* ---- scopes ------------------------------------------------------------- */
@@ -844,11 +891,17 @@ static void rewrite_launches(struct prep *p) {
     char *pick, *head;
     size_t nl;
 
-    if (l->base == NULL || !deducible(p, l->base)) {
+    if (!l->ggl && p->target != AH_TARGET_CPU) {
+      /* nvcc keeps chevrons (and deduces itself), but only spelled `>>>`. */
+      if (l->close_len != 3)
+        add_edit(p, l->close, l->close_len, ah_xstrdup(">>>"));
+      continue;
+    }
+    if (l->base == NULL || l->local || !deducible(p, l->base)) {
       if (!l->ggl) {
         add_edit(p, l->start, 0, ah_xstrdup("::anyhip::detail::chevron("));
         add_edit(p, l->open, 3, ah_xstrdup(", "));
-        add_edit(p, l->close, 3, ah_xstrdup(")"));
+        add_edit(p, l->close, l->close_len, ah_xstrdup(")"));
       }
       continue;
     }
@@ -880,7 +933,7 @@ static void rewrite_launches(struct prep *p) {
         add_edit(p, l->close, 1, ah_xasprintf(")(%s,", pick));
     } else {
       add_edit(p, l->start, l->open + 3 - l->start, head);
-      add_edit(p, l->close, 3, ah_xstrdup(")"));
+      add_edit(p, l->close, l->close_len, ah_xstrdup(")"));
       add_edit(p, l->paren + 1, 0, ah_xasprintf("%s%s", pick, l->no_args ? "" : ", "));
     }
     free(pick);
@@ -1511,7 +1564,7 @@ static void scan(struct prep *p, const char *qfile) {
         decl = i + 1;
       continue;
     }
-    if (p->target == AH_TARGET_CPU && is(p, t, "<<<")) {
+    if (is(p, t, "<<<")) {
       i = chevron(p, ts, i) - 1;
       continue;
     }

@@ -13,6 +13,8 @@
 #   CASE=variables    device variables in a stripped program (-s), found
 #                     through hipcc's registration; without it (stripped,
 #                     -DANYHIP_NO_VARIABLE_REGISTRATION) they are not
+#   CASE=<name>       any other: e2e/<name>.hip built with -Wall -Wextra
+#                     -Werror, run, PASSED expected (ggl_macro, spelling, ...)
 # Inputs: HIPCC SRC WORK CASE.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/tmp)
@@ -104,6 +106,11 @@ elseif(CASE STREQUAL "variables")
     message(FATAL_ERROR "a stripped program without the registration found its device "
       "variables (exit ${rc}): the test would not see a missing registration\n${o}")
   endif()
+  expect_no_temporaries()
+elseif(EXISTS ${SRC}/${CASE}.hip)
+  # One program, built with warnings as errors and run.
+  must(${HIPCC} -Wall -Wextra -Werror -O1 ${SRC}/${CASE}.hip -o ${WORK}/${CASE})
+  expect_passed(${WORK}/${CASE})
   expect_no_temporaries()
 else()
   message(FATAL_ERROR "unknown CASE '${CASE}'")

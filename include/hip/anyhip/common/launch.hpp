@@ -214,12 +214,18 @@ template <typename T> inline int register_variable(T &var, const char *name) {
 } // namespace detail
 } // namespace anyhip
 
+/* Variadic after the kernel, as HIP's own macro is: the configuration may come
+ * from one macro (`#define CFG dim3(64), dim3(1), 0, 0` then
+ * `hipLaunchKernelGGL(k, CFG, a)`), which is expanded before the inner macro
+ * splits it into grid, block, shared memory and the rest. */
 #if defined(HIP_TEMPLATE_KERNEL_LAUNCH)
-#define hipLaunchKernelGGL(kernelName, numBlocks, numThreads, memPerBlock, ...) \
-  ::anyhip::detail::launch_ggl((kernelName), numBlocks, numThreads, memPerBlock, __VA_ARGS__)
+#define hipLaunchKernelGGL(kernelName, ...) ANYHIP_GGL_FN_((kernelName), __VA_ARGS__)
+#define ANYHIP_GGL_FN_(kernelName, numBlocks, numThreads, memPerBlock, ...) \
+  ::anyhip::detail::launch_ggl(kernelName, numBlocks, numThreads, memPerBlock, __VA_ARGS__)
 #else
-#define hipLaunchKernelGGL(kernelName, numBlocks, numThreads, memPerBlock, ...) \
-  ::anyhip::detail::ggl(numBlocks, numThreads, memPerBlock)((kernelName), __VA_ARGS__)
+#define hipLaunchKernelGGL(kernelName, ...) ANYHIP_GGL_((kernelName), __VA_ARGS__)
+#define ANYHIP_GGL_(kernelName, numBlocks, numThreads, memPerBlock, ...) \
+  ::anyhip::detail::ggl(numBlocks, numThreads, memPerBlock)(kernelName, __VA_ARGS__)
 #endif
 
 #endif
