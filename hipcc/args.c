@@ -338,6 +338,8 @@ int ah_args_parse(int argc, char **argv, int cxx_as_hip, struct ah_opts *o) {
       ah_strv_push(&o->compile_flags, a);
     } else if (strcmp(a, "--ah-prepare") == 0) {
       o->prepare_only = 1;
+    } else if (starts(a, "--ah-headers=")) {
+      o->prepare_headers = a + 13;
     } else if (starts(a, "--ah-target=")) {
       if (strcmp(a + 12, "cpu") == 0) {
         o->prepare_target = AH_TARGET_CPU;

@@ -22,9 +22,14 @@
 #include "lex.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct prep;
 
 struct edit {
   size_t off, del, seq;
@@ -54,6 +59,7 @@ struct cond {
 };
 
 struct kernel {
+  struct prep *owner; /* the file that declares it */
   struct ns_comp *ns; /* enclosing namespaces, outermost first */
   size_t nns;
   char *name;        /* as written at the definition (may be qualified) */
@@ -71,6 +77,7 @@ struct kernel {
 
 /* A namespace-scope __device__, __constant__ or __managed__ variable. */
 struct var {
+  struct prep *owner;
   struct ns_comp *ns; /* enclosing namespaces, outermost first */
   size_t nns;
   char *name;
@@ -95,11 +102,47 @@ struct launch {
   int local;     /* base is unqualified and declared in the enclosing function (a parameter) */
 };
 
+/* An #include of a user header that was prepared too: the directive, and
+ * the header's record. */
+struct incl {
+  size_t off, len;
+  struct prep *child;
+};
+
+/* One translation unit: the source and the user headers it includes (those
+ * reached through quotes, or through <> and a -I directory), which share
+ * what is known of kernels and variables. */
+struct ctx {
+  enum ah_target target;
+  char *headers;            /* absolute root of the prepared headers' mirror, or NULL */
+  struct ah_strv quote_dirs; /* -iquote, then -I: for "x.h" after the includer's directory */
+  struct ah_strv dirs;       /* -I: for <x.h> */
+  struct prep **files;      /* the source first, then each header once */
+  size_t nfiles, capfiles;
+  struct prep **order;      /* as their scans ended: a header before its includers */
+  size_t norder, caporder;
+  struct kernel *kernels;
+  size_t nkernels, capkernels;
+  struct var *vars;
+  size_t nvars, capvars;
+  int errors;
+};
+
+/* One file being prepared. */
 struct prep {
-  const char *file;
+  struct ctx *cx;
+  const char *file; /* as the compiler names it in messages */
+  char *path;       /* its name as found; real: its canonical name */
+  char *real;
+  char *qfile;      /* file, quoted for a #line */
+  char *text;       /* owned: what s points at */
+  int is_header;
+  int mirrored;     /* a header whose prepared copy is written (it changed) */
+  char *mirror;     /* that copy's name */
+  struct incl *incs;
+  size_t nincs, capincs;
   const char *s;
   size_t len;
-  enum ah_target target;
   size_t *lines;
   size_t nlines;
   struct ah_tokens toks;
@@ -109,13 +152,8 @@ struct prep {
   size_t nscopes, capscopes;
   struct cond *conds;
   size_t nconds, capconds;
-  struct kernel *kernels;
-  size_t nkernels, capkernels;
   struct launch *launches;
   size_t nlaunches, caplaunches;
-  struct var *vars;
-  size_t nvars, capvars;
-  int errors;
 };
 
 static void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
@@ -178,7 +216,7 @@ static void error_at(struct prep *p, size_t off, const char *fmt, ...) {
   for (size_t i = start; i < off; i++)
     fputc(p->s[i] == '\t' ? '\t' : ' ', stderr);
   fputs("^\n", stderr);
-  p->errors++;
+  p->cx->errors++;
 }
 
 static void add_edit(struct prep *p, size_t off, size_t del, char *ins) {
@@ -846,24 +884,24 @@ static const char *key_base(const char *key, size_t *nslen) {
 static int deducible(const struct prep *p, const char *base) {
   int found = 0;
 
-  for (size_t i = 0; i < p->nkernels; i++) {
+  for (size_t i = 0; i < p->cx->nkernels; i++) {
     size_t nl;
-    const char *b = key_base(p->kernels[i].key, &nl);
+    const char *b = key_base(p->cx->kernels[i].key, &nl);
 
-    found |= p->kernels[i].helper != NULL && strcmp(b, base) == 0;
+    found |= p->cx->kernels[i].helper != NULL && strcmp(b, base) == 0;
   }
   if (!found)
     return 0;
-  for (size_t i = 0; i < p->nkernels; i++) {
-    const struct kernel *k = &p->kernels[i];
+  for (size_t i = 0; i < p->cx->nkernels; i++) {
+    const struct kernel *k = &p->cx->kernels[i];
     size_t nl, ml;
     const char *b = key_base(k->key, &nl);
     int same = 0;
 
     if (k->is_template || strcmp(b, base) != 0)
       continue;
-    for (size_t j = 0; j < p->nkernels && !same; j++) {
-      const struct kernel *t = &p->kernels[j];
+    for (size_t j = 0; j < p->cx->nkernels && !same; j++) {
+      const struct kernel *t = &p->cx->kernels[j];
       const char *tb = key_base(t->key, &ml);
 
       same = t->helper != NULL && strcmp(tb, base) == 0 && ml == nl &&
@@ -891,7 +929,7 @@ static void rewrite_launches(struct prep *p) {
     char *pick, *head;
     size_t nl;
 
-    if (!l->ggl && p->target != AH_TARGET_CPU) {
+    if (!l->ggl && p->cx->target != AH_TARGET_CPU) {
       /* nvcc keeps chevrons (and deduces itself), but only spelled `>>>`. */
       if (l->close_len != 3)
         add_edit(p, l->close, l->close_len, ah_xstrdup(">>>"));
@@ -905,8 +943,8 @@ static void rewrite_launches(struct prep *p) {
       }
       continue;
     }
-    for (size_t k = 0; k < p->nkernels; k++) {
-      struct kernel *kr = &p->kernels[k];
+    for (size_t k = 0; k < p->cx->nkernels; k++) {
+      struct kernel *kr = &p->cx->kernels[k];
       size_t ml;
 
       if (kr->helper != NULL && strcmp(key_base(kr->key, &ml), l->base) == 0)
@@ -914,7 +952,7 @@ static void rewrite_launches(struct prep *p) {
     }
     /* The kernel's name moves behind the configuration; its lines stay. */
     nl = count_newlines(p, l->start, l->open);
-    if (p->target != AH_TARGET_CPU) {
+    if (p->cx->target != AH_TARGET_CPU) {
       /* nvcc deduces a chevron's template arguments itself. */
       head = ah_xasprintf("%s%s<<<%*s", l->qual, l->base, (int)nl, "");
       memset(head + strlen(head) - nl, '\n', nl);
@@ -938,9 +976,15 @@ static void rewrite_launches(struct prep *p) {
     }
     free(pick);
   }
-  for (size_t k = 0; k < p->nkernels; k++)
-    if (p->kernels[k].helper_used && p->target == AH_TARGET_CPU)
-      add_edit(p, p->kernels[k].helper_off, 0, ah_xstrdup(p->kernels[k].helper));
+}
+
+/* The deduction declarations that launches use, each after its kernel's
+ * declaration, in the file that has it. */
+static void add_helpers(struct ctx *cx) {
+  for (size_t k = 0; k < cx->nkernels; k++)
+    if (cx->kernels[k].helper_used && cx->target == AH_TARGET_CPU)
+      add_edit(cx->kernels[k].owner, cx->kernels[k].helper_off, 0,
+               ah_xstrdup(cx->kernels[k].helper));
 }
 
 /* ---- kernel registration ------------------------------------------------- */
@@ -1036,9 +1080,10 @@ static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
   if (close > b)
     return;
 
-  p->kernels = grow_array(p->kernels, &p->capkernels, p->nkernels + 1, sizeof(*p->kernels));
-  kr = &p->kernels[p->nkernels++];
+  p->cx->kernels = grow_array(p->cx->kernels, &p->cx->capkernels, p->cx->nkernels + 1, sizeof(*p->cx->kernels));
+  kr = &p->cx->kernels[p->cx->nkernels++];
   memset(kr, 0, sizeof(*kr));
+  kr->owner = p;
   kr->name = join_tokens(p, ts, name_start, name_end);
   kr->params = join_tokens(p, ts, name_end + 1, close);
   kr->is_template = templ;
@@ -1105,9 +1150,10 @@ static void add_var(struct prep *p, const struct ah_token *name, int internal) {
 
   for (size_t i = 0; i < p->nscopes; i++)
     c_linkage |= p->scopes[i].kind == SC_LINKAGE && p->scopes[i].c_linkage;
-  p->vars = grow_array(p->vars, &p->capvars, p->nvars + 1, sizeof(*p->vars));
-  v = &p->vars[p->nvars++];
+  p->cx->vars = grow_array(p->cx->vars, &p->cx->capvars, p->cx->nvars + 1, sizeof(*p->cx->vars));
+  v = &p->cx->vars[p->cx->nvars++];
   memset(v, 0, sizeof(*v));
+  v->owner = p;
   v->name = ah_xasprintf("%.*s", (int)name->len, p->s + name->off);
   v->line = line_of(p, name->off);
   qual = current_namespaces(p, &v->ns, &v->nns);
@@ -1241,21 +1287,21 @@ static void emit_at(FILE *f, const char *qfile, const struct ns_comp *ns, size_t
  * the definition. A name defined once is registered as &name; overloads
  * (or alternatives under #if) through a cast to their exact type; a name
  * that also names a template is skipped, since &name would be ambiguous. */
-static void emit_registrations(struct prep *p, FILE *f, const char *qfile) {
+static void emit_registrations(struct ctx *cx, FILE *f) {
   int n = 0;
 
-  for (size_t i = 0; i < p->nkernels; i++) {
-    const struct kernel *k = &p->kernels[i];
+  for (size_t i = 0; i < cx->nkernels; i++) {
+    const struct kernel *k = &cx->kernels[i];
     int defs = 0, templ = 0;
     char *expr, *stmt;
 
     if (!k->is_def || k->is_template)
       continue;
-    for (size_t j = 0; j < p->nkernels; j++) {
-      if (strcmp(p->kernels[j].key, k->key) != 0)
+    for (size_t j = 0; j < cx->nkernels; j++) {
+      if (strcmp(cx->kernels[j].key, k->key) != 0)
         continue;
-      defs += p->kernels[j].is_def && !p->kernels[j].is_template;
-      templ |= p->kernels[j].is_template;
+      defs += cx->kernels[j].is_def && !cx->kernels[j].is_template;
+      templ |= cx->kernels[j].is_template;
     }
     if (templ || (defs > 1 && k->has_default))
       continue;
@@ -1270,14 +1316,14 @@ static void emit_registrations(struct prep *p, FILE *f, const char *qfile) {
     stmt = ah_xasprintf("static int __ah_kreg_%d __attribute__((unused)) = "
                         "::anyhip::detail::register_kernel(%s);",
                         n - 1, expr);
-    emit_at(f, qfile, k->ns, k->nns, &k->conds, k->line, stmt);
+    emit_at(f, k->owner->qfile, k->ns, k->nns, &k->conds, k->line, stmt);
     free(stmt);
     free(expr);
   }
   if (n > 0)
     fputs("#endif\n", f);
-  for (size_t i = 0; i < p->nvars; i++) {
-    const struct var *v = &p->vars[i];
+  for (size_t i = 0; i < cx->nvars; i++) {
+    const struct var *v = &cx->vars[i];
     char *stmt;
 
     if (i == 0)
@@ -1288,10 +1334,10 @@ static void emit_registrations(struct prep *p, FILE *f, const char *qfile) {
     stmt = ah_xasprintf("static int __ah_vreg_%zu __attribute__((unused)) = "
                         "::anyhip::detail::register_variable(%s%s, \"%s\");",
                         i, v->nns ? "" : "::", v->name, v->mangled);
-    emit_at(f, qfile, v->ns, v->nns, &v->conds, v->line, stmt);
+    emit_at(f, v->owner->qfile, v->ns, v->nns, &v->conds, v->line, stmt);
     free(stmt);
   }
-  if (p->nvars > 0)
+  if (cx->nvars > 0)
     fputs("#endif\n", f);
 }
 
@@ -1445,7 +1491,7 @@ static void define_body(struct prep *p, const struct ah_token *t, size_t after) 
   for (size_t k = 0; k < sub.n; k++) {
     if (is(p, &sub.t[k], "hipLaunchKernelGGL"))
       ggl_call(p, &sub, k);
-    else if (p->target != AH_TARGET_CPU)
+    else if (p->cx->target != AH_TARGET_CPU)
       continue;
     else if (is(p, &sub.t[k], "<<<"))
       k = chevron(p, &sub, k) - 1;
@@ -1483,6 +1529,71 @@ static int is_guard(const struct prep *p, const char *ifndef, const struct ah_to
   return n1 > 0 && n1 == n2 && memcmp(w1, w2, n1) == 0;
 }
 
+/* ---- user headers ------------------------------------------------------------ */
+
+static struct prep *prepare_one(struct ctx *cx, const char *path, const struct prep *parent);
+
+/* Where the compiler finds the header `name` that file p includes: with
+ * quotes, p's directory, then the -iquote and -I directories; with <>, the
+ * -I directories only (a system header is not the program's). A new string,
+ * or NULL. */
+static char *resolve(const struct prep *p, const char *name, int quoted) {
+  const struct ah_strv *dirs = quoted ? &p->cx->quote_dirs : &p->cx->dirs;
+  char *cand;
+
+  if (name[0] == '/')
+    return ah_file_exists(name) ? ah_xstrdup(name) : NULL;
+  if (quoted) {
+    char *dir = ah_path_dir(p->path);
+
+    cand = strcmp(dir, ".") == 0 ? ah_xstrdup(name) : ah_xasprintf("%s/%s", dir, name);
+    free(dir);
+    if (ah_file_exists(cand))
+      return cand;
+    free(cand);
+  }
+  for (size_t i = 0; i < dirs->n; i++) {
+    cand = ah_xasprintf("%s/%s", dirs->v[i], name);
+    if (ah_file_exists(cand))
+      return cand;
+    free(cand);
+  }
+  return NULL;
+}
+
+/* `#include "x.h"` (or <x.h> found through -I) at t: prepares the header,
+ * once per translation unit, and remembers the directive, which points at
+ * the prepared copy if the header changed (see mirror_includes). */
+static void include_header(struct prep *p, const struct ah_token *t, size_t after) {
+  size_t i = after, end = t->off + t->len, b;
+  char close, *name, *path;
+  struct prep *child;
+
+  while (i < end && (p->s[i] == ' ' || p->s[i] == '\t'))
+    i++;
+  if (i >= end || (p->s[i] != '"' && p->s[i] != '<'))
+    return; /* a computed #include: the compiler's alone */
+  close = p->s[i] == '"' ? '"' : '>';
+  b = ++i;
+  while (i < end && p->s[i] != close && p->s[i] != '\n')
+    i++;
+  if (i >= end || p->s[i] != close || i == b)
+    return;
+  name = ah_xasprintf("%.*s", (int)(i - b), p->s + b);
+  path = resolve(p, name, close == '"');
+  free(name);
+  if (path == NULL)
+    return;
+  child = prepare_one(p->cx, path, p);
+  free(path);
+  if (child == NULL) {
+    error_at(p, t->off, "cannot prepare the header this line includes");
+    return;
+  }
+  p->incs = grow_array(p->incs, &p->capincs, p->nincs + 1, sizeof(*p->incs));
+  p->incs[p->nincs++] = (struct incl){.off = t->off, .len = t->len, .child = child};
+}
+
 /* Keeps the #if chains current (the branches a registration must repeat). */
 static void directive(struct prep *p, const struct ah_token *t) {
   char name[16], *text;
@@ -1505,6 +1616,8 @@ static void directive(struct prep *p, const struct ah_token *t) {
     if (top && top->chain.n == 1 && is_guard(p, top->chain.v[0], t, after))
       top->guard = 1;
     define_body(p, t, after);
+  } else if (strcmp(name, "include") == 0 && p->cx->headers != NULL) {
+    include_header(p, t, after);
   }
   free(text);
 }
@@ -1549,7 +1662,7 @@ static void drop_dead(struct prep *p) {
 
 /* ---- the pass ---------------------------------------------------------------- */
 
-static void scan(struct prep *p, const char *qfile) {
+static void scan(struct prep *p) {
   const struct ah_tokens *ts = &p->toks;
   size_t decl = 0; /* first token of the current namespace-scope declaration */
   int paren = 0;   /* () and [] depth inside that declaration */
@@ -1570,8 +1683,8 @@ static void scan(struct prep *p, const char *qfile) {
     }
     if (is(p, t, "hipLaunchKernelGGL"))
       ggl_call(p, ts, i);
-    if (p->target == AH_TARGET_CPU && is(p, t, "extern")) {
-      size_t next = extern_shared(p, ts, i, 0, qfile);
+    if (p->cx->target == AH_TARGET_CPU && is(p, t, "extern")) {
+      size_t next = extern_shared(p, ts, i, 0, p->qfile);
 
       if (next != i + 1) {
         i = next - 1;
@@ -1595,7 +1708,7 @@ static void scan(struct prep *p, const char *qfile) {
       } else {
         if (ns && paren == 0) {
           note_kernel(p, decl, i, 1);
-          if (p->target == AH_TARGET_CPU)
+          if (p->cx->target == AH_TARGET_CPU)
             note_variables(p, decl, i, 1);
         }
         push_scope(p, SC_OTHER, NULL, 0);
@@ -1624,7 +1737,7 @@ static void scan(struct prep *p, const char *qfile) {
       paren--;
     } else if (ns && paren == 0 && is(p, t, ";")) {
       note_kernel(p, decl, i, 0);
-      if (p->target == AH_TARGET_CPU)
+      if (p->cx->target == AH_TARGET_CPU)
         note_variables(p, decl, i, 0);
       decl = i + 1;
     }
@@ -1662,8 +1775,25 @@ static void free_prep(struct prep *p) {
   for (size_t i = 0; i < p->nedits; i++)
     free(p->edits[i].ins);
   free(p->edits);
-  for (size_t i = 0; i < p->nkernels; i++) {
-    struct kernel *k = &p->kernels[i];
+  for (size_t i = 0; i < p->nlaunches; i++) {
+    free(p->launches[i].qual);
+    free(p->launches[i].base);
+  }
+  free(p->launches);
+  free(p->incs);
+  free(p->lines);
+  ah_tokens_free(&p->toks);
+  free(p->text);
+  free(p->path);
+  free(p->real);
+  free(p->qfile);
+  free(p->mirror);
+  free(p);
+}
+
+static void free_ctx(struct ctx *cx) {
+  for (size_t i = 0; i < cx->nkernels; i++) {
+    struct kernel *k = &cx->kernels[i];
 
     for (size_t c = 0; c < k->nns; c++)
       free(k->ns[c].name);
@@ -1674,78 +1804,220 @@ static void free_prep(struct prep *p) {
     free(k->helper);
     ah_strv_free(&k->conds);
   }
-  free(p->kernels);
-  for (size_t i = 0; i < p->nlaunches; i++) {
-    free(p->launches[i].qual);
-    free(p->launches[i].base);
+  free(cx->kernels);
+  for (size_t i = 0; i < cx->nvars; i++) {
+    for (size_t c = 0; c < cx->vars[i].nns; c++)
+      free(cx->vars[i].ns[c].name);
+    free(cx->vars[i].ns);
+    free(cx->vars[i].name);
+    free(cx->vars[i].mangled);
+    ah_strv_free(&cx->vars[i].conds);
   }
-  free(p->launches);
-  for (size_t i = 0; i < p->nvars; i++) {
-    for (size_t c = 0; c < p->vars[i].nns; c++)
-      free(p->vars[i].ns[c].name);
-    free(p->vars[i].ns);
-    free(p->vars[i].name);
-    free(p->vars[i].mangled);
-    ah_strv_free(&p->vars[i].conds);
-  }
-  free(p->vars);
-  free(p->lines);
-  ah_tokens_free(&p->toks);
+  free(cx->vars);
+  for (size_t i = 0; i < cx->nfiles; i++)
+    free_prep(cx->files[i]);
+  free(cx->files);
+  free(cx->order);
+  ah_strv_free(&cx->quote_dirs);
+  ah_strv_free(&cx->dirs);
+  free(cx->headers);
 }
 
-int ah_prepare_file(const char *in, const char *out, enum ah_target target) {
-  struct prep p = {.file = in, .target = target};
-  char *src, *qfile;
+/* Reads, tokenizes and scans one file (and, through its #include lines, the
+ * user headers it includes). A header already seen in this translation unit
+ * is returned as it is. parent: the includer, whose open #if branches the
+ * header's registrations repeat; NULL for the source. NULL when the file
+ * cannot be read (the source: after an error message). */
+static struct prep *prepare_one(struct ctx *cx, const char *path, const struct prep *parent) {
+  char real[PATH_MAX], *text;
+  struct prep *p;
+  size_t len;
+
+  if (realpath(path, real) == NULL)
+    snprintf(real, sizeof(real), "%s", path);
+  for (size_t i = 0; i < cx->nfiles; i++)
+    if (strcmp(cx->files[i]->real, real) == 0)
+      return cx->files[i];
+  text = ah_read_file(path, &len);
+  if (text == NULL) {
+    if (parent == NULL)
+      ah_error("cannot read '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  p = ah_xmalloc(sizeof(*p));
+  memset(p, 0, sizeof(*p));
+  p->cx = cx;
+  p->path = ah_xstrdup(path);
+  p->real = ah_xstrdup(real);
+  p->file = p->path;
+  p->is_header = parent != NULL;
+  p->text = text;
+  p->len = len;
+  cx->files = grow_array(cx->files, &cx->capfiles, cx->nfiles + 1, sizeof(*cx->files));
+  cx->files[cx->nfiles++] = p;
+  if (p->len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+    /* A UTF-8 byte order mark is only allowed first: it goes before our #line. */
+    memmove(text, text + 3, p->len - 2);
+    p->len -= 3;
+  }
+  p->s = text;
+  p->qfile = quote_file(path);
+  index_lines(p);
+  ah_lex(text, 0, p->len, 1, &p->toks);
+  drop_dead(p);
+  for (size_t i = 0; parent != NULL && i < parent->nconds; i++) {
+    p->conds = grow_array(p->conds, &p->capconds, p->nconds + 1, sizeof(*p->conds));
+    memset(&p->conds[p->nconds], 0, sizeof(*p->conds));
+    ah_strv_append(&p->conds[p->nconds].chain, &parent->conds[i].chain);
+    p->conds[p->nconds++].guard = parent->conds[i].guard;
+  }
+  scan(p);
+  cx->order = grow_array(cx->order, &cx->caporder, cx->norder + 1, sizeof(*cx->order));
+  cx->order[cx->norder++] = p;
+  return p;
+}
+
+/* Points p's #include lines at the prepared copies of the headers that
+ * changed; a header that changed (or includes one that did) is itself
+ * written out. Called for headers before their includers. */
+static void mirror_includes(struct prep *p) {
+  int changed = p->nedits > 0;
+
+  for (size_t i = 0; i < p->nincs; i++)
+    changed |= p->incs[i].child->mirrored;
+  for (size_t i = 0; i < p->nincs; i++) {
+    const struct incl *in = &p->incs[i];
+    size_t nl = count_newlines(p, in->off, in->off + in->len);
+    char *q, *ins;
+
+    /* In a copy, "x.h" would be looked for beside the copy: every header
+     * found is named by its absolute name, the original's or its copy's. */
+    if (!in->child->mirrored && !(p->is_header && changed))
+      continue;
+    q = quote_file(in->child->mirrored ? in->child->mirror : in->child->real);
+    ins = ah_xasprintf("#include \"%s\"%*s", q, (int)nl, "");
+    memset(ins + strlen(ins) - nl, '\n', nl);
+    add_edit(p, in->off, in->len, ins);
+    free(q);
+  }
+  if (p->is_header && changed) {
+    p->mirrored = 1;
+    p->mirror = ah_xasprintf("%s%s", p->cx->headers, p->real);
+  }
+}
+
+/* Writes p with its edits, after a #line that names the original. */
+static void write_prepared(struct prep *p, FILE *f) {
   size_t pos = 0;
+
+  fprintf(f, "#line 1 \"%s\"\n", p->qfile);
+  if (p->nedits > 0)
+    qsort(p->edits, p->nedits, sizeof(*p->edits), cmp_edit);
+  for (size_t i = 0; i < p->nedits; i++) {
+    const struct edit *e = &p->edits[i];
+
+    fwrite(p->s + pos, 1, e->off - pos, f);
+    fputs(e->ins, f);
+    pos = e->off + e->del;
+  }
+  fwrite(p->s + pos, 1, p->len - pos, f);
+}
+
+/* mkdir -p of the directory that will hold file. */
+static int make_dirs(const char *file) {
+  char *d = ah_xstrdup(file);
+  int rc = 0;
+
+  for (char *c = strchr(d + 1, '/'); c != NULL && rc == 0; c = strchr(c + 1, '/')) {
+    *c = '\0';
+    if (mkdir(d, 0777) != 0 && errno != EEXIST)
+      rc = -1;
+    *c = '/';
+  }
+  free(d);
+  return rc;
+}
+
+static int write_header(struct prep *p) {
+  FILE *f;
+
+  if (make_dirs(p->mirror) != 0 || (f = fopen(p->mirror, "w")) == NULL) {
+    ah_error("cannot write '%s': %s", p->mirror, strerror(errno));
+    return 1;
+  }
+  write_prepared(p, f);
+  if (ferror(f) | fclose(f)) {
+    ah_error("cannot write '%s': %s", p->mirror, strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
+/* The include directories of a compile's flags, as the compiler searches
+ * them for "x.h" (-iquote, then -I) and for <x.h> (-I). */
+static void include_dirs(struct ctx *cx, const struct ah_strv *flags) {
+  struct ah_strv iq = {0};
+
+  for (size_t i = 0; flags != NULL && i < flags->n; i++) {
+    const char *a = flags->v[i];
+    int quote = strncmp(a, "-iquote", 7) == 0;
+    size_t n = quote ? 7 : 2;
+
+    if (!quote && strncmp(a, "-I", 2) != 0)
+      continue;
+    if (a[n] == '\0' && i + 1 < flags->n)
+      a = flags->v[++i];
+    else
+      a += n;
+    ah_strv_push(quote ? &iq : &cx->dirs, a);
+  }
+  ah_strv_append(&cx->quote_dirs, &iq);
+  ah_strv_append(&cx->quote_dirs, &cx->dirs);
+  ah_strv_free(&iq);
+}
+
+int ah_prepare_file(const char *in, const char *out, enum ah_target target, const char *headers,
+                    const struct ah_strv *flags) {
+  struct ctx cx = {.target = target};
+  struct prep *p;
   FILE *f;
   int rc = 1;
 
-  src = ah_read_file(in, &p.len);
-  if (src == NULL) {
-    ah_error("cannot read '%s': %s", in, strerror(errno));
-    return 1;
+  include_dirs(&cx, flags);
+  if (headers != NULL) {
+    char cwd[PATH_MAX];
+
+    if (headers[0] != '/' && getcwd(cwd, sizeof(cwd)) != NULL)
+      cx.headers = ah_xasprintf("%s/%s", cwd, headers);
+    else
+      cx.headers = ah_xstrdup(headers);
   }
-  if (p.len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
-    /* A UTF-8 byte order mark is only allowed first: it goes before our #line. */
-    memmove(src, src + 3, p.len - 2);
-    p.len -= 3;
-  }
-  p.s = src;
-  qfile = quote_file(in);
-  index_lines(&p);
-  ah_lex(src, 0, p.len, 1, &p.toks);
-  drop_dead(&p);
-  scan(&p, qfile);
-  if (p.errors)
+  p = prepare_one(&cx, in, NULL);
+  if (p == NULL || cx.errors)
     goto done;
-  rewrite_launches(&p);
+  for (size_t i = 0; i < cx.nfiles; i++)
+    rewrite_launches(cx.files[i]);
+  add_helpers(&cx);
+  for (size_t i = 0; i < cx.norder; i++)
+    mirror_includes(cx.order[i]);
+  for (size_t i = 0; i < cx.nfiles; i++)
+    if (cx.files[i]->mirrored && write_header(cx.files[i]))
+      goto done;
 
   f = strcmp(out, "-") == 0 ? stdout : fopen(out, "w");
   if (f == NULL) {
     ah_error("cannot write '%s': %s", out, strerror(errno));
     goto done;
   }
-  fprintf(f, "#line 1 \"%s\"\n", qfile);
-  if (p.nedits > 0)
-    qsort(p.edits, p.nedits, sizeof(*p.edits), cmp_edit);
-  for (size_t i = 0; i < p.nedits; i++) {
-    const struct edit *e = &p.edits[i];
-
-    fwrite(src + pos, 1, e->off - pos, f);
-    fputs(e->ins, f);
-    pos = e->off + e->del;
-  }
-  fwrite(src + pos, 1, p.len - pos, f);
+  write_prepared(p, f);
   if (target == AH_TARGET_CPU)
-    emit_registrations(&p, f, qfile);
+    emit_registrations(&cx, f);
   if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
     ah_error("cannot write '%s': %s", out, strerror(errno));
     goto done;
   }
   rc = 0;
 done:
-  free_prep(&p);
-  free(qfile);
-  free(src);
+  free_ctx(&cx);
   return rc;
 }
