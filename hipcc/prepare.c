@@ -1175,6 +1175,7 @@ static void note_variables(struct prep *p, size_t a, size_t b, int at_brace) {
                                      "operator", "concept", "requires", "asm", "inline", NULL};
   const struct ah_tokens *ts = &p->toks;
   int dev = 0, internal = 0, vol = 0, base_cst = 0, cst = 0, angle = 0, ptr = 0, elab = 0;
+  int made_static = 0;
   size_t k, prev = (size_t)-1, tag = (size_t)-1; /* tag: the S of `struct S` */
 
   for (k = a; k < b; k++) {
@@ -1237,6 +1238,17 @@ static void note_variables(struct prep *p, size_t a, size_t b, int at_brace) {
     if (prev == (size_t)-1 || !is_ident(&ts->t[prev]) || excluded_name(p, &ts->t[prev]) ||
         prev == tag || (prev > a && is(p, &ts->t[prev - 1], "::")))
       return;
+    if (p->is_header && !internal && !(cst && !vol) && !made_static) {
+      /* A header's variable: each translation unit that includes it gets its
+       * own, as each has its own code object in HIP without -fgpu-rdc (and
+       * two sources including it link). */
+      size_t at = a;
+
+      while (skip_attribute(p, ts, at) != at)
+        at = skip_attribute(p, ts, at);
+      add_edit(p, ts->t[at].off, 0, ah_xstrdup("static "));
+      made_static = 1;
+    }
     add_var(p, &ts->t[prev], internal || (cst && !vol));
     /* Past its array bounds and initializer to the next `,`. */
     while (k < b && !is(p, &ts->t[k], ",")) {

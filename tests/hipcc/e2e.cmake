@@ -15,6 +15,7 @@
 #                     -DANYHIP_NO_VARIABLE_REGISTRATION) they are not
 #   CASE=headers      launches and kernels in user headers (e2e/headers/), one
 #                     command and separate compiles; the .d file names them
+#   CASE=<dir>        e2e/<dir>/*.hip built together (-s), run (header_vars)
 #   CASE=<name>       any other: e2e/<name>.hip built with -Wall -Wextra
 #                     -Werror, run, PASSED expected (ggl_macro, spelling, ...)
 # Inputs: HIPCC SRC WORK CASE.
@@ -121,6 +122,13 @@ elseif(CASE STREQUAL "headers")
   if(deps MATCHES "hip-cpu" OR NOT deps MATCHES "headers/launch.h")
     message(FATAL_ERROR "main.d names hipcc's copies, or not the headers:\n${deps}")
   endif()
+  expect_no_temporaries()
+elseif(IS_DIRECTORY ${SRC}/${CASE})
+  # A program of several sources: e2e/<name>/*.hip, built stripped (so that
+  # device variables are found through hipcc's registration) and run.
+  file(GLOB srcs ${SRC}/${CASE}/*.hip)
+  must(${HIPCC} -Wall -Wextra -Werror -s ${srcs} -o ${WORK}/${CASE})
+  expect_passed(${WORK}/${CASE})
   expect_no_temporaries()
 elseif(EXISTS ${SRC}/${CASE}.hip)
   # One program, built with warnings as errors and run.
