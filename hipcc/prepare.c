@@ -65,6 +65,7 @@ struct kernel {
   char *name;        /* as written at the definition (may be qualified) */
   char *key;         /* fully qualified, for grouping overloads */
   char *params;      /* parameter list, token texts joined */
+  char *params_nodef; /* the same without default arguments (for a function type) */
   int has_default;   /* a parameter has a default argument */
   int is_template;
   int is_def;
@@ -1089,11 +1090,37 @@ static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
   kr->is_template = templ;
   kr->is_def = is_def;
   kr->line = line_of(p, ts->t[name_end - 1].off);
-  for (size_t k = name_end + 1; k < close; k++) {
-    if (is(p, &ts->t[k], "(") || is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{"))
+  kr->params_nodef = ah_xstrdup("");
+  for (size_t k = name_end + 1, from = k; k <= close; k++) {
+    if (k < close && (is(p, &ts->t[k], "(") || is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{"))) {
       k = match_fwd(p, ts, k);
-    else if (is(p, &ts->t[k], "="))
+    } else if (k < close && is(p, &ts->t[k], "=")) {
+      char *part = join_tokens(p, ts, from, k), *n;
+
       kr->has_default = 1;
+      n = ah_xasprintf("%s%s%s", kr->params_nodef, *kr->params_nodef ? ", " : "", part);
+      free(part);
+      free(kr->params_nodef);
+      kr->params_nodef = n;
+      while (k < close && !is(p, &ts->t[k], ",")) {
+        if (is(p, &ts->t[k], "(") || is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{"))
+          k = match_fwd(p, ts, k);
+        else if (is(p, &ts->t[k], "<") && is_ident(&ts->t[k - 1]))
+          k = match_angle_fwd(p, ts, k, close) == (size_t)-1 ? k : match_angle_fwd(p, ts, k, close);
+        k++;
+      }
+      from = k + 1;
+    } else if (k == close || is(p, &ts->t[k], ",")) {
+      if (k > from) {
+        char *part = join_tokens(p, ts, from, k), *n;
+
+        n = ah_xasprintf("%s%s%s", kr->params_nodef, *kr->params_nodef ? ", " : "", part);
+        free(part);
+        free(kr->params_nodef);
+        kr->params_nodef = n;
+      }
+      from = k + 1;
+    }
   }
   qual = current_namespaces(p, &kr->ns, &kr->nns);
   kr->key = ah_xasprintf("%s%s", qual, kr->name);
@@ -1315,12 +1342,11 @@ static void emit_registrations(struct ctx *cx, FILE *f) {
       defs += cx->kernels[j].is_def && !cx->kernels[j].is_template;
       templ |= cx->kernels[j].is_template;
     }
-    if (templ || (defs > 1 && k->has_default))
-      continue;
-    if (defs == 1)
+    /* Overloaded, or also a template's name: the cast picks this one. */
+    if (defs == 1 && !templ)
       expr = ah_xasprintf("&%s", k->name);
     else
-      expr = ah_xasprintf("static_cast<void (*)(%s)>(&%s)", k->params, k->name);
+      expr = ah_xasprintf("static_cast<void (*)(%s)>(&%s)", k->params_nodef, k->name);
     if (n++ == 0)
       fputs("\n\n/* hipcc: kernel registration (hipLaunchKernel finds kernels by address) */\n"
             "#ifndef ANYHIP_NO_KERNEL_REGISTRATION\n",
@@ -1672,6 +1698,62 @@ static void drop_dead(struct prep *p) {
   free(lv);
 }
 
+/* ---- template kernels used by address ------------------------------------------ */
+
+/* Whether `name` (len n) is the unqualified name of a template kernel seen so far. */
+static int template_kernel_name(const struct ctx *cx, const char *name, size_t n) {
+  for (size_t i = 0; i < cx->nkernels; i++) {
+    size_t nl;
+    const char *b = key_base(cx->kernels[i].key, &nl);
+
+    if (cx->kernels[i].is_template && strlen(b) == n && memcmp(b, name, n) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* A template kernel's specialisation used other than in a launch or a call,
+ * `(const void *)k<T>`, `reinterpret_cast<const void *>(&ns::k<T>)`, at
+ * toks[i] (the name), becomes ::anyhip::detail::registered(&ns::k<T>): the
+ * specialisation registers itself where the program takes its address, so
+ * that hipLaunchKernel, hipLaunchCooperativeKernel, hipGraphAddKernelNode
+ * and hipFuncGetAttributes know it (HIP registers every instantiated
+ * kernel; hipcc cannot list them). */
+static void by_address(struct prep *p, size_t i) {
+  const struct ah_tokens *ts = &p->toks;
+  size_t start = i, gt;
+  const struct ah_token *after;
+
+  if (!is(p, &ts->t[i + 1], "<") ||
+      !template_kernel_name(p->cx, p->s + ts->t[i].off, ts->t[i].len))
+    return;
+  while (start >= 2 && is(p, &ts->t[start - 1], "::") && is_ident(&ts->t[start - 2]))
+    start -= 2;
+  if (start >= 1 && is(p, &ts->t[start - 1], "::"))
+    start--;
+  if (start >= 1 && (is(p, &ts->t[start - 1], ".") || is(p, &ts->t[start - 1], "->") ||
+                     is(p, &ts->t[start - 1], "template") || is(p, &ts->t[start - 1], "::")))
+    return;
+  if (start >= 1 && is(p, &ts->t[start - 1], "&"))
+    start--;
+  if (start >= 2 && is(p, &ts->t[start - 1], "(") &&
+      (is(p, &ts->t[start - 2], "decltype") || is(p, &ts->t[start - 2], "sizeof") ||
+       is(p, &ts->t[start - 2], "HIP_KERNEL_NAME")))
+    return;
+  gt = match_angle_fwd(p, ts, i + 1, ts->n);
+  if (gt == (size_t)-1)
+    return;
+  after = &ts->t[gt + 1];
+  if (is(p, after, "(") || is(p, after, "<<<") || is(p, after, "::") || is(p, after, "<") ||
+      is(p, after, ">"))
+    return;
+  if (start > 0 && is(p, &ts->t[start - 1], "(") && is(p, after, ")") &&
+      is(p, &ts->t[gt + 2], "<<<"))
+    return; /* (k<T>)<<<...>>>: a launch */
+  add_edit(p, ts->t[start].off, 0, ah_xstrdup("::anyhip::detail::registered("));
+  add_edit(p, ts->t[gt].off + 1, 0, ah_xstrdup(")"));
+}
+
 /* ---- the pass ---------------------------------------------------------------- */
 
 static void scan(struct prep *p) {
@@ -1705,6 +1787,8 @@ static void scan(struct prep *p) {
         continue;
       }
     }
+    if (p->cx->target == AH_TARGET_CPU && is_ident(t) && !ns)
+      by_address(p, i);
     if (t->kind != AH_TOK_PUNCT)
       continue;
     if (is(p, t, "{")) {
@@ -1813,6 +1897,7 @@ static void free_ctx(struct ctx *cx) {
     free(k->name);
     free(k->key);
     free(k->params);
+    free(k->params_nodef);
     free(k->helper);
     ah_strv_free(&k->conds);
   }

@@ -202,6 +202,15 @@ template <typename... P> inline int register_kernel(void (*kernel)(P...)) {
   return 0;
 }
 
+/* hipcc writes registered(k<T>) (or registered(&k<T>)) where a template
+ * kernel's specialisation is used other than in a launch or a call, as in
+ * hipLaunchKernel((const void *)k<T>, ...): it registers the specialisation
+ * (again: registering is idempotent, a hash-table update) and returns it. */
+template <typename... P> inline auto registered(void (*kernel)(P...)) -> void (*)(P...) {
+  register_kernel(kernel);
+  return kernel;
+}
+
 /* Called from the static initialisers hipcc appends for each namespace-scope
  * __device__, __constant__ and __managed__ variable it defines: its address,
  * size and symbol name, so that the runtime finds it without the ELF tables
