@@ -74,6 +74,7 @@ struct kernel {
   char *helper;         /* a primary template: its deduction declaration (see deduce_helper) */
   size_t helper_off;    /* where that goes: right after the kernel's declaration */
   int helper_used;
+  int tp_required;      /* a template's parameters without a default, packs left out */
 };
 
 /* A namespace-scope __device__, __constant__ or __managed__ variable. */
@@ -101,6 +102,7 @@ struct launch {
   char *qual;    /* a plain kernel name (`ns::k`, `::k`, `k`): "ns::", "::" or "" */
   char *base;    /* ... and "k"; NULL when the kernel is some other expression */
   int local;     /* base is unqualified and declared in the enclosing function (a parameter) */
+  char *targs;   /* k<targs>: the explicit template arguments, or NULL */
 };
 
 /* An #include of a user header that was prepared too: the directive, and
@@ -126,6 +128,7 @@ struct ctx {
   size_t nkernels, capkernels;
   struct var *vars;
   size_t nvars, capvars;
+  struct ah_strv host_fns; /* names of namespace-scope functions that are not kernels */
   int errors;
 };
 
@@ -451,7 +454,8 @@ static int count_args(const struct prep *p, const struct ah_tokens *ts, size_t a
  * *base ("k") and returns 1; 0 for any other expression (a template-id,
  * a member, a call). */
 static int plain_name(const struct prep *p, const struct ah_tokens *ts, size_t a, size_t b,
-                      char **qual, char **base) {
+                      char **qual, char **base, char **targs) {
+  *targs = NULL;
   for (;;) {
     if (b - a >= 3 && is(p, &ts->t[a], "HIP_KERNEL_NAME") && is(p, &ts->t[a + 1], "(") &&
         match_fwd(p, ts, a + 1) == b - 1) {
@@ -466,6 +470,23 @@ static int plain_name(const struct prep *p, const struct ah_tokens *ts, size_t a
   }
   if (a >= b)
     return 0;
+  if (b - a >= 3 && is(p, &ts->t[b - 1], ">")) {
+    /* A template-id: k<T, N> (its arguments in *targs). */
+    size_t m = match_angle_back(p, ts, b - 1);
+
+    if (m == (size_t)-1 || m <= a || !is_ident(&ts->t[m - 1]))
+      return 0;
+    for (size_t k = a; k < m; k++) {
+      const struct ah_token *t = &ts->t[k];
+      int want_ident = ((k - a) % 2 == 0) != is(p, &ts->t[a], "::");
+
+      if (want_ident ? !is_ident(t) || is(p, t, "template") || is(p, t, "operator")
+                     : !is(p, t, "::"))
+        return 0;
+    }
+    *targs = join_tokens(p, ts, m + 1, b - 1);
+    b = m;
+  }
   for (size_t k = a; k < b; k++) {
     const struct ah_token *t = &ts->t[k];
     int want_ident = ((k - a) % 2 == 0) != is(p, &ts->t[a], "::");
@@ -474,8 +495,11 @@ static int plain_name(const struct prep *p, const struct ah_tokens *ts, size_t a
                    : !is(p, t, "::"))
       return 0;
   }
-  if (!is_ident(&ts->t[b - 1]))
+  if (!is_ident(&ts->t[b - 1])) {
+    free(*targs);
+    *targs = NULL;
     return 0;
+  }
   *qual = join_tokens(p, ts, a, b - 1);
   *base = join_tokens(p, ts, b - 1, b);
   return 1;
@@ -582,7 +606,7 @@ static size_t chevron(struct prep *p, const struct ah_tokens *ts, size_t i) {
     l->close_len = ts->t[close + 2].off + 1 - l->close;
     l->paren = ts->t[close + 3].off;
     l->no_args = is(p, &ts->t[close + 4], ")");
-    if (!plain_name(p, ts, start, i, &l->qual, &l->base))
+    if (!plain_name(p, ts, start, i, &l->qual, &l->base, &l->targs))
       l->qual = l->base = NULL;
     else if (ts == &p->toks && !*l->qual)
       l->local = shadowed(p, i, l->base);
@@ -598,7 +622,7 @@ static size_t chevron(struct prep *p, const struct ah_tokens *ts, size_t i) {
 static void ggl_call(struct prep *p, const struct ah_tokens *ts, size_t i) {
   size_t comma[5], nc = 0, k;
   int depth = 0;
-  char *qual, *base;
+  char *qual, *base, *targs;
   struct launch *l;
 
   if (!is(p, &ts->t[i + 1], "("))
@@ -615,7 +639,7 @@ static void ggl_call(struct prep *p, const struct ah_tokens *ts, size_t i) {
       nc++;
     }
   }
-  if (ts->t[k].kind == AH_TOK_EOF || nc < 4 || !plain_name(p, ts, i + 2, comma[0], &qual, &base))
+  if (ts->t[k].kind == AH_TOK_EOF || nc < 4 || !plain_name(p, ts, i + 2, comma[0], &qual, &base, &targs))
     return;
   l = new_launch(p);
   l->ggl = 1;
@@ -625,6 +649,7 @@ static void ggl_call(struct prep *p, const struct ah_tokens *ts, size_t i) {
   l->close = ts->t[l->no_args ? k : comma[4]].off;
   l->qual = qual;
   l->base = base;
+  l->targs = targs;
   if (ts == &p->toks && !*qual)
     l->local = shadowed(p, i, base);
 }
@@ -758,11 +783,13 @@ static int is_type_keyword(const struct prep *p, const struct ah_token *t) {
  * kernel's template argument list (*args: `T, N, Ts...`). Unnamed
  * parameters (`typename = enable_if_t<...>`, `int`) get a name. Returns 0
  * for an empty list (`template <>`). */
-static int template_params(const struct prep *p, size_t lt, size_t gt, char **hdr, char **args) {
+static int template_params(const struct prep *p, size_t lt, size_t gt, char **hdr, char **args,
+                           int *required) {
   const struct ah_tokens *ts = &p->toks;
   size_t s = lt + 1;
   int depth = 0, n = 0;
 
+  *required = 0;
   if (s >= gt)
     return 0;
   *hdr = ah_xstrdup("");
@@ -802,6 +829,7 @@ static int template_params(const struct prep *p, size_t lt, size_t gt, char **hd
     }
     if (e == s)
       return 0;
+    *required += e == k && !pack;
     if (e - s >= 2 && is_ident(&ts->t[e - 1]) && !is_type_keyword(p, &ts->t[e - 1]) &&
         !is(p, &ts->t[e - 2], "::")) {
       item = join_tokens(p, ts, s, k);
@@ -854,12 +882,14 @@ static void deduce_helper(struct prep *p, struct kernel *kr, size_t a, size_t b,
   if (lt == (size_t)-1)
     return;
   gt = match_angle_fwd(p, ts, lt, name);
-  if (gt == (size_t)-1 || !template_params(p, lt, gt, &hdr, &args))
+  if (gt == (size_t)-1 || !template_params(p, lt, gt, &hdr, &args, &kr->tp_required))
     return;
   end = kr->is_def ? match_fwd(p, ts, b) : b;
   if (ts->t[end].kind != AH_TOK_EOF) {
-    kr->helper = ah_xasprintf(" template <%s> auto __ah_deduce_%s(%s) -> decltype(&%s<%s>);",
-                              hdr, kr->name, kr->params, kr->name, args);
+    /* The exact type (not decltype(&k<...>)): several templates of one name
+     * make &k<...> an overload set. */
+    kr->helper = ah_xasprintf(" template <%s> auto __ah_deduce_%s(%s) -> void (*)(%s);", hdr,
+                              kr->name, kr->params, kr->params_nodef);
     kr->helper_off = ts->t[end].off + ts->t[end].len;
   }
   free(hdr);
@@ -917,9 +947,80 @@ static int deducible(const struct prep *p, const char *base) {
 /* The lambda a deducing launch passes first: its return type is the
  * specialisation's pointer type, and it returns the kernel converted to it. */
 static char *picker(const struct launch *l) {
-  return ah_xasprintf("[](auto &&...__ah_a) -> decltype(%s__ah_deduce_%s(static_cast<decltype("
-                      "__ah_a) &&>(__ah_a)...)) { return %s%s; }",
-                      l->qual, l->base, l->qual, l->base);
+  const char *lt = l->targs ? "<" : "", *ta = l->targs ? l->targs : "", *gt = l->targs ? ">" : "";
+
+  return ah_xasprintf("[](auto &&...__ah_a) -> decltype(%s__ah_deduce_%s%s%s%s(static_cast<"
+                      "decltype(__ah_a) &&>(__ah_a)...)) { return %s%s%s%s%s; }",
+                      l->qual, l->base, lt, ta, gt, l->qual, l->base, lt, ta, gt);
+}
+
+/* Top-level arguments in a template argument list's text. */
+static int count_targs(const char *s) {
+  int n = *s ? 1 : 0, depth = 0;
+
+  for (; *s; s++) {
+    if (*s == '(' || *s == '[' || *s == '{' || *s == '<')
+      depth++;
+    else if (*s == ')' || *s == ']' || *s == '}' || *s == '>')
+      depth--;
+    else if (*s == ',' && depth == 0)
+      n++;
+  }
+  return n;
+}
+
+/* Whether a launch of k<targs> goes through chevron_deduce: k names several
+ * template kernels (hip-tests' TestKernel<T, op, shm, scope> of two arities
+ * of function parameters), where k<targs> is an overload set that only the
+ * arguments resolve, or targs leaves parameters to deduce
+ * (f<global_memory><<<...>>>(p, n)). A fully explicit k<targs> of one
+ * template stays a chevron (its arguments convert as in a call). */
+static int explicit_deducible(const struct prep *p, const struct launch *l) {
+  const struct kernel *first = NULL;
+  int required = 1 << 30, several = 0;
+
+  for (size_t i = 0; i < p->cx->nkernels; i++) {
+    const struct kernel *k = &p->cx->kernels[i];
+    size_t nl;
+
+    if (k->helper == NULL || strcmp(key_base(k->key, &nl), l->base) != 0)
+      continue;
+    if (first == NULL)
+      first = k;
+    else if (strcmp(first->params_nodef, k->params_nodef) != 0 ||
+             first->tp_required != k->tp_required)
+      several = 1;
+    if (k->tp_required < required)
+      required = k->tp_required;
+  }
+  return first != NULL && (several || count_targs(l->targs) < required);
+}
+
+/* Whether `base` is also the name of a namespace-scope host function (a
+ * launch of it names an overload set that chevron cannot take). */
+static int host_function(const struct ctx *cx, const char *base) {
+  for (size_t i = 0; i < cx->host_fns.n; i++)
+    if (strcmp(cx->host_fns.v[i], base) == 0)
+      return 1;
+  return 0;
+}
+
+/* The only non-template kernel named `base`, or NULL (none, or overloads
+ * with different parameters). */
+static const struct kernel *single_kernel(const struct ctx *cx, const char *base) {
+  const struct kernel *found = NULL;
+
+  for (size_t i = 0; i < cx->nkernels; i++) {
+    const struct kernel *k = &cx->kernels[i];
+    size_t nl;
+
+    if (strcmp(key_base(k->key, &nl), base) != 0)
+      continue;
+    if (k->is_template || (found && strcmp(found->params_nodef, k->params_nodef) != 0))
+      return NULL;
+    found = k;
+  }
+  return found;
 }
 
 /* Turns the recorded launches into edits, and adds the deduction
@@ -936,7 +1037,20 @@ static void rewrite_launches(struct prep *p) {
         add_edit(p, l->close, l->close_len, ah_xstrdup(">>>"));
       continue;
     }
-    if (l->base == NULL || l->local || !deducible(p, l->base)) {
+    if (l->base == NULL || l->local ||
+        !(l->targs ? explicit_deducible(p, l) : deducible(p, l->base))) {
+      const struct kernel *k1;
+
+      if (!l->ggl && l->base && !l->targs && !l->local && host_function(p->cx, l->base) &&
+          (k1 = single_kernel(p->cx, l->base)) != NULL) {
+        /* A host function of the kernel's name: the cast picks the kernel. */
+        add_edit(p, l->start, 0,
+                 ah_xasprintf("::anyhip::detail::chevron(static_cast<void (*)(%s)>(",
+                              k1->params_nodef));
+        add_edit(p, l->open, 3, ah_xstrdup("), "));
+        add_edit(p, l->close, l->close_len, ah_xstrdup(")"));
+        continue;
+      }
       if (!l->ggl) {
         add_edit(p, l->start, 0, ah_xstrdup("::anyhip::detail::chevron("));
         add_edit(p, l->open, 3, ah_xstrdup(", "));
@@ -955,7 +1069,8 @@ static void rewrite_launches(struct prep *p) {
     nl = count_newlines(p, l->start, l->open);
     if (p->cx->target != AH_TARGET_CPU) {
       /* nvcc deduces a chevron's template arguments itself. */
-      head = ah_xasprintf("%s%s<<<%*s", l->qual, l->base, (int)nl, "");
+      head = ah_xasprintf("%s%s%s%s%s<<<%*s", l->qual, l->base, l->targs ? "<" : "",
+                          l->targs ? l->targs : "", l->targs ? ">" : "", (int)nl, "");
       memset(head + strlen(head) - nl, '\n', nl);
       add_edit(p, l->start, l->open + 1 - l->start, head);
       add_edit(p, l->close, 1, ah_xstrdup(l->no_args ? ">>>()" : ">>>("));
@@ -1052,8 +1167,21 @@ static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
     else if (is(p, &ts->t[k], "template"))
       templ = 1;
   }
-  if (!global)
+  if (!global) {
+    /* A host function's name, in case a kernel shares it. */
+    for (size_t k = a; k + 1 < b; k++) {
+      if (is(p, &ts->t[k + 1], "(") && is_ident(&ts->t[k]) && k > a &&
+          skip_attribute(p, ts, k) == k && !stops_callee(p, &ts->t[k])) {
+        char *n = join_tokens(p, ts, k, k + 1);
+
+        if (!host_function(p->cx, n))
+          ah_strv_push(&p->cx->host_fns, n);
+        free(n);
+        break;
+      }
+    }
     return;
+  }
   /* The declarator: the first `(` whose name is not an attribute. */
   for (size_t k = a; k < b && name_end == 0;) {
     size_t n = skip_attribute(p, ts, k);
@@ -1874,6 +2002,7 @@ static void free_prep(struct prep *p) {
   for (size_t i = 0; i < p->nlaunches; i++) {
     free(p->launches[i].qual);
     free(p->launches[i].base);
+    free(p->launches[i].targs);
   }
   free(p->launches);
   free(p->incs);
@@ -1911,6 +2040,7 @@ static void free_ctx(struct ctx *cx) {
     ah_strv_free(&cx->vars[i].conds);
   }
   free(cx->vars);
+  ah_strv_free(&cx->host_fns);
   for (size_t i = 0; i < cx->nfiles; i++)
     free_prep(cx->files[i]);
   free(cx->files);
