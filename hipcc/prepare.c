@@ -13,8 +13,14 @@
  *     __constant__ and __managed__ variable defined at namespace scope is
  *     registered at the end of the file, under the same #if conditions and
  *     inside the same namespaces as its definition.
+ *   - a template kernel's specialisation used by address, (const void *)k<T>,
+ *     becomes ::anyhip::detail::registered(k<T>), which registers it;
+ *   - the user headers the source includes are prepared as well (one
+ *     translation unit's files share what is known of kernels), each that
+ *     changes written to a mirror directory that its #include lines name;
+ *     their device variables become static (one copy per translation unit).
  * For the NVIDIA target only hipLaunchKernelGGL of a template kernel changes
- * (into a chevron, which nvcc deduces).
+ * (into a chevron, which nvcc deduces), and spaced chevrons `> > >`.
  * Line numbers are kept (a #line at the top, newlines preserved by every
  * rewrite), so the compiler's messages point at the user's file. */
 #define _GNU_SOURCE /* memmem */
@@ -1866,8 +1872,9 @@ static void by_address(struct prep *p, size_t i) {
     start--;
   if (start >= 2 && is(p, &ts->t[start - 1], "(") &&
       (is(p, &ts->t[start - 2], "decltype") || is(p, &ts->t[start - 2], "sizeof") ||
-       is(p, &ts->t[start - 2], "HIP_KERNEL_NAME")))
-    return;
+       is(p, &ts->t[start - 2], "HIP_KERNEL_NAME") ||
+       is(p, &ts->t[start - 2], "hipLaunchKernelGGL")))
+    return; /* the kernel of a launch, which may be rewritten as a whole */
   gt = match_angle_fwd(p, ts, i + 1, ts->n);
   if (gt == (size_t)-1)
     return;
@@ -2143,6 +2150,8 @@ static void write_prepared(struct prep *p, FILE *f) {
   for (size_t i = 0; i < p->nedits; i++) {
     const struct edit *e = &p->edits[i];
 
+    if (e->off < pos)
+      continue; /* inside text an earlier edit replaced (never planned) */
     fwrite(p->s + pos, 1, e->off - pos, f);
     fputs(e->ins, f);
     pos = e->off + e->del;
