@@ -20,10 +20,16 @@ static const char *const amd_only[] = {
     "--resource-usage", "-fgpu-flush-denormals-to-zero", "-fno-gpu-flush-denormals-to-zero",
     "-fhip-new-launch-api", "-fno-hip-new-launch-api", "--hip-link", "-lamdhip64",
     "-fno-gpu-allow-device-init", "-fgpu-allow-device-init", "-fcuda-flush-denormals-to-zero",
-    "-fno-cuda-flush-denormals-to-zero", "-lineinfo", NULL};
+    "-fno-cuda-flush-denormals-to-zero", "-lineinfo", "-fgpu-sanitize", "-fno-gpu-sanitize",
+    "-fgpu-exclude-wrong-side-overloads", "-fno-gpu-exclude-wrong-side-overloads",
+    "--offload-new-driver", "--no-offload-new-driver", "-fhip-fp32-correctly-rounded-divide-sqrt",
+    "-fno-hip-fp32-correctly-rounded-divide-sqrt", NULL};
 static const char *const amd_only_prefix[] = {"--rocm-path=", "--hip-path=",
                                               "--hip-device-lib-path=", "--hip-version=",
-                                              "-Rpass-analysis=kernel-resource-usage", NULL};
+                                              "-Rpass-analysis=kernel-resource-usage",
+                                              "-mprintf-kind=", "-mcode-object-version=",
+                                              "--offload-compress", "--no-offload-compress",
+                                              "-fgpu-inline-threshold=", NULL};
 
 /* Flags whose value is the next word, by where they go. */
 static const char *const compile_pair[] = {
@@ -336,6 +342,8 @@ int ah_args_parse(int argc, char **argv, int cxx_as_hip, struct ah_opts *o) {
       o->print_kernel_compiler = 1;
     } else if (strcmp(a, "--ah-prepare") == 0) {
       o->prepare_only = 1;
+    } else if (starts(a, "--ah-headers=")) {
+      o->prepare_headers = a + 13;
     } else if (starts(a, "--ah-target=")) {
       if (strcmp(a + 12, "cpu") == 0) {
         o->prepare_target = AH_TARGET_CPU;

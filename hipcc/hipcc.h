@@ -102,6 +102,7 @@ struct ah_opts {
   /* --ah-prepare [--ah-target=cpu|nvidia] in -o out: the preparation alone. */
   int prepare_only;
   enum ah_target prepare_target;
+  const char *prepare_headers;  /* --ah-headers=DIR */
 };
 
 /* Parses argv, expanding @file arguments. cxx_as_hip: .cpp/.cc/.cxx files are
@@ -165,6 +166,8 @@ struct ah_step {
   /* PREPARE */
   char *in, *out;
   enum ah_target target;
+  char *headers;         /* where prepared user headers go (NULL: headers left alone) */
+  struct ah_strv flags;  /* the compile's -I and -iquote, to find those headers */
   /* FN: returns 0 on success, or an exit status after printing an error. */
   int (*fn)(void *arg);
   void *arg;
@@ -223,9 +226,13 @@ void ah_print_argv(void *f, char *const argv[]);
 
 /* ---- source preparation (prepare.c) ------------------------------------ */
 
-/* Prepares `in` for `target`, writing `out`. Errors go to stderr as
- * "file:line:col: error: ..."; returns 0 or 1. */
-int ah_prepare_file(const char *in, const char *out, enum ah_target target);
+/* Prepares `in` for `target`, writing `out`. With `headers`, the user
+ * headers `in` includes (quoted, or <> found through a -I of `flags`),
+ * transitively, are prepared too: each one that changes is written to
+ * headers/<its absolute path> and the #include lines that reach it point
+ * there. Errors go to stderr as "file:line:col: error: ..."; returns 0 or 1. */
+int ah_prepare_file(const char *in, const char *out, enum ah_target target, const char *headers,
+                    const struct ah_strv *flags);
 
 /* ---- NVIDIA pass hook (nvidia_pass.c) ------------------------------------ */
 

@@ -102,7 +102,8 @@ int main(int argc, char **argv) {
       ah_error("--ah-prepare takes one source file");
       return 1;
     }
-    return ah_prepare_file(o.inputs[0].arg, o.output ? o.output : "-", o.prepare_target);
+    return ah_prepare_file(o.inputs[0].arg, o.output ? o.output : "-", o.prepare_target,
+                           o.prepare_headers, &o.compile_flags);
   }
   if (o.ninputs == 0) {
     struct ah_strv cmd = {0};

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct ah_step *new_step(struct ah_plan *p, enum ah_step_kind kind) {
   struct ah_step *s;
@@ -178,12 +179,41 @@ static int wants_default_dwarf(const struct ah_opts *o) {
   return g;
 }
 
+/* Gives a CPU preparation step the directory for prepared headers and the
+ * compile's include directories, in its printed command too. */
+static void prepare_headers(struct ah_step *st, const char *headers, const struct ah_strv *flags) {
+  st->headers = ah_xstrdup(headers);
+  for (size_t i = 0; i < flags->n; i++) {
+    const char *a = flags->v[i];
+    int pair = strcmp(a, "-I") == 0 || strcmp(a, "-iquote") == 0;
+
+    if (!pair && strncmp(a, "-I", 2) != 0 && strncmp(a, "-iquote", 7) != 0)
+      continue;
+    ah_strv_push(&st->flags, a);
+    if (pair && i + 1 < flags->n)
+      ah_strv_push(&st->flags, flags->v[++i]);
+  }
+  /* Printed before the input: `--ah-prepare --ah-target=cpu --ah-headers=DIR -I... in -o out`. */
+  {
+    struct ah_strv argv = {0};
+
+    for (size_t i = 0; i < 3; i++)
+      ah_strv_push(&argv, st->argv.v[i]);
+    ah_strv_pushf(&argv, "--ah-headers=%s", headers);
+    ah_strv_append(&argv, &st->flags);
+    for (size_t i = 3; i < st->argv.n; i++)
+      ah_strv_push(&argv, st->argv.v[i]);
+    ah_strv_free(&st->argv);
+    st->argv = argv;
+  }
+}
+
 /* Plans one source; appends what the link needs to `link`. */
 static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct ah_toolchain *tc,
                        const struct ah_input *in, struct ah_strv *link, int *nv_warned) {
   struct ah_strv cmd = {0}, host_flags = {0}, extra = {0};
   char *out = source_output(p, o, in->arg), *obj = out, *compiled = (char *)in->arg;
-  char *prep = NULL;
+  char *prep = NULL, *headers = NULL;
   int hip = in->lang == AH_LANG_HIP, rc = 1, to_stdout = 0;
 
   if (hip && out == NULL) {
@@ -193,8 +223,22 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
     to_stdout = 1;
   }
   if (hip) {
+    struct ah_step *st;
+
     prep = ah_plan_temp(p, in->arg, "-hip-cpu.cpp");
-    ah_plan_add_prepare(p, tc, in->arg, prep, AH_TARGET_CPU);
+    headers = ah_plan_temp(p, in->arg, "-hip-cpu.inc");
+    st = ah_plan_add_prepare(p, tc, in->arg, prep, AH_TARGET_CPU);
+    prepare_headers(st, headers, &o->compile_flags);
+    if (headers[0] != '/') {
+      /* The compiler sees the prepared headers' absolute names. */
+      char cwd[4096], *abs;
+
+      if (getcwd(cwd, sizeof(cwd)) != NULL) {
+        abs = ah_xasprintf("%s/%s", cwd, headers);
+        free(headers);
+        headers = abs;
+      }
+    }
     compiled = prep;
     if ((o->mode == AH_MODE_COMPILE || o->mode == AH_MODE_LINK) && !o->cpu_only) {
       struct ah_nvidia_ctx ctx = {.opts = o, .tc = tc, .src = in->arg, .plan = p,
@@ -286,16 +330,18 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
 
     if (fix[0] == NULL && o->deps_md && o->mode != AH_MODE_LINK)
       fix[0] = made = replace_ext(out, ".d");
-    for (int k = 0; k < 2; k++) {
+    /* Each file twice: the prepared source's name, then the prepared
+     * headers' directory (what is left is the header's absolute name). */
+    for (int k = 0; k < 4; k++) {
       struct fix_deps *d;
       struct ah_step *st;
 
-      if (fix[k] == NULL)
+      if (fix[k / 2] == NULL)
         continue;
       d = ah_xmalloc(sizeof(*d));
-      d->file = ah_xstrdup(fix[k]);
-      d->from = ah_xstrdup(prep);
-      d->to = ah_xstrdup(in->arg);
+      d->file = ah_xstrdup(fix[k / 2]);
+      d->from = ah_xstrdup(k % 2 ? headers : prep);
+      d->to = ah_xstrdup(k % 2 ? "" : in->arg);
       st = ah_plan_add_fn(p, "", fix_deps, d);
       ah_strv_push(&st->argv, tc->self);
       ah_strv_push(&st->argv, "--ah-fix-deps");
@@ -334,6 +380,7 @@ out:
     free(obj);
   free(out);
   free(prep);
+  free(headers);
   ah_strv_free(&cmd);
   ah_strv_free(&host_flags);
   ah_strv_free(&extra);
@@ -447,7 +494,7 @@ int ah_plan_run(struct ah_plan *p, int verbose) {
       rc = ah_spawn(s->argv.v);
       break;
     case AH_STEP_PREPARE:
-      rc = ah_prepare_file(s->in, s->out, s->target);
+      rc = ah_prepare_file(s->in, s->out, s->target, s->headers, &s->flags);
       break;
     case AH_STEP_FN:
       rc = s->fn(s->arg);

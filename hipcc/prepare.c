@@ -13,8 +13,14 @@
  *     __constant__ and __managed__ variable defined at namespace scope is
  *     registered at the end of the file, under the same #if conditions and
  *     inside the same namespaces as its definition.
+ *   - a template kernel's specialisation used by address, (const void *)k<T>,
+ *     becomes ::anyhip::detail::registered(k<T>), which registers it;
+ *   - the user headers the source includes are prepared as well (one
+ *     translation unit's files share what is known of kernels), each that
+ *     changes written to a mirror directory that its #include lines name;
+ *     their device variables become static (one copy per translation unit).
  * For the NVIDIA target only hipLaunchKernelGGL of a template kernel changes
- * (into a chevron, which nvcc deduces).
+ * (into a chevron, which nvcc deduces), and spaced chevrons `> > >`.
  * Line numbers are kept (a #line at the top, newlines preserved by every
  * rewrite), so the compiler's messages point at the user's file. */
 #define _GNU_SOURCE /* memmem */
@@ -22,9 +28,14 @@
 #include "lex.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct prep;
 
 struct edit {
   size_t off, del, seq;
@@ -54,11 +65,13 @@ struct cond {
 };
 
 struct kernel {
+  struct prep *owner; /* the file that declares it */
   struct ns_comp *ns; /* enclosing namespaces, outermost first */
   size_t nns;
   char *name;        /* as written at the definition (may be qualified) */
   char *key;         /* fully qualified, for grouping overloads */
   char *params;      /* parameter list, token texts joined */
+  char *params_nodef; /* the same without default arguments (for a function type) */
   int has_default;   /* a parameter has a default argument */
   int is_template;
   int is_def;
@@ -67,10 +80,12 @@ struct kernel {
   char *helper;         /* a primary template: its deduction declaration (see deduce_helper) */
   size_t helper_off;    /* where that goes: right after the kernel's declaration */
   int helper_used;
+  int tp_required;      /* a template's parameters without a default, packs left out */
 };
 
 /* A namespace-scope __device__, __constant__ or __managed__ variable. */
 struct var {
+  struct prep *owner;
   struct ns_comp *ns; /* enclosing namespaces, outermost first */
   size_t nns;
   char *name;
@@ -87,17 +102,57 @@ struct launch {
   size_t start;  /* the kernel expression; ggl: the macro's name */
   size_t open;   /* `<<<`; ggl: the comma after k */
   size_t close;  /* `>>>`; ggl: the comma after the stream, or the closing ')' */
+  size_t close_len; /* chevron: the bytes of `>>>`, or of `> > >` */
   size_t paren;  /* `(` of the kernel's arguments (chevron) */
   int no_args;   /* no kernel arguments */
   char *qual;    /* a plain kernel name (`ns::k`, `::k`, `k`): "ns::", "::" or "" */
   char *base;    /* ... and "k"; NULL when the kernel is some other expression */
+  int local;     /* base is unqualified and declared in the enclosing function (a parameter) */
+  char *targs;   /* k<targs>: the explicit template arguments, or NULL */
 };
 
+/* An #include of a user header that was prepared too: the directive, and
+ * the header's record. */
+struct incl {
+  size_t off, len;
+  struct prep *child;
+};
+
+/* One translation unit: the source and the user headers it includes (those
+ * reached through quotes, or through <> and a -I directory), which share
+ * what is known of kernels and variables. */
+struct ctx {
+  enum ah_target target;
+  char *headers;            /* absolute root of the prepared headers' mirror, or NULL */
+  struct ah_strv quote_dirs; /* -iquote, then -I: for "x.h" after the includer's directory */
+  struct ah_strv dirs;       /* -I: for <x.h> */
+  struct prep **files;      /* the source first, then each header once */
+  size_t nfiles, capfiles;
+  struct prep **order;      /* as their scans ended: a header before its includers */
+  size_t norder, caporder;
+  struct kernel *kernels;
+  size_t nkernels, capkernels;
+  struct var *vars;
+  size_t nvars, capvars;
+  struct ah_strv host_fns; /* names of namespace-scope functions that are not kernels */
+  int errors;
+};
+
+/* One file being prepared. */
 struct prep {
-  const char *file;
+  struct ctx *cx;
+  const char *file; /* as the compiler names it in messages */
+  char *path;       /* its name as found; real: its canonical name */
+  char *real;
+  char *qfile;      /* file, quoted for a #line */
+  char *text;       /* owned: what s points at */
+  int is_header;
+  int mirrored;     /* a header whose prepared copy is written (it changed) */
+  char *mirror;     /* that copy's name */
+  struct incl *incs;
+  size_t nincs, capincs;
   const char *s;
   size_t len;
-  enum ah_target target;
   size_t *lines;
   size_t nlines;
   struct ah_tokens toks;
@@ -107,13 +162,8 @@ struct prep {
   size_t nscopes, capscopes;
   struct cond *conds;
   size_t nconds, capconds;
-  struct kernel *kernels;
-  size_t nkernels, capkernels;
   struct launch *launches;
   size_t nlaunches, caplaunches;
-  struct var *vars;
-  size_t nvars, capvars;
-  int errors;
 };
 
 static void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
@@ -176,7 +226,7 @@ static void error_at(struct prep *p, size_t off, const char *fmt, ...) {
   for (size_t i = start; i < off; i++)
     fputc(p->s[i] == '\t' ? '\t' : ' ', stderr);
   fputs("^\n", stderr);
-  p->errors++;
+  p->cx->errors++;
 }
 
 static void add_edit(struct prep *p, size_t off, size_t del, char *ins) {
@@ -346,15 +396,22 @@ static size_t callee_start(const struct prep *p, const struct ah_tokens *ts, siz
   }
 }
 
-static int adjacent(const struct ah_tokens *ts, size_t k) {
-  return ts->t[k].off + ts->t[k].len == ts->t[k + 1].off;
+/* Only spaces and tabs (or nothing) between toks[k] and toks[k + 1]. */
+static int only_blanks(const struct prep *p, const struct ah_tokens *ts, size_t k) {
+  for (size_t i = ts->t[k].off + ts->t[k].len; i < ts->t[k + 1].off; i++)
+    if (p->s[i] != ' ' && p->s[i] != '\t')
+      return 0;
+  return 1;
 }
 
-/* Number of `>` tokens in the adjacent run starting at toks[k]. */
+/* Number of `>` tokens in the run starting at toks[k]: adjacent ones, or
+ * (spaced) only blanks between them, as `k<<<1, 1, 0, s> > >()`, which
+ * compilers accept since `>>>` is no token to them either. */
 static size_t gt_run(const struct prep *p, const struct ah_tokens *ts, size_t k) {
   size_t r = 0;
 
-  while (k + r < ts->n && is(p, &ts->t[k + r], ">") && (r == 0 || adjacent(ts, k + r - 1)))
+  while (k + r < ts->n && is(p, &ts->t[k + r], ">") &&
+         (r == 0 || only_blanks(p, ts, k + r - 1)))
     r++;
   return r;
 }
@@ -403,7 +460,8 @@ static int count_args(const struct prep *p, const struct ah_tokens *ts, size_t a
  * *base ("k") and returns 1; 0 for any other expression (a template-id,
  * a member, a call). */
 static int plain_name(const struct prep *p, const struct ah_tokens *ts, size_t a, size_t b,
-                      char **qual, char **base) {
+                      char **qual, char **base, char **targs) {
+  *targs = NULL;
   for (;;) {
     if (b - a >= 3 && is(p, &ts->t[a], "HIP_KERNEL_NAME") && is(p, &ts->t[a + 1], "(") &&
         match_fwd(p, ts, a + 1) == b - 1) {
@@ -418,6 +476,23 @@ static int plain_name(const struct prep *p, const struct ah_tokens *ts, size_t a
   }
   if (a >= b)
     return 0;
+  if (b - a >= 3 && is(p, &ts->t[b - 1], ">")) {
+    /* A template-id: k<T, N> (its arguments in *targs). */
+    size_t m = match_angle_back(p, ts, b - 1);
+
+    if (m == (size_t)-1 || m <= a || !is_ident(&ts->t[m - 1]))
+      return 0;
+    for (size_t k = a; k < m; k++) {
+      const struct ah_token *t = &ts->t[k];
+      int want_ident = ((k - a) % 2 == 0) != is(p, &ts->t[a], "::");
+
+      if (want_ident ? !is_ident(t) || is(p, t, "template") || is(p, t, "operator")
+                     : !is(p, t, "::"))
+        return 0;
+    }
+    *targs = join_tokens(p, ts, m + 1, b - 1);
+    b = m;
+  }
   for (size_t k = a; k < b; k++) {
     const struct ah_token *t = &ts->t[k];
     int want_ident = ((k - a) % 2 == 0) != is(p, &ts->t[a], "::");
@@ -426,8 +501,11 @@ static int plain_name(const struct prep *p, const struct ah_tokens *ts, size_t a
                    : !is(p, t, "::"))
       return 0;
   }
-  if (!is_ident(&ts->t[b - 1]))
+  if (!is_ident(&ts->t[b - 1])) {
+    free(*targs);
+    *targs = NULL;
     return 0;
+  }
   *qual = join_tokens(p, ts, a, b - 1);
   *base = join_tokens(p, ts, b - 1, b);
   return 1;
@@ -440,6 +518,39 @@ static struct launch *new_launch(struct prep *p) {
   l = &p->launches[p->nlaunches++];
   memset(l, 0, sizeof(*l));
   return l;
+}
+
+/* Whether the unqualified name `base`, launched at toks[i] of the file's own
+ * tokens, is declared inside the enclosing function (its parameters
+ * included) before the launch: `template <typename K> void run(K kernel)
+ * { kernel<<<1, 1>>>(); }` launches the parameter, not a kernel `kernel`.
+ * A declaration is the name after a type-ish token (a name, `*`, `&`, `>`)
+ * and before `,` `)` `=` `;` `{` `[` `:`. */
+static int shadowed(const struct prep *p, size_t i, const char *base) {
+  const struct ah_tokens *ts = &p->toks;
+  size_t start = (size_t)-1, n = strlen(base);
+
+  for (size_t k = 0; k < p->nscopes; k++) {
+    if (p->scopes[k].kind == SC_OTHER) {
+      start = p->scopes[k].decl;
+      break;
+    }
+  }
+  if (start == (size_t)-1)
+    return 0;
+  for (size_t k = start + 1; k + 1 < i; k++) {
+    const struct ah_token *t = &ts->t[k], *prev = &ts->t[k - 1], *next = &ts->t[k + 1];
+
+    if (!is_ident(t) || t->len != n || memcmp(p->s + t->off, base, n) != 0)
+      continue;
+    if (!((is_ident(prev) && !stops_callee(p, prev)) || is(p, prev, "*") || is(p, prev, "&") ||
+          is(p, prev, "&&") || is(p, prev, ">")))
+      continue;
+    if (is(p, next, ",") || is(p, next, ")") || is(p, next, "=") || is(p, next, ";") ||
+        is(p, next, "{") || is(p, next, "[") || is(p, next, ":"))
+      return 1;
+  }
+  return 0;
 }
 
 /* Records the launch whose `<<<` is toks[i]. Returns the index to resume at. */
@@ -498,10 +609,13 @@ static size_t chevron(struct prep *p, const struct ah_tokens *ts, size_t i) {
     l->start = ts->t[start].off;
     l->open = ts->t[i].off;
     l->close = ts->t[close].off;
+    l->close_len = ts->t[close + 2].off + 1 - l->close;
     l->paren = ts->t[close + 3].off;
     l->no_args = is(p, &ts->t[close + 4], ")");
-    if (!plain_name(p, ts, start, i, &l->qual, &l->base))
+    if (!plain_name(p, ts, start, i, &l->qual, &l->base, &l->targs))
       l->qual = l->base = NULL;
+    else if (ts == &p->toks && !*l->qual)
+      l->local = shadowed(p, i, l->base);
   }
   return close + 3;
 }
@@ -514,7 +628,7 @@ static size_t chevron(struct prep *p, const struct ah_tokens *ts, size_t i) {
 static void ggl_call(struct prep *p, const struct ah_tokens *ts, size_t i) {
   size_t comma[5], nc = 0, k;
   int depth = 0;
-  char *qual, *base;
+  char *qual, *base, *targs;
   struct launch *l;
 
   if (!is(p, &ts->t[i + 1], "("))
@@ -531,7 +645,7 @@ static void ggl_call(struct prep *p, const struct ah_tokens *ts, size_t i) {
       nc++;
     }
   }
-  if (ts->t[k].kind == AH_TOK_EOF || nc < 4 || !plain_name(p, ts, i + 2, comma[0], &qual, &base))
+  if (ts->t[k].kind == AH_TOK_EOF || nc < 4 || !plain_name(p, ts, i + 2, comma[0], &qual, &base, &targs))
     return;
   l = new_launch(p);
   l->ggl = 1;
@@ -541,6 +655,9 @@ static void ggl_call(struct prep *p, const struct ah_tokens *ts, size_t i) {
   l->close = ts->t[l->no_args ? k : comma[4]].off;
   l->qual = qual;
   l->base = base;
+  l->targs = targs;
+  if (ts == &p->toks && !*qual)
+    l->local = shadowed(p, i, base);
 }
 
 /* ---- scopes ------------------------------------------------------------- */
@@ -672,11 +789,13 @@ static int is_type_keyword(const struct prep *p, const struct ah_token *t) {
  * kernel's template argument list (*args: `T, N, Ts...`). Unnamed
  * parameters (`typename = enable_if_t<...>`, `int`) get a name. Returns 0
  * for an empty list (`template <>`). */
-static int template_params(const struct prep *p, size_t lt, size_t gt, char **hdr, char **args) {
+static int template_params(const struct prep *p, size_t lt, size_t gt, char **hdr, char **args,
+                           int *required) {
   const struct ah_tokens *ts = &p->toks;
   size_t s = lt + 1;
   int depth = 0, n = 0;
 
+  *required = 0;
   if (s >= gt)
     return 0;
   *hdr = ah_xstrdup("");
@@ -716,6 +835,7 @@ static int template_params(const struct prep *p, size_t lt, size_t gt, char **hd
     }
     if (e == s)
       return 0;
+    *required += e == k && !pack;
     if (e - s >= 2 && is_ident(&ts->t[e - 1]) && !is_type_keyword(p, &ts->t[e - 1]) &&
         !is(p, &ts->t[e - 2], "::")) {
       item = join_tokens(p, ts, s, k);
@@ -768,12 +888,14 @@ static void deduce_helper(struct prep *p, struct kernel *kr, size_t a, size_t b,
   if (lt == (size_t)-1)
     return;
   gt = match_angle_fwd(p, ts, lt, name);
-  if (gt == (size_t)-1 || !template_params(p, lt, gt, &hdr, &args))
+  if (gt == (size_t)-1 || !template_params(p, lt, gt, &hdr, &args, &kr->tp_required))
     return;
   end = kr->is_def ? match_fwd(p, ts, b) : b;
   if (ts->t[end].kind != AH_TOK_EOF) {
-    kr->helper = ah_xasprintf(" template <%s> auto __ah_deduce_%s(%s) -> decltype(&%s<%s>);",
-                              hdr, kr->name, kr->params, kr->name, args);
+    /* The exact type (not decltype(&k<...>)): several templates of one name
+     * make &k<...> an overload set. */
+    kr->helper = ah_xasprintf(" template <%s> auto __ah_deduce_%s(%s) -> void (*)(%s);", hdr,
+                              kr->name, kr->params, kr->params_nodef);
     kr->helper_off = ts->t[end].off + ts->t[end].len;
   }
   free(hdr);
@@ -799,24 +921,24 @@ static const char *key_base(const char *key, size_t *nslen) {
 static int deducible(const struct prep *p, const char *base) {
   int found = 0;
 
-  for (size_t i = 0; i < p->nkernels; i++) {
+  for (size_t i = 0; i < p->cx->nkernels; i++) {
     size_t nl;
-    const char *b = key_base(p->kernels[i].key, &nl);
+    const char *b = key_base(p->cx->kernels[i].key, &nl);
 
-    found |= p->kernels[i].helper != NULL && strcmp(b, base) == 0;
+    found |= p->cx->kernels[i].helper != NULL && strcmp(b, base) == 0;
   }
   if (!found)
     return 0;
-  for (size_t i = 0; i < p->nkernels; i++) {
-    const struct kernel *k = &p->kernels[i];
+  for (size_t i = 0; i < p->cx->nkernels; i++) {
+    const struct kernel *k = &p->cx->kernels[i];
     size_t nl, ml;
     const char *b = key_base(k->key, &nl);
     int same = 0;
 
     if (k->is_template || strcmp(b, base) != 0)
       continue;
-    for (size_t j = 0; j < p->nkernels && !same; j++) {
-      const struct kernel *t = &p->kernels[j];
+    for (size_t j = 0; j < p->cx->nkernels && !same; j++) {
+      const struct kernel *t = &p->cx->kernels[j];
       const char *tb = key_base(t->key, &ml);
 
       same = t->helper != NULL && strcmp(tb, base) == 0 && ml == nl &&
@@ -831,9 +953,80 @@ static int deducible(const struct prep *p, const char *base) {
 /* The lambda a deducing launch passes first: its return type is the
  * specialisation's pointer type, and it returns the kernel converted to it. */
 static char *picker(const struct launch *l) {
-  return ah_xasprintf("[](auto &&...__ah_a) -> decltype(%s__ah_deduce_%s(static_cast<decltype("
-                      "__ah_a) &&>(__ah_a)...)) { return %s%s; }",
-                      l->qual, l->base, l->qual, l->base);
+  const char *lt = l->targs ? "<" : "", *ta = l->targs ? l->targs : "", *gt = l->targs ? ">" : "";
+
+  return ah_xasprintf("[](auto &&...__ah_a) -> decltype(%s__ah_deduce_%s%s%s%s(static_cast<"
+                      "decltype(__ah_a) &&>(__ah_a)...)) { return %s%s%s%s%s; }",
+                      l->qual, l->base, lt, ta, gt, l->qual, l->base, lt, ta, gt);
+}
+
+/* Top-level arguments in a template argument list's text. */
+static int count_targs(const char *s) {
+  int n = *s ? 1 : 0, depth = 0;
+
+  for (; *s; s++) {
+    if (*s == '(' || *s == '[' || *s == '{' || *s == '<')
+      depth++;
+    else if (*s == ')' || *s == ']' || *s == '}' || *s == '>')
+      depth--;
+    else if (*s == ',' && depth == 0)
+      n++;
+  }
+  return n;
+}
+
+/* Whether a launch of k<targs> goes through chevron_deduce: k names several
+ * template kernels (hip-tests' TestKernel<T, op, shm, scope> of two arities
+ * of function parameters), where k<targs> is an overload set that only the
+ * arguments resolve, or targs leaves parameters to deduce
+ * (f<global_memory><<<...>>>(p, n)). A fully explicit k<targs> of one
+ * template stays a chevron (its arguments convert as in a call). */
+static int explicit_deducible(const struct prep *p, const struct launch *l) {
+  const struct kernel *first = NULL;
+  int required = 1 << 30, several = 0;
+
+  for (size_t i = 0; i < p->cx->nkernels; i++) {
+    const struct kernel *k = &p->cx->kernels[i];
+    size_t nl;
+
+    if (k->helper == NULL || strcmp(key_base(k->key, &nl), l->base) != 0)
+      continue;
+    if (first == NULL)
+      first = k;
+    else if (strcmp(first->params_nodef, k->params_nodef) != 0 ||
+             first->tp_required != k->tp_required)
+      several = 1;
+    if (k->tp_required < required)
+      required = k->tp_required;
+  }
+  return first != NULL && (several || count_targs(l->targs) < required);
+}
+
+/* Whether `base` is also the name of a namespace-scope host function (a
+ * launch of it names an overload set that chevron cannot take). */
+static int host_function(const struct ctx *cx, const char *base) {
+  for (size_t i = 0; i < cx->host_fns.n; i++)
+    if (strcmp(cx->host_fns.v[i], base) == 0)
+      return 1;
+  return 0;
+}
+
+/* The only non-template kernel named `base`, or NULL (none, or overloads
+ * with different parameters). */
+static const struct kernel *single_kernel(const struct ctx *cx, const char *base) {
+  const struct kernel *found = NULL;
+
+  for (size_t i = 0; i < cx->nkernels; i++) {
+    const struct kernel *k = &cx->kernels[i];
+    size_t nl;
+
+    if (strcmp(key_base(k->key, &nl), base) != 0)
+      continue;
+    if (k->is_template || (found && strcmp(found->params_nodef, k->params_nodef) != 0))
+      return NULL;
+    found = k;
+  }
+  return found;
 }
 
 /* Turns the recorded launches into edits, and adds the deduction
@@ -844,16 +1037,35 @@ static void rewrite_launches(struct prep *p) {
     char *pick, *head;
     size_t nl;
 
-    if (l->base == NULL || !deducible(p, l->base)) {
+    if (!l->ggl && p->cx->target != AH_TARGET_CPU) {
+      /* nvcc keeps chevrons (and deduces itself), but only spelled `>>>`. */
+      if (l->close_len != 3)
+        add_edit(p, l->close, l->close_len, ah_xstrdup(">>>"));
+      continue;
+    }
+    if (l->base == NULL || l->local ||
+        !(l->targs ? explicit_deducible(p, l) : deducible(p, l->base))) {
+      const struct kernel *k1;
+
+      if (!l->ggl && l->base && !l->targs && !l->local && host_function(p->cx, l->base) &&
+          (k1 = single_kernel(p->cx, l->base)) != NULL) {
+        /* A host function of the kernel's name: the cast picks the kernel. */
+        add_edit(p, l->start, 0,
+                 ah_xasprintf("::anyhip::detail::chevron(static_cast<void (*)(%s)>(",
+                              k1->params_nodef));
+        add_edit(p, l->open, 3, ah_xstrdup("), "));
+        add_edit(p, l->close, l->close_len, ah_xstrdup(")"));
+        continue;
+      }
       if (!l->ggl) {
         add_edit(p, l->start, 0, ah_xstrdup("::anyhip::detail::chevron("));
         add_edit(p, l->open, 3, ah_xstrdup(", "));
-        add_edit(p, l->close, 3, ah_xstrdup(")"));
+        add_edit(p, l->close, l->close_len, ah_xstrdup(")"));
       }
       continue;
     }
-    for (size_t k = 0; k < p->nkernels; k++) {
-      struct kernel *kr = &p->kernels[k];
+    for (size_t k = 0; k < p->cx->nkernels; k++) {
+      struct kernel *kr = &p->cx->kernels[k];
       size_t ml;
 
       if (kr->helper != NULL && strcmp(key_base(kr->key, &ml), l->base) == 0)
@@ -861,9 +1073,10 @@ static void rewrite_launches(struct prep *p) {
     }
     /* The kernel's name moves behind the configuration; its lines stay. */
     nl = count_newlines(p, l->start, l->open);
-    if (p->target != AH_TARGET_CPU) {
+    if (p->cx->target != AH_TARGET_CPU) {
       /* nvcc deduces a chevron's template arguments itself. */
-      head = ah_xasprintf("%s%s<<<%*s", l->qual, l->base, (int)nl, "");
+      head = ah_xasprintf("%s%s%s%s%s<<<%*s", l->qual, l->base, l->targs ? "<" : "",
+                          l->targs ? l->targs : "", l->targs ? ">" : "", (int)nl, "");
       memset(head + strlen(head) - nl, '\n', nl);
       add_edit(p, l->start, l->open + 1 - l->start, head);
       add_edit(p, l->close, 1, ah_xstrdup(l->no_args ? ">>>()" : ">>>("));
@@ -880,14 +1093,20 @@ static void rewrite_launches(struct prep *p) {
         add_edit(p, l->close, 1, ah_xasprintf(")(%s,", pick));
     } else {
       add_edit(p, l->start, l->open + 3 - l->start, head);
-      add_edit(p, l->close, 3, ah_xstrdup(")"));
+      add_edit(p, l->close, l->close_len, ah_xstrdup(")"));
       add_edit(p, l->paren + 1, 0, ah_xasprintf("%s%s", pick, l->no_args ? "" : ", "));
     }
     free(pick);
   }
-  for (size_t k = 0; k < p->nkernels; k++)
-    if (p->kernels[k].helper_used && p->target == AH_TARGET_CPU)
-      add_edit(p, p->kernels[k].helper_off, 0, ah_xstrdup(p->kernels[k].helper));
+}
+
+/* The deduction declarations that launches use, each after its kernel's
+ * declaration, in the file that has it. */
+static void add_helpers(struct ctx *cx) {
+  for (size_t k = 0; k < cx->nkernels; k++)
+    if (cx->kernels[k].helper_used && cx->target == AH_TARGET_CPU)
+      add_edit(cx->kernels[k].owner, cx->kernels[k].helper_off, 0,
+               ah_xstrdup(cx->kernels[k].helper));
 }
 
 /* ---- kernel registration ------------------------------------------------- */
@@ -954,8 +1173,21 @@ static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
     else if (is(p, &ts->t[k], "template"))
       templ = 1;
   }
-  if (!global)
+  if (!global) {
+    /* A host function's name, in case a kernel shares it. */
+    for (size_t k = a; k + 1 < b; k++) {
+      if (is(p, &ts->t[k + 1], "(") && is_ident(&ts->t[k]) && k > a &&
+          skip_attribute(p, ts, k) == k && !stops_callee(p, &ts->t[k])) {
+        char *n = join_tokens(p, ts, k, k + 1);
+
+        if (!host_function(p->cx, n))
+          ah_strv_push(&p->cx->host_fns, n);
+        free(n);
+        break;
+      }
+    }
     return;
+  }
   /* The declarator: the first `(` whose name is not an attribute. */
   for (size_t k = a; k < b && name_end == 0;) {
     size_t n = skip_attribute(p, ts, k);
@@ -983,19 +1215,46 @@ static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
   if (close > b)
     return;
 
-  p->kernels = grow_array(p->kernels, &p->capkernels, p->nkernels + 1, sizeof(*p->kernels));
-  kr = &p->kernels[p->nkernels++];
+  p->cx->kernels = grow_array(p->cx->kernels, &p->cx->capkernels, p->cx->nkernels + 1, sizeof(*p->cx->kernels));
+  kr = &p->cx->kernels[p->cx->nkernels++];
   memset(kr, 0, sizeof(*kr));
+  kr->owner = p;
   kr->name = join_tokens(p, ts, name_start, name_end);
   kr->params = join_tokens(p, ts, name_end + 1, close);
   kr->is_template = templ;
   kr->is_def = is_def;
   kr->line = line_of(p, ts->t[name_end - 1].off);
-  for (size_t k = name_end + 1; k < close; k++) {
-    if (is(p, &ts->t[k], "(") || is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{"))
+  kr->params_nodef = ah_xstrdup("");
+  for (size_t k = name_end + 1, from = k; k <= close; k++) {
+    if (k < close && (is(p, &ts->t[k], "(") || is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{"))) {
       k = match_fwd(p, ts, k);
-    else if (is(p, &ts->t[k], "="))
+    } else if (k < close && is(p, &ts->t[k], "=")) {
+      char *part = join_tokens(p, ts, from, k), *n;
+
       kr->has_default = 1;
+      n = ah_xasprintf("%s%s%s", kr->params_nodef, *kr->params_nodef ? ", " : "", part);
+      free(part);
+      free(kr->params_nodef);
+      kr->params_nodef = n;
+      while (k < close && !is(p, &ts->t[k], ",")) {
+        if (is(p, &ts->t[k], "(") || is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{"))
+          k = match_fwd(p, ts, k);
+        else if (is(p, &ts->t[k], "<") && is_ident(&ts->t[k - 1]))
+          k = match_angle_fwd(p, ts, k, close) == (size_t)-1 ? k : match_angle_fwd(p, ts, k, close);
+        k++;
+      }
+      from = k + 1;
+    } else if (k == close || is(p, &ts->t[k], ",")) {
+      if (k > from) {
+        char *part = join_tokens(p, ts, from, k), *n;
+
+        n = ah_xasprintf("%s%s%s", kr->params_nodef, *kr->params_nodef ? ", " : "", part);
+        free(part);
+        free(kr->params_nodef);
+        kr->params_nodef = n;
+      }
+      from = k + 1;
+    }
   }
   qual = current_namespaces(p, &kr->ns, &kr->nns);
   kr->key = ah_xasprintf("%s%s", qual, kr->name);
@@ -1052,9 +1311,10 @@ static void add_var(struct prep *p, const struct ah_token *name, int internal) {
 
   for (size_t i = 0; i < p->nscopes; i++)
     c_linkage |= p->scopes[i].kind == SC_LINKAGE && p->scopes[i].c_linkage;
-  p->vars = grow_array(p->vars, &p->capvars, p->nvars + 1, sizeof(*p->vars));
-  v = &p->vars[p->nvars++];
+  p->cx->vars = grow_array(p->cx->vars, &p->cx->capvars, p->cx->nvars + 1, sizeof(*p->cx->vars));
+  v = &p->cx->vars[p->cx->nvars++];
   memset(v, 0, sizeof(*v));
+  v->owner = p;
   v->name = ah_xasprintf("%.*s", (int)name->len, p->s + name->off);
   v->line = line_of(p, name->off);
   qual = current_namespaces(p, &v->ns, &v->nns);
@@ -1076,6 +1336,7 @@ static void note_variables(struct prep *p, size_t a, size_t b, int at_brace) {
                                      "operator", "concept", "requires", "asm", "inline", NULL};
   const struct ah_tokens *ts = &p->toks;
   int dev = 0, internal = 0, vol = 0, base_cst = 0, cst = 0, angle = 0, ptr = 0, elab = 0;
+  int made_static = 0;
   size_t k, prev = (size_t)-1, tag = (size_t)-1; /* tag: the S of `struct S` */
 
   for (k = a; k < b; k++) {
@@ -1138,6 +1399,17 @@ static void note_variables(struct prep *p, size_t a, size_t b, int at_brace) {
     if (prev == (size_t)-1 || !is_ident(&ts->t[prev]) || excluded_name(p, &ts->t[prev]) ||
         prev == tag || (prev > a && is(p, &ts->t[prev - 1], "::")))
       return;
+    if (p->is_header && !internal && !(cst && !vol) && !made_static) {
+      /* A header's variable: each translation unit that includes it gets its
+       * own, as each has its own code object in HIP without -fgpu-rdc (and
+       * two sources including it link). */
+      size_t at = a;
+
+      while (skip_attribute(p, ts, at) != at)
+        at = skip_attribute(p, ts, at);
+      add_edit(p, ts->t[at].off, 0, ah_xstrdup("static "));
+      made_static = 1;
+    }
     add_var(p, &ts->t[prev], internal || (cst && !vol));
     /* Past its array bounds and initializer to the next `,`. */
     while (k < b && !is(p, &ts->t[k], ",")) {
@@ -1188,28 +1460,27 @@ static void emit_at(FILE *f, const char *qfile, const struct ns_comp *ns, size_t
  * the definition. A name defined once is registered as &name; overloads
  * (or alternatives under #if) through a cast to their exact type; a name
  * that also names a template is skipped, since &name would be ambiguous. */
-static void emit_registrations(struct prep *p, FILE *f, const char *qfile) {
+static void emit_registrations(struct ctx *cx, FILE *f) {
   int n = 0;
 
-  for (size_t i = 0; i < p->nkernels; i++) {
-    const struct kernel *k = &p->kernels[i];
+  for (size_t i = 0; i < cx->nkernels; i++) {
+    const struct kernel *k = &cx->kernels[i];
     int defs = 0, templ = 0;
     char *expr, *stmt;
 
     if (!k->is_def || k->is_template)
       continue;
-    for (size_t j = 0; j < p->nkernels; j++) {
-      if (strcmp(p->kernels[j].key, k->key) != 0)
+    for (size_t j = 0; j < cx->nkernels; j++) {
+      if (strcmp(cx->kernels[j].key, k->key) != 0)
         continue;
-      defs += p->kernels[j].is_def && !p->kernels[j].is_template;
-      templ |= p->kernels[j].is_template;
+      defs += cx->kernels[j].is_def && !cx->kernels[j].is_template;
+      templ |= cx->kernels[j].is_template;
     }
-    if (templ || (defs > 1 && k->has_default))
-      continue;
-    if (defs == 1)
+    /* Overloaded, or also a template's name: the cast picks this one. */
+    if (defs == 1 && !templ)
       expr = ah_xasprintf("&%s", k->name);
     else
-      expr = ah_xasprintf("static_cast<void (*)(%s)>(&%s)", k->params, k->name);
+      expr = ah_xasprintf("static_cast<void (*)(%s)>(&%s)", k->params_nodef, k->name);
     if (n++ == 0)
       fputs("\n\n/* hipcc: kernel registration (hipLaunchKernel finds kernels by address) */\n"
             "#ifndef ANYHIP_NO_KERNEL_REGISTRATION\n",
@@ -1217,14 +1488,14 @@ static void emit_registrations(struct prep *p, FILE *f, const char *qfile) {
     stmt = ah_xasprintf("static int __ah_kreg_%d __attribute__((unused)) = "
                         "::anyhip::detail::register_kernel(%s);",
                         n - 1, expr);
-    emit_at(f, qfile, k->ns, k->nns, &k->conds, k->line, stmt);
+    emit_at(f, k->owner->qfile, k->ns, k->nns, &k->conds, k->line, stmt);
     free(stmt);
     free(expr);
   }
   if (n > 0)
     fputs("#endif\n", f);
-  for (size_t i = 0; i < p->nvars; i++) {
-    const struct var *v = &p->vars[i];
+  for (size_t i = 0; i < cx->nvars; i++) {
+    const struct var *v = &cx->vars[i];
     char *stmt;
 
     if (i == 0)
@@ -1235,10 +1506,10 @@ static void emit_registrations(struct prep *p, FILE *f, const char *qfile) {
     stmt = ah_xasprintf("static int __ah_vreg_%zu __attribute__((unused)) = "
                         "::anyhip::detail::register_variable(%s%s, \"%s\");",
                         i, v->nns ? "" : "::", v->name, v->mangled);
-    emit_at(f, qfile, v->ns, v->nns, &v->conds, v->line, stmt);
+    emit_at(f, v->owner->qfile, v->ns, v->nns, &v->conds, v->line, stmt);
     free(stmt);
   }
-  if (p->nvars > 0)
+  if (cx->nvars > 0)
     fputs("#endif\n", f);
 }
 
@@ -1392,7 +1663,7 @@ static void define_body(struct prep *p, const struct ah_token *t, size_t after) 
   for (size_t k = 0; k < sub.n; k++) {
     if (is(p, &sub.t[k], "hipLaunchKernelGGL"))
       ggl_call(p, &sub, k);
-    else if (p->target != AH_TARGET_CPU)
+    else if (p->cx->target != AH_TARGET_CPU)
       continue;
     else if (is(p, &sub.t[k], "<<<"))
       k = chevron(p, &sub, k) - 1;
@@ -1430,6 +1701,71 @@ static int is_guard(const struct prep *p, const char *ifndef, const struct ah_to
   return n1 > 0 && n1 == n2 && memcmp(w1, w2, n1) == 0;
 }
 
+/* ---- user headers ------------------------------------------------------------ */
+
+static struct prep *prepare_one(struct ctx *cx, const char *path, const struct prep *parent);
+
+/* Where the compiler finds the header `name` that file p includes: with
+ * quotes, p's directory, then the -iquote and -I directories; with <>, the
+ * -I directories only (a system header is not the program's). A new string,
+ * or NULL. */
+static char *resolve(const struct prep *p, const char *name, int quoted) {
+  const struct ah_strv *dirs = quoted ? &p->cx->quote_dirs : &p->cx->dirs;
+  char *cand;
+
+  if (name[0] == '/')
+    return ah_file_exists(name) ? ah_xstrdup(name) : NULL;
+  if (quoted) {
+    char *dir = ah_path_dir(p->path);
+
+    cand = strcmp(dir, ".") == 0 ? ah_xstrdup(name) : ah_xasprintf("%s/%s", dir, name);
+    free(dir);
+    if (ah_file_exists(cand))
+      return cand;
+    free(cand);
+  }
+  for (size_t i = 0; i < dirs->n; i++) {
+    cand = ah_xasprintf("%s/%s", dirs->v[i], name);
+    if (ah_file_exists(cand))
+      return cand;
+    free(cand);
+  }
+  return NULL;
+}
+
+/* `#include "x.h"` (or <x.h> found through -I) at t: prepares the header,
+ * once per translation unit, and remembers the directive, which points at
+ * the prepared copy if the header changed (see mirror_includes). */
+static void include_header(struct prep *p, const struct ah_token *t, size_t after) {
+  size_t i = after, end = t->off + t->len, b;
+  char close, *name, *path;
+  struct prep *child;
+
+  while (i < end && (p->s[i] == ' ' || p->s[i] == '\t'))
+    i++;
+  if (i >= end || (p->s[i] != '"' && p->s[i] != '<'))
+    return; /* a computed #include: the compiler's alone */
+  close = p->s[i] == '"' ? '"' : '>';
+  b = ++i;
+  while (i < end && p->s[i] != close && p->s[i] != '\n')
+    i++;
+  if (i >= end || p->s[i] != close || i == b)
+    return;
+  name = ah_xasprintf("%.*s", (int)(i - b), p->s + b);
+  path = resolve(p, name, close == '"');
+  free(name);
+  if (path == NULL)
+    return;
+  child = prepare_one(p->cx, path, p);
+  free(path);
+  if (child == NULL) {
+    error_at(p, t->off, "cannot prepare the header this line includes");
+    return;
+  }
+  p->incs = grow_array(p->incs, &p->capincs, p->nincs + 1, sizeof(*p->incs));
+  p->incs[p->nincs++] = (struct incl){.off = t->off, .len = t->len, .child = child};
+}
+
 /* Keeps the #if chains current (the branches a registration must repeat). */
 static void directive(struct prep *p, const struct ah_token *t) {
   char name[16], *text;
@@ -1452,6 +1788,8 @@ static void directive(struct prep *p, const struct ah_token *t) {
     if (top && top->chain.n == 1 && is_guard(p, top->chain.v[0], t, after))
       top->guard = 1;
     define_body(p, t, after);
+  } else if (strcmp(name, "include") == 0 && p->cx->headers != NULL) {
+    include_header(p, t, after);
   }
   free(text);
 }
@@ -1494,9 +1832,66 @@ static void drop_dead(struct prep *p) {
   free(lv);
 }
 
+/* ---- template kernels used by address ------------------------------------------ */
+
+/* Whether `name` (len n) is the unqualified name of a template kernel seen so far. */
+static int template_kernel_name(const struct ctx *cx, const char *name, size_t n) {
+  for (size_t i = 0; i < cx->nkernels; i++) {
+    size_t nl;
+    const char *b = key_base(cx->kernels[i].key, &nl);
+
+    if (cx->kernels[i].is_template && strlen(b) == n && memcmp(b, name, n) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* A template kernel's specialisation used other than in a launch or a call,
+ * `(const void *)k<T>`, `reinterpret_cast<const void *>(&ns::k<T>)`, at
+ * toks[i] (the name), becomes ::anyhip::detail::registered(&ns::k<T>): the
+ * specialisation registers itself where the program takes its address, so
+ * that hipLaunchKernel, hipLaunchCooperativeKernel, hipGraphAddKernelNode
+ * and hipFuncGetAttributes know it (HIP registers every instantiated
+ * kernel; hipcc cannot list them). */
+static void by_address(struct prep *p, size_t i) {
+  const struct ah_tokens *ts = &p->toks;
+  size_t start = i, gt;
+  const struct ah_token *after;
+
+  if (!is(p, &ts->t[i + 1], "<") ||
+      !template_kernel_name(p->cx, p->s + ts->t[i].off, ts->t[i].len))
+    return;
+  while (start >= 2 && is(p, &ts->t[start - 1], "::") && is_ident(&ts->t[start - 2]))
+    start -= 2;
+  if (start >= 1 && is(p, &ts->t[start - 1], "::"))
+    start--;
+  if (start >= 1 && (is(p, &ts->t[start - 1], ".") || is(p, &ts->t[start - 1], "->") ||
+                     is(p, &ts->t[start - 1], "template") || is(p, &ts->t[start - 1], "::")))
+    return;
+  if (start >= 1 && is(p, &ts->t[start - 1], "&"))
+    start--;
+  if (start >= 2 && is(p, &ts->t[start - 1], "(") &&
+      (is(p, &ts->t[start - 2], "decltype") || is(p, &ts->t[start - 2], "sizeof") ||
+       is(p, &ts->t[start - 2], "HIP_KERNEL_NAME") ||
+       is(p, &ts->t[start - 2], "hipLaunchKernelGGL")))
+    return; /* the kernel of a launch, which may be rewritten as a whole */
+  gt = match_angle_fwd(p, ts, i + 1, ts->n);
+  if (gt == (size_t)-1)
+    return;
+  after = &ts->t[gt + 1];
+  if (is(p, after, "(") || is(p, after, "<<<") || is(p, after, "::") || is(p, after, "<") ||
+      is(p, after, ">"))
+    return;
+  if (start > 0 && is(p, &ts->t[start - 1], "(") && is(p, after, ")") &&
+      is(p, &ts->t[gt + 2], "<<<"))
+    return; /* (k<T>)<<<...>>>: a launch */
+  add_edit(p, ts->t[start].off, 0, ah_xstrdup("::anyhip::detail::registered("));
+  add_edit(p, ts->t[gt].off + 1, 0, ah_xstrdup(")"));
+}
+
 /* ---- the pass ---------------------------------------------------------------- */
 
-static void scan(struct prep *p, const char *qfile) {
+static void scan(struct prep *p) {
   const struct ah_tokens *ts = &p->toks;
   size_t decl = 0; /* first token of the current namespace-scope declaration */
   int paren = 0;   /* () and [] depth inside that declaration */
@@ -1511,14 +1906,14 @@ static void scan(struct prep *p, const char *qfile) {
         decl = i + 1;
       continue;
     }
-    if (p->target == AH_TARGET_CPU && is(p, t, "<<<")) {
+    if (is(p, t, "<<<")) {
       i = chevron(p, ts, i) - 1;
       continue;
     }
     if (is(p, t, "hipLaunchKernelGGL"))
       ggl_call(p, ts, i);
-    if (p->target == AH_TARGET_CPU && is(p, t, "extern")) {
-      size_t next = extern_shared(p, ts, i, 0, qfile);
+    if (p->cx->target == AH_TARGET_CPU && is(p, t, "extern")) {
+      size_t next = extern_shared(p, ts, i, 0, p->qfile);
 
       if (next != i + 1) {
         i = next - 1;
@@ -1527,6 +1922,8 @@ static void scan(struct prep *p, const char *qfile) {
         continue;
       }
     }
+    if (p->cx->target == AH_TARGET_CPU && is_ident(t) && !ns)
+      by_address(p, i);
     if (t->kind != AH_TOK_PUNCT)
       continue;
     if (is(p, t, "{")) {
@@ -1542,7 +1939,7 @@ static void scan(struct prep *p, const char *qfile) {
       } else {
         if (ns && paren == 0) {
           note_kernel(p, decl, i, 1);
-          if (p->target == AH_TARGET_CPU)
+          if (p->cx->target == AH_TARGET_CPU)
             note_variables(p, decl, i, 1);
         }
         push_scope(p, SC_OTHER, NULL, 0);
@@ -1571,7 +1968,7 @@ static void scan(struct prep *p, const char *qfile) {
       paren--;
     } else if (ns && paren == 0 && is(p, t, ";")) {
       note_kernel(p, decl, i, 0);
-      if (p->target == AH_TARGET_CPU)
+      if (p->cx->target == AH_TARGET_CPU)
         note_variables(p, decl, i, 0);
       decl = i + 1;
     }
@@ -1609,8 +2006,26 @@ static void free_prep(struct prep *p) {
   for (size_t i = 0; i < p->nedits; i++)
     free(p->edits[i].ins);
   free(p->edits);
-  for (size_t i = 0; i < p->nkernels; i++) {
-    struct kernel *k = &p->kernels[i];
+  for (size_t i = 0; i < p->nlaunches; i++) {
+    free(p->launches[i].qual);
+    free(p->launches[i].base);
+    free(p->launches[i].targs);
+  }
+  free(p->launches);
+  free(p->incs);
+  free(p->lines);
+  ah_tokens_free(&p->toks);
+  free(p->text);
+  free(p->path);
+  free(p->real);
+  free(p->qfile);
+  free(p->mirror);
+  free(p);
+}
+
+static void free_ctx(struct ctx *cx) {
+  for (size_t i = 0; i < cx->nkernels; i++) {
+    struct kernel *k = &cx->kernels[i];
 
     for (size_t c = 0; c < k->nns; c++)
       free(k->ns[c].name);
@@ -1618,81 +2033,227 @@ static void free_prep(struct prep *p) {
     free(k->name);
     free(k->key);
     free(k->params);
+    free(k->params_nodef);
     free(k->helper);
     ah_strv_free(&k->conds);
   }
-  free(p->kernels);
-  for (size_t i = 0; i < p->nlaunches; i++) {
-    free(p->launches[i].qual);
-    free(p->launches[i].base);
+  free(cx->kernels);
+  for (size_t i = 0; i < cx->nvars; i++) {
+    for (size_t c = 0; c < cx->vars[i].nns; c++)
+      free(cx->vars[i].ns[c].name);
+    free(cx->vars[i].ns);
+    free(cx->vars[i].name);
+    free(cx->vars[i].mangled);
+    ah_strv_free(&cx->vars[i].conds);
   }
-  free(p->launches);
-  for (size_t i = 0; i < p->nvars; i++) {
-    for (size_t c = 0; c < p->vars[i].nns; c++)
-      free(p->vars[i].ns[c].name);
-    free(p->vars[i].ns);
-    free(p->vars[i].name);
-    free(p->vars[i].mangled);
-    ah_strv_free(&p->vars[i].conds);
-  }
-  free(p->vars);
-  free(p->lines);
-  ah_tokens_free(&p->toks);
+  free(cx->vars);
+  ah_strv_free(&cx->host_fns);
+  for (size_t i = 0; i < cx->nfiles; i++)
+    free_prep(cx->files[i]);
+  free(cx->files);
+  free(cx->order);
+  ah_strv_free(&cx->quote_dirs);
+  ah_strv_free(&cx->dirs);
+  free(cx->headers);
 }
 
-int ah_prepare_file(const char *in, const char *out, enum ah_target target) {
-  struct prep p = {.file = in, .target = target};
-  char *src, *qfile;
+/* Reads, tokenizes and scans one file (and, through its #include lines, the
+ * user headers it includes). A header already seen in this translation unit
+ * is returned as it is. parent: the includer, whose open #if branches the
+ * header's registrations repeat; NULL for the source. NULL when the file
+ * cannot be read (the source: after an error message). */
+static struct prep *prepare_one(struct ctx *cx, const char *path, const struct prep *parent) {
+  char real[PATH_MAX], *text;
+  struct prep *p;
+  size_t len;
+
+  if (realpath(path, real) == NULL)
+    snprintf(real, sizeof(real), "%s", path);
+  for (size_t i = 0; i < cx->nfiles; i++)
+    if (strcmp(cx->files[i]->real, real) == 0)
+      return cx->files[i];
+  text = ah_read_file(path, &len);
+  if (text == NULL) {
+    if (parent == NULL)
+      ah_error("cannot read '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  p = ah_xmalloc(sizeof(*p));
+  memset(p, 0, sizeof(*p));
+  p->cx = cx;
+  p->path = ah_xstrdup(path);
+  p->real = ah_xstrdup(real);
+  p->file = p->path;
+  p->is_header = parent != NULL;
+  p->text = text;
+  p->len = len;
+  cx->files = grow_array(cx->files, &cx->capfiles, cx->nfiles + 1, sizeof(*cx->files));
+  cx->files[cx->nfiles++] = p;
+  if (p->len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+    /* A UTF-8 byte order mark is only allowed first: it goes before our #line. */
+    memmove(text, text + 3, p->len - 2);
+    p->len -= 3;
+  }
+  p->s = text;
+  p->qfile = quote_file(path);
+  index_lines(p);
+  ah_lex(text, 0, p->len, 1, &p->toks);
+  drop_dead(p);
+  for (size_t i = 0; parent != NULL && i < parent->nconds; i++) {
+    p->conds = grow_array(p->conds, &p->capconds, p->nconds + 1, sizeof(*p->conds));
+    memset(&p->conds[p->nconds], 0, sizeof(*p->conds));
+    ah_strv_append(&p->conds[p->nconds].chain, &parent->conds[i].chain);
+    p->conds[p->nconds++].guard = parent->conds[i].guard;
+  }
+  scan(p);
+  cx->order = grow_array(cx->order, &cx->caporder, cx->norder + 1, sizeof(*cx->order));
+  cx->order[cx->norder++] = p;
+  return p;
+}
+
+/* Points p's #include lines at the prepared copies of the headers that
+ * changed; a header that changed (or includes one that did) is itself
+ * written out. Called for headers before their includers. */
+static void mirror_includes(struct prep *p) {
+  int changed = p->nedits > 0;
+
+  for (size_t i = 0; i < p->nincs; i++)
+    changed |= p->incs[i].child->mirrored;
+  for (size_t i = 0; i < p->nincs; i++) {
+    const struct incl *in = &p->incs[i];
+    size_t nl = count_newlines(p, in->off, in->off + in->len);
+    char *q, *ins;
+
+    /* In a copy, "x.h" would be looked for beside the copy: every header
+     * found is named by its absolute name, the original's or its copy's. */
+    if (!in->child->mirrored && !(p->is_header && changed))
+      continue;
+    q = quote_file(in->child->mirrored ? in->child->mirror : in->child->real);
+    ins = ah_xasprintf("#include \"%s\"%*s", q, (int)nl, "");
+    memset(ins + strlen(ins) - nl, '\n', nl);
+    add_edit(p, in->off, in->len, ins);
+    free(q);
+  }
+  if (p->is_header && changed) {
+    p->mirrored = 1;
+    p->mirror = ah_xasprintf("%s%s", p->cx->headers, p->real);
+  }
+}
+
+/* Writes p with its edits, after a #line that names the original. */
+static void write_prepared(struct prep *p, FILE *f) {
   size_t pos = 0;
+
+  fprintf(f, "#line 1 \"%s\"\n", p->qfile);
+  if (p->nedits > 0)
+    qsort(p->edits, p->nedits, sizeof(*p->edits), cmp_edit);
+  for (size_t i = 0; i < p->nedits; i++) {
+    const struct edit *e = &p->edits[i];
+
+    if (e->off < pos)
+      continue; /* inside text an earlier edit replaced (never planned) */
+    fwrite(p->s + pos, 1, e->off - pos, f);
+    fputs(e->ins, f);
+    pos = e->off + e->del;
+  }
+  fwrite(p->s + pos, 1, p->len - pos, f);
+}
+
+/* mkdir -p of the directory that will hold file. */
+static int make_dirs(const char *file) {
+  char *d = ah_xstrdup(file);
+  int rc = 0;
+
+  for (char *c = strchr(d + 1, '/'); c != NULL && rc == 0; c = strchr(c + 1, '/')) {
+    *c = '\0';
+    if (mkdir(d, 0777) != 0 && errno != EEXIST)
+      rc = -1;
+    *c = '/';
+  }
+  free(d);
+  return rc;
+}
+
+static int write_header(struct prep *p) {
+  FILE *f;
+
+  if (make_dirs(p->mirror) != 0 || (f = fopen(p->mirror, "w")) == NULL) {
+    ah_error("cannot write '%s': %s", p->mirror, strerror(errno));
+    return 1;
+  }
+  write_prepared(p, f);
+  if (ferror(f) | fclose(f)) {
+    ah_error("cannot write '%s': %s", p->mirror, strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
+/* The include directories of a compile's flags, as the compiler searches
+ * them for "x.h" (-iquote, then -I) and for <x.h> (-I). */
+static void include_dirs(struct ctx *cx, const struct ah_strv *flags) {
+  struct ah_strv iq = {0};
+
+  for (size_t i = 0; flags != NULL && i < flags->n; i++) {
+    const char *a = flags->v[i];
+    int quote = strncmp(a, "-iquote", 7) == 0;
+    size_t n = quote ? 7 : 2;
+
+    if (!quote && strncmp(a, "-I", 2) != 0)
+      continue;
+    if (a[n] == '\0' && i + 1 < flags->n)
+      a = flags->v[++i];
+    else
+      a += n;
+    ah_strv_push(quote ? &iq : &cx->dirs, a);
+  }
+  ah_strv_append(&cx->quote_dirs, &iq);
+  ah_strv_append(&cx->quote_dirs, &cx->dirs);
+  ah_strv_free(&iq);
+}
+
+int ah_prepare_file(const char *in, const char *out, enum ah_target target, const char *headers,
+                    const struct ah_strv *flags) {
+  struct ctx cx = {.target = target};
+  struct prep *p;
   FILE *f;
   int rc = 1;
 
-  src = ah_read_file(in, &p.len);
-  if (src == NULL) {
-    ah_error("cannot read '%s': %s", in, strerror(errno));
-    return 1;
+  include_dirs(&cx, flags);
+  if (headers != NULL) {
+    char cwd[PATH_MAX];
+
+    if (headers[0] != '/' && getcwd(cwd, sizeof(cwd)) != NULL)
+      cx.headers = ah_xasprintf("%s/%s", cwd, headers);
+    else
+      cx.headers = ah_xstrdup(headers);
   }
-  if (p.len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
-    /* A UTF-8 byte order mark is only allowed first: it goes before our #line. */
-    memmove(src, src + 3, p.len - 2);
-    p.len -= 3;
-  }
-  p.s = src;
-  qfile = quote_file(in);
-  index_lines(&p);
-  ah_lex(src, 0, p.len, 1, &p.toks);
-  drop_dead(&p);
-  scan(&p, qfile);
-  if (p.errors)
+  p = prepare_one(&cx, in, NULL);
+  if (p == NULL || cx.errors)
     goto done;
-  rewrite_launches(&p);
+  for (size_t i = 0; i < cx.nfiles; i++)
+    rewrite_launches(cx.files[i]);
+  add_helpers(&cx);
+  for (size_t i = 0; i < cx.norder; i++)
+    mirror_includes(cx.order[i]);
+  for (size_t i = 0; i < cx.nfiles; i++)
+    if (cx.files[i]->mirrored && write_header(cx.files[i]))
+      goto done;
 
   f = strcmp(out, "-") == 0 ? stdout : fopen(out, "w");
   if (f == NULL) {
     ah_error("cannot write '%s': %s", out, strerror(errno));
     goto done;
   }
-  fprintf(f, "#line 1 \"%s\"\n", qfile);
-  if (p.nedits > 0)
-    qsort(p.edits, p.nedits, sizeof(*p.edits), cmp_edit);
-  for (size_t i = 0; i < p.nedits; i++) {
-    const struct edit *e = &p.edits[i];
-
-    fwrite(src + pos, 1, e->off - pos, f);
-    fputs(e->ins, f);
-    pos = e->off + e->del;
-  }
-  fwrite(src + pos, 1, p.len - pos, f);
+  write_prepared(p, f);
   if (target == AH_TARGET_CPU)
-    emit_registrations(&p, f, qfile);
+    emit_registrations(&cx, f);
   if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
     ah_error("cannot write '%s': %s", out, strerror(errno));
     goto done;
   }
   rc = 0;
 done:
-  free_prep(&p);
-  free(qfile);
-  free(src);
+  free_ctx(&cx);
   return rc;
 }

@@ -18,6 +18,11 @@
 #   CASE=variables    device variables in a stripped program (-s), found
 #                     through hipcc's registration; without it (stripped,
 #                     -DANYHIP_NO_VARIABLE_REGISTRATION) they are not
+#   CASE=headers      launches and kernels in user headers (e2e/headers/), one
+#                     command and separate compiles; the .d file names them
+#   CASE=<dir>        e2e/<dir>/*.hip built together (-s), run (header_vars)
+#   CASE=<name>       any other: e2e/<name>.hip built with -Wall -Wextra
+#                     -Werror, run, PASSED expected (ggl_macro, spelling, ...)
 # Inputs: HIPCC SRC WORK CASE.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/tmp)
@@ -140,6 +145,31 @@ elseif(CASE STREQUAL "variables")
     message(FATAL_ERROR "a stripped program without the registration found its device "
       "variables (exit ${rc}): the test would not see a missing registration\n${o}")
   endif()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "headers")
+  set(h ${SRC}/headers)
+  must(${HIPCC} -Wall -Wextra -Werror -I${h}/inc ${h}/main.hip ${h}/other.hip -o ${WORK}/one)
+  expect_passed(${WORK}/one)
+  must(${HIPCC} -c -MD -I${h}/inc ${h}/main.hip -o ${WORK}/main.o)
+  must(${HIPCC} -c ${h}/other.hip -o ${WORK}/other.o)
+  must(${HIPCC} ${WORK}/main.o ${WORK}/other.o -o ${WORK}/two)
+  expect_passed(${WORK}/two)
+  file(READ ${WORK}/main.d deps)
+  if(deps MATCHES "hip-cpu" OR NOT deps MATCHES "headers/launch.h")
+    message(FATAL_ERROR "main.d names hipcc's copies, or not the headers:\n${deps}")
+  endif()
+  expect_no_temporaries()
+elseif(IS_DIRECTORY ${SRC}/${CASE})
+  # A program of several sources: e2e/<name>/*.hip, built stripped (so that
+  # device variables are found through hipcc's registration) and run.
+  file(GLOB srcs ${SRC}/${CASE}/*.hip)
+  must(${HIPCC} -Wall -Wextra -Werror -s ${srcs} -o ${WORK}/${CASE})
+  expect_passed(${WORK}/${CASE})
+  expect_no_temporaries()
+elseif(EXISTS ${SRC}/${CASE}.hip)
+  # One program, built with warnings as errors and run.
+  must(${HIPCC} -Wall -Wextra -Werror -O1 ${SRC}/${CASE}.hip -o ${WORK}/${CASE})
+  expect_passed(${WORK}/${CASE})
   expect_no_temporaries()
 else()
   message(FATAL_ERROR "unknown CASE '${CASE}'")

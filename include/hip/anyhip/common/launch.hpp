@@ -202,6 +202,15 @@ template <typename... P> inline int register_kernel(void (*kernel)(P...)) {
   return 0;
 }
 
+/* hipcc writes registered(k<T>) (or registered(&k<T>)) where a template
+ * kernel's specialisation is used other than in a launch or a call, as in
+ * hipLaunchKernel((const void *)k<T>, ...): it registers the specialisation
+ * (again: registering is idempotent, a hash-table update) and returns it. */
+template <typename... P> inline auto registered(void (*kernel)(P...)) -> void (*)(P...) {
+  register_kernel(kernel);
+  return kernel;
+}
+
 /* Called from the static initialisers hipcc appends for each namespace-scope
  * __device__, __constant__ and __managed__ variable it defines: its address,
  * size and symbol name, so that the runtime finds it without the ELF tables
@@ -214,12 +223,18 @@ template <typename T> inline int register_variable(T &var, const char *name) {
 } // namespace detail
 } // namespace anyhip
 
+/* Variadic after the kernel, as HIP's own macro is: the configuration may come
+ * from one macro (`#define CFG dim3(64), dim3(1), 0, 0` then
+ * `hipLaunchKernelGGL(k, CFG, a)`), which is expanded before the inner macro
+ * splits it into grid, block, shared memory and the rest. */
 #if defined(HIP_TEMPLATE_KERNEL_LAUNCH)
-#define hipLaunchKernelGGL(kernelName, numBlocks, numThreads, memPerBlock, ...) \
-  ::anyhip::detail::launch_ggl((kernelName), numBlocks, numThreads, memPerBlock, __VA_ARGS__)
+#define hipLaunchKernelGGL(kernelName, ...) ANYHIP_GGL_FN_((kernelName), __VA_ARGS__)
+#define ANYHIP_GGL_FN_(kernelName, numBlocks, numThreads, memPerBlock, ...) \
+  ::anyhip::detail::launch_ggl(kernelName, numBlocks, numThreads, memPerBlock, __VA_ARGS__)
 #else
-#define hipLaunchKernelGGL(kernelName, numBlocks, numThreads, memPerBlock, ...) \
-  ::anyhip::detail::ggl(numBlocks, numThreads, memPerBlock)((kernelName), __VA_ARGS__)
+#define hipLaunchKernelGGL(kernelName, ...) ANYHIP_GGL_((kernelName), __VA_ARGS__)
+#define ANYHIP_GGL_(kernelName, numBlocks, numThreads, memPerBlock, ...) \
+  ::anyhip::detail::ggl(numBlocks, numThreads, memPerBlock)(kernelName, __VA_ARGS__)
 #endif
 
 #endif
