@@ -240,6 +240,8 @@ private:
   void promoteLocals();
   void cutAtSplitPoints();
   void demoteValuesAcrossSplits();
+  bool recomputable(Value *v, int depth);
+  Value *recompute(Value *v, Instruction *before);
   void findRegions();
   bool placeAllocas();
   void buildBody();
@@ -359,6 +361,47 @@ void BlockBuilder::cutAtSplitPoints() {
   }
 }
 
+// Whether v depends only on the running thread's indices (threadIdx, the
+// lane), the block's built-ins, the kernel's arguments and constants, through
+// operations without side effects: then any region can compute it again.
+bool BlockBuilder::recomputable(Value *v, int depth) {
+  if (isa<Constant>(v) || isa<Argument>(v))
+    return true;
+  auto *inst = dyn_cast<Instruction>(v);
+  if (inst == nullptr || depth > 12)
+    return false;
+  if (auto *ld = dyn_cast<LoadInst>(inst)) {
+    if (ld->isVolatile() || ld->isAtomic())
+      return false;
+    Value *base = ld->getPointerOperand()->stripInBoundsConstantOffsets();
+    if (base == tidVar_ || base == laneVar_)
+      return recomputable(ld->getPointerOperand(), depth + 1);
+    auto *g = dyn_cast<GlobalVariable>(base);
+    return g != nullptr && (g->getName() == kBlockIdxVar || g->getName() == kBlockDimVar ||
+                            g->getName() == kGridDimVar || g->getName() == kWarpSizeVar);
+  }
+  if (!isa<BinaryOperator>(inst) && !isa<CastInst>(inst) && !isa<CmpInst>(inst) &&
+      !isa<SelectInst>(inst) && !isa<GetElementPtrInst>(inst) && !isa<UnaryOperator>(inst) &&
+      !isa<FreezeInst>(inst))
+    return false;
+  for (Value *op : inst->operands())
+    if (!recomputable(op, depth + 1))
+      return false;
+  return true;
+}
+
+// A copy of v's computation right before `before`.
+Value *BlockBuilder::recompute(Value *v, Instruction *before) {
+  auto *inst = dyn_cast<Instruction>(v);
+  if (inst == nullptr || inst == tidVar_ || inst == laneVar_)
+    return v;
+  Instruction *copy = inst->clone();
+  for (Use &op : copy->operands())
+    op.set(recompute(op.get(), before));
+  copy->insertBefore(before);
+  return copy;
+}
+
 // An SSA value is live across split s when a use of it is reached from
 // s.cont without passing its definition: it then moves to the frame.
 void BlockBuilder::demoteValuesAcrossSplits() {
@@ -391,7 +434,10 @@ void BlockBuilder::demoteValuesAcrossSplits() {
   };
   // A demoted phi leaves one load where it was, which can itself be live
   // across a split: repeat until nothing is (loads that DemoteRegToStack
-  // makes sit right before their use).
+  // makes sit right before their use). Values computed from the thread's
+  // indices, the arguments and constants alone (tid, i = blockIdx.x *
+  // blockDim.x + tid, lane, ...) are computed again where they are used
+  // instead: no frame traffic, and the optimizer sees them as affine in x.
   for (;;) {
     SmallVector<Instruction *, 32> live;
     for (Instruction &i : instructions(*b_))
@@ -400,6 +446,21 @@ void BlockBuilder::demoteValuesAcrossSplits() {
     if (live.empty())
       break;
     for (Instruction *i : live) {
+      if (recomputable(i, 0)) {
+        SmallVector<Use *, 8> uses;
+        for (Use &u : i->uses())
+          uses.push_back(&u);
+        for (Use *u : uses) {
+          auto *user = cast<Instruction>(u->getUser());
+          Instruction *at = user;
+          if (auto *phi = dyn_cast<PHINode>(user))
+            at = phi->getIncomingBlock(*u)->getTerminator();
+          if (at->getParent() == i->getParent())
+            continue;
+          u->set(recompute(i, at));
+        }
+        continue;
+      }
       AllocaInst *slot = isa<PHINode>(i) ? DemotePHIToStack(cast<PHINode>(i))
                                          : DemoteRegToStack(*i, false);
       if (slot != nullptr)
@@ -557,8 +618,12 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
              *run = masked ? block("run") : body, *exit = block("exit"), *xl = block("x+"),
              *yl = block("y+"), *zl = block("z+"), *after = block("after");
   IRBuilder<> ir(pre);
+  // Where the threads stopped. Masked: each thread's pc, and the smallest
+  // and largest (lo, hi). For all threads: lo is the first thread's stop
+  // and hi says whether another thread stopped elsewhere; until one does,
+  // no pc is written (every thread stopping at one place is the rule).
   if (hasSplits) {
-    ir.CreateStore(ir.getInt32(kPcDone), loVar_);
+    ir.CreateStore(ir.getInt32(masked ? kPcDone : 0), loVar_);
     ir.CreateStore(ir.getInt32(0), hiVar_);
   }
   ir.CreateStore(ir.getInt32(0), zVar_);
@@ -685,11 +750,33 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     }
   }
   ir.SetInsertPoint(exit);
-  if (hasSplits && code->getNumIncomingValues() > 0) {
+  if (hasSplits && code->getNumIncomingValues() > 0 && masked) {
     ir.CreateStore(code, pcAt);
     Value *lo = ir.CreateLoad(i32, loVar_), *hi = ir.CreateLoad(i32, hiVar_);
     ir.CreateStore(ir.CreateSelect(ir.CreateICmpULT(code, lo), code, lo), loVar_);
     ir.CreateStore(ir.CreateSelect(ir.CreateICmpUGT(code, hi), code, hi), hiVar_);
+  } else if (hasSplits && code->getNumIncomingValues() > 0) {
+    BasicBlock *store = block("pc"), *same = block("same"), *firstThread = block("first"),
+               *diverge = block("diverge");
+    ir.CreateCondBr(ir.CreateICmpNE(ir.CreateLoad(i32, hiVar_), ir.getInt32(0)), store, same);
+    ir.SetInsertPoint(same);
+    Value *first = ir.CreateLoad(i32, loVar_);
+    BasicBlock *notSame = block("other");
+    ir.CreateCondBr(ir.CreateICmpEQ(first, code), xl, notSame);
+    ir.SetInsertPoint(notSame);
+    ir.CreateCondBr(ir.CreateICmpEQ(first, ir.getInt32(0)), firstThread, diverge);
+    ir.SetInsertPoint(firstThread);
+    ir.CreateStore(code, loVar_);
+    ir.CreateBr(xl);
+    ir.SetInsertPoint(diverge);
+    FunctionCallee divergeFn = m_.getOrInsertFunction(
+        "__ah_cpu_block_diverge",
+        FunctionType::get(Type::getVoidTy(c_), {abi_.ctx->getPointerTo(), i32, i32}, false));
+    ir.CreateCall(divergeFn, {ctx_, t, first});
+    ir.CreateStore(ir.getInt32(1), hiVar_);
+    ir.CreateBr(store);
+    ir.SetInsertPoint(store);
+    ir.CreateStore(code, pcAt);
   } else if (code != nullptr) {
     code->eraseFromParent();
   }
@@ -710,8 +797,13 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     FunctionCallee nextFn = m_.getOrInsertFunction(
         "__ah_cpu_block_next", FunctionType::get(i32, {abi_.ctx->getPointerTo(), i32, i32, i32},
                                                  false));
-    Value *n = ir.CreateCall(nextFn, {ctx_, ir.CreateLoad(i32, loVar_), ir.CreateLoad(i32, hiVar_),
-                                      ir.getInt32(masked ? 0 : 1)});
+    Value *lo = ir.CreateLoad(i32, loVar_), *hi = ir.CreateLoad(i32, hiVar_);
+    if (!masked) { // diverged: every pc is written; make the engine scan them
+      Value *diverged = ir.CreateICmpNE(hi, ir.getInt32(0));
+      hi = ir.CreateSelect(diverged, ir.getInt32(kPcDone), lo);
+      lo = ir.CreateSelect(diverged, ir.getInt32(0), lo);
+    }
+    Value *n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(masked ? 0 : 1)});
     next->addIncoming(n, after);
     ir.CreateBr(dispatch);
   }
@@ -803,6 +895,9 @@ Function *BlockBuilder::build() {
   b_->setVisibility(GlobalValue::HiddenVisibility);
   if (k_.hasComdat())
     b_->setComdat(m_.getOrInsertComdat(b_->getName()));
+  // At -O0 (debugging) each thread also writes the real threadIdx, so that
+  // gdb's `print threadIdx` shows the GPU thread a breakpoint stopped in.
+  storeTls_ = level_ == OptimizationLevel::O0;
   bool ok = inlineThreadDependent();
   if (ok) {
     // Before the built-ins become allocas, which SROA would fold away.

@@ -19,6 +19,8 @@ constexpr const char *kGridSyncFn = "__ah_cpu_grid_sync";
 // Thread-local built-ins.
 constexpr const char *kThreadIdxVar = "threadIdx";
 constexpr const char *kBlockDimVar = "blockDim";
+constexpr const char *kBlockIdxVar = "blockIdx";
+constexpr const char *kGridDimVar = "gridDim";
 constexpr const char *kLaneVar = "__ah_cpu_lane";
 constexpr const char *kWarpSizeVar = "warpSize";
 

@@ -247,6 +247,11 @@ static inline unsigned ah_cpu_fast_tid(const struct ah_cpu_block *b) {
  * op of every lane, -1 means each lane's lanes[l].op. res[l] gets the result
  * of each lane l in G. Both engines call it: the fibers' collectives and the
  * region scheduler's warp split points. */
+/* A shuffle (op) of a whole warp whose lanes all take part with one mask:
+ * the same results as ah_cpu_warp_compute, written over the lanes' values
+ * with no per-lane bookkeeping. Returns 0, touching nothing, when the warp
+ * is not such a case. */
+int ah_cpu_warp_shuffle_full(ahCpuSplitSlot *lanes, unsigned ws, int op);
 void ah_cpu_warp_compute(const ahCpuSplitSlot *lanes, uint64_t G, unsigned ws, int op,
                          uint64_t *res);
 /* A lane of warp `wi` returned: complete every collective of that warp that

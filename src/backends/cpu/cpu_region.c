@@ -148,6 +148,8 @@ static void all_at(struct ah_cpu_region *r, uint32_t info) {
     for (unsigned base = 0; base < n; base += ws) {
       unsigned lanes = n - base < ws ? n - base : ws;
 
+      if (lanes == ws && ah_cpu_warp_shuffle_full(slot + base, ws, op))
+        continue;
       warp_groups(slot + base, lanes == 64 ? ~0ull : (1ull << lanes) - 1, ws, op);
     }
     return;
@@ -258,6 +260,11 @@ static int32_t general(struct ah_cpu_region *r) {
     if (pc[i] != AH_CPU_PC_DONE)
       pc[i] |= AH_CPU_PC_RUN;
   return (int32_t)(bar_lo * 2 + 1);
+}
+
+AH_EXPORT void __ah_cpu_block_diverge(ahCpuBlockCtx *c, uint32_t t, uint32_t pc) {
+  for (uint32_t i = 0; i < t; i++)
+    c->pc[i] = pc;
 }
 
 AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all) {

@@ -127,6 +127,38 @@ static unsigned shfl_source(int op, unsigned l, int arg, unsigned width) {
   }
 }
 
+int ah_cpu_warp_shuffle_full(ahCpuSplitSlot *lanes, unsigned ws, int op) {
+  uint64_t v[64], mask = lanes[0].mask;
+  int arg = lanes[0].arg, width = lanes[0].width;
+  int same = 1;
+
+  if (op < AH_CPU_WARP_SHFL || op > AH_CPU_WARP_SHFL_XOR)
+    return 0;
+  for (unsigned l = 0; l < ws; l++) {
+    if (lanes[l].mask != mask)
+      return 0;
+    same &= lanes[l].arg == arg && lanes[l].width == width;
+    v[l] = lanes[l].value;
+  }
+  if (same) { /* one offset for the warp (reductions, scans): no per-lane decode */
+    unsigned w = (unsigned)width;
+
+    if (w == 0 || w > ws || (w & (w - 1)) != 0)
+      w = ws;
+    for (unsigned l = 0; l < ws; l++)
+      lanes[l].value = v[shfl_source(op, l, arg, w)];
+    return 1;
+  }
+  for (unsigned l = 0; l < ws; l++) {
+    unsigned w = (unsigned)lanes[l].width;
+
+    if (w == 0 || w > ws || (w & (w - 1)) != 0)
+      w = ws;
+    lanes[l].value = v[shfl_source(op, l, lanes[l].arg, w)];
+  }
+  return 1;
+}
+
 void ah_cpu_warp_compute(const ahCpuSplitSlot *lanes, uint64_t G, unsigned ws, int op,
                          uint64_t *res) {
   unsigned first = (unsigned)__builtin_ctzll(G);
