@@ -31,13 +31,18 @@ read -r -a programs <<<"$(sed -n 's/^programs=(\(.*\))$/\1/p' "$here/run.sh")"
 [ ${#programs[@]} -gt 0 ] || die "cannot read the program list from bench/run.sh"
 cores=$(nproc 2>/dev/null || echo 1)
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
+# BENCH_PREBUILT=1: run the programs already in <build-dir>/bench (built on
+# another machine, e.g. one with the kernel compiler) without building.
+if [ -n "${BENCH_PREBUILT:-}" ]; then
+  :
+elif [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null ||
     die "cmake configure of $build failed"
 elif grep -q '^ANYHIP_BUILD_BENCH:BOOL=OFF' "$build/CMakeCache.txt"; then
   cmake -DANYHIP_BUILD_BENCH=ON "$build" >/dev/null || die "cmake reconfigure failed"
 fi
-cmake --build "$build" --target bench_programs -j"$cores" || die "building the benchmarks failed"
+[ -n "${BENCH_PREBUILT:-}" ] ||
+  cmake --build "$build" --target bench_programs -j"$cores" || die "building the benchmarks failed"
 
 out=$build/bench/scaling
 mkdir -p "$out"

@@ -32,6 +32,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Transforms/Scalar/LowerAtomic.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -247,6 +249,7 @@ private:
   void buildBody();
   BasicBlock *buildRegion(unsigned r, bool masked, BasicBlock *dispatch, PHINode *next);
   void emitDescriptor();
+  void plainSharedAtomics();
   bool fail(const std::string &why) {
     why_ = why;
     return false;
@@ -271,6 +274,19 @@ private:
   DenseMap<AllocaInst *, std::pair<uint64_t, uint64_t>> frameLayout_; // prefix, stride
   uint64_t frameBytes_ = 0;
   AllocaInst *tidVar_ = nullptr, *laneVar_ = nullptr;
+  // Per-block built-ins (blockIdx, blockDim, gridDim, warpSize, dynamic
+  // shared memory) read once at the block function's entry into locals: a
+  // store through a kernel pointer could alias the thread-local originals,
+  // which would keep the optimizer from hoisting them out of thread loops.
+  SmallVector<std::pair<AllocaInst *, GlobalVariable *>, 6> blockVars_;
+  bool isBuiltinVar(const Value *v) const {
+    if (v == tidVar_ || v == laneVar_)
+      return true;
+    for (auto &bv : blockVars_)
+      if (bv.first == v)
+        return true;
+    return false;
+  }
   // Values of the new entry block
   BasicBlock *entry_ = nullptr;
   Value *dx_ = nullptr, *dy_ = nullptr, *dz_ = nullptr, *nthreads_ = nullptr;
@@ -365,7 +381,7 @@ void BlockBuilder::cutAtSplitPoints() {
 // lane), the block's built-ins, the kernel's arguments and constants, through
 // operations without side effects: then any region can compute it again.
 bool BlockBuilder::recomputable(Value *v, int depth) {
-  if (isa<Constant>(v) || isa<Argument>(v))
+  if (isa<Constant>(v) || isa<Argument>(v) || isBuiltinVar(v))
     return true;
   auto *inst = dyn_cast<Instruction>(v);
   if (inst == nullptr || depth > 12)
@@ -374,7 +390,7 @@ bool BlockBuilder::recomputable(Value *v, int depth) {
     if (ld->isVolatile() || ld->isAtomic())
       return false;
     Value *base = ld->getPointerOperand()->stripInBoundsConstantOffsets();
-    if (base == tidVar_ || base == laneVar_)
+    if (isBuiltinVar(base))
       return recomputable(ld->getPointerOperand(), depth + 1);
     auto *g = dyn_cast<GlobalVariable>(base);
     return g != nullptr && (g->getName() == kBlockIdxVar || g->getName() == kBlockDimVar ||
@@ -393,7 +409,7 @@ bool BlockBuilder::recomputable(Value *v, int depth) {
 // A copy of v's computation right before `before`.
 Value *BlockBuilder::recompute(Value *v, Instruction *before) {
   auto *inst = dyn_cast<Instruction>(v);
-  if (inst == nullptr || inst == tidVar_ || inst == laneVar_)
+  if (inst == nullptr || isBuiltinVar(inst))
     return v;
   Instruction *copy = inst->clone();
   for (Use &op : copy->operands())
@@ -516,7 +532,7 @@ bool BlockBuilder::placeAllocas() {
     if (!a->isStaticAlloca() && !splits_.empty())
       return fail("a variable-size local array (alloca) in a kernel with barriers");
     // The built-ins are written at the start of every thread's run.
-    if (splits_.empty() || frameVars_.count(a) || a == tidVar_ || a == laneVar_)
+    if (splits_.empty() || frameVars_.count(a) || isBuiltinVar(a))
       continue;
     // Every instruction that touches memory derived from a.
     bool escapes = false, local = true;
@@ -810,6 +826,51 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   return pre;
 }
 
+// Atomics on shared memory need no atomicity here: a block's shared memory
+// is its worker's (thread-local static __shared__, the worker's dynamic
+// buffer), and the block function runs every thread of the block on that
+// one OS thread, one at a time. A plain read-modify-write (histograms in
+// shared memory) costs a few cycles where a locked one costs tens.
+void BlockBuilder::plainSharedAtomics() {
+  Value *dynShared = nullptr;
+  for (auto &bv : blockVars_)
+    if (bv.second->getName() == kSharedVar)
+      dynShared = bv.first;
+  auto isShared = [&](Value *ptr) {
+    const Value *obj = getUnderlyingObject(ptr, 16);
+    if (auto *g = dyn_cast<GlobalVariable>(obj))
+      return g->isThreadLocal();
+    if (auto *ld = dyn_cast<LoadInst>(obj))
+      return dynShared != nullptr && ld->getPointerOperand() == dynShared;
+    return false;
+  };
+  SmallVector<Instruction *, 16> atomics;
+  for (Instruction &i : instructions(*b_))
+    if (auto *rmw = dyn_cast<AtomicRMWInst>(&i)) {
+      if (isShared(rmw->getPointerOperand()))
+        atomics.push_back(rmw);
+    } else if (auto *cx = dyn_cast<AtomicCmpXchgInst>(&i)) {
+      if (isShared(cx->getPointerOperand()))
+        atomics.push_back(cx);
+    }
+  for (Instruction *i : atomics) {
+    if (auto *rmw = dyn_cast<AtomicRMWInst>(i)) {
+      lowerAtomicRMWInst(rmw);
+      continue;
+    }
+    auto *cx = cast<AtomicCmpXchgInst>(i);
+    IRBuilder<> ir(cx);
+    Value *ptr = cx->getPointerOperand();
+    Value *old = ir.CreateAlignedLoad(cx->getCompareOperand()->getType(), ptr, cx->getAlign());
+    Value *eq = ir.CreateICmpEQ(old, cx->getCompareOperand());
+    ir.CreateAlignedStore(ir.CreateSelect(eq, cx->getNewValOperand(), old), ptr, cx->getAlign());
+    Value *res = ir.CreateInsertValue(UndefValue::get(cx->getType()), old, 0);
+    res = ir.CreateInsertValue(res, eq, 1);
+    cx->replaceAllUsesWith(res);
+    cx->eraseFromParent();
+  }
+}
+
 void BlockBuilder::buildBody() {
   Type *i32 = Type::getInt32Ty(c_), *i8 = Type::getInt8Ty(c_);
   // The original blocks, to be replaced by the regions' copies.
@@ -833,6 +894,8 @@ void BlockBuilder::buildBody() {
   xVar_ = ir.CreateAlloca(i32, nullptr, "ah.x");
   yVar_ = ir.CreateAlloca(i32, nullptr, "ah.y");
   zVar_ = ir.CreateAlloca(i32, nullptr, "ah.z");
+  for (auto &bv : blockVars_)
+    ir.CreateStore(ir.CreateLoad(bv.second->getValueType(), bv.second), bv.first);
   GlobalVariable *dim = builtinVar(m_, kBlockDimVar, idxTy);
   Type *dimTy = dim->getValueType();
   dx_ = ir.CreateLoad(i32, ir.CreateConstInBoundsGEP2_32(dimTy, dim, 0, 0), "dx");
@@ -912,6 +975,12 @@ Function *BlockBuilder::build() {
       replaceGlobalInFunction(tls, tidVar_, *b_);
     if (GlobalVariable *lane = m_.getNamedGlobal(kLaneVar))
       replaceGlobalInFunction(lane, laneVar_, *b_);
+    for (const char *name : {kBlockIdxVar, kBlockDimVar, kGridDimVar, kWarpSizeVar, kSharedVar})
+      if (GlobalVariable *g = m_.getNamedGlobal(name)) {
+        AllocaInst *local = ir.CreateAlloca(g->getValueType(), nullptr, name);
+        replaceGlobalInFunction(g, local, *b_);
+        blockVars_.push_back({local, g});
+      }
     cutAtSplitPoints();
     demoteValuesAcrossSplits();
     findRegions();
@@ -919,6 +988,7 @@ Function *BlockBuilder::build() {
   }
   if (ok) {
     buildBody();
+    plainSharedAtomics();
     std::string err;
     raw_string_ostream os(err);
     if (verifyFunction(*b_, &os)) {

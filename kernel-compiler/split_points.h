@@ -23,6 +23,7 @@ constexpr const char *kBlockIdxVar = "blockIdx";
 constexpr const char *kGridDimVar = "gridDim";
 constexpr const char *kLaneVar = "__ah_cpu_lane";
 constexpr const char *kWarpSizeVar = "warpSize";
+constexpr const char *kSharedVar = "__ah_cpu_shared"; // dynamic shared memory
 
 // block_abi.h: split_info bits.
 constexpr uint32_t kSplitWarp = 0x100u;
