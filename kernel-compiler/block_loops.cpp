@@ -303,7 +303,10 @@ bool BlockBuilder::inlineThreadDependent() {
     for (Instruction &i : instructions(*b_))
       if (auto *cb = dyn_cast<CallBase>(&i)) {
         Function *callee = cb->getCalledFunction();
-        if (callee != nullptr && !callee->isDeclaration() && td_.needs.count(callee))
+        // always_inline ones too (atomics, warp wrappers): they would be
+        // inlined anyway, and plainSharedAtomics must see their insides.
+        if (callee != nullptr && !callee->isDeclaration() && callee != b_ &&
+            (td_.needs.count(callee) || callee->hasFnAttribute(Attribute::AlwaysInline)))
           calls.push_back(cb);
       }
     if (calls.empty())
