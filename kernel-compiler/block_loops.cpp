@@ -801,13 +801,13 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   }
   ir.CreateBr(xl);
   ir.SetInsertPoint(xl);
-  ir.CreateStore(ir.CreateAdd(x, ir.getInt32(1)), xVar_);
+  ir.CreateStore(ir.CreateAdd(x, ir.getInt32(1), "", true, true), xVar_); // < 1024: no wrap
   ir.CreateBr(xh);
   ir.SetInsertPoint(yl);
-  ir.CreateStore(ir.CreateAdd(y, ir.getInt32(1)), yVar_);
+  ir.CreateStore(ir.CreateAdd(y, ir.getInt32(1), "", true, true), yVar_); // < 1024: no wrap
   ir.CreateBr(yh);
   ir.SetInsertPoint(zl);
-  ir.CreateStore(ir.CreateAdd(z, ir.getInt32(1)), zVar_);
+  ir.CreateStore(ir.CreateAdd(z, ir.getInt32(1), "", true, true), zVar_); // < 1024: no wrap
   ir.CreateBr(zh);
   ir.SetInsertPoint(after);
   if (!hasSplits) {
