@@ -247,7 +247,10 @@ private:
   void findRegions();
   bool placeAllocas();
   void buildBody();
-  BasicBlock *buildRegion(unsigned r, bool masked, BasicBlock *dispatch, PHINode *next);
+  BasicBlock *buildRegion(unsigned r, bool masked, BasicBlock *dispatch, PHINode *next,
+                          int takeSucc = -1);
+  bool findGuard(Value *&ok, unsigned &takeSucc);
+  BasicBlock *buildGuardCheck(Value *ok, BasicBlock *checked, BasicBlock *unchecked);
   void emitDescriptor();
   void plainSharedAtomics();
   bool fail(const std::string &why) {
@@ -627,7 +630,7 @@ void BlockBuilder::emitDescriptor() {
 // Loops over the block's threads around a copy of region r's blocks. The
 // loop counters live in allocas that SROA turns into induction variables.
 BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispatch,
-                                      PHINode *next) {
+                                      PHINode *next, int takeSucc) {
   Type *i32 = Type::getInt32Ty(c_), *i64 = Type::getInt64Ty(c_), *i8 = Type::getInt8Ty(c_);
   bool hasSplits = !splits_.empty();
   std::string tag = "r" + std::to_string(r) + (masked ? "m" : "");
@@ -768,6 +771,11 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
         code->addIncoming(ConstantInt::get(i32, kPcDone), nb);
     }
   }
+  if (takeSucc >= 0) { // every thread passes the kernel's guard: no test
+    auto *br = cast<BranchInst>(clones.front()->getTerminator());
+    BranchInst::Create(br->getSuccessor((unsigned)takeSucc), br);
+    br->eraseFromParent();
+  }
   ir.SetInsertPoint(exit);
   if (hasSplits && code->getNumIncomingValues() > 0 && masked) {
     ir.CreateStore(code, pcAt);
@@ -874,6 +882,78 @@ void BlockBuilder::plainSharedAtomics() {
   }
 }
 
+// The kernel's bounds guard: its entry block ends in a branch one side of
+// which only returns, on a condition computed from the thread's indices,
+// the built-ins and the arguments alone. `ok` is the condition under which
+// the thread does its work; takeSucc the successor it then takes.
+bool BlockBuilder::findGuard(Value *&ok, unsigned &takeSucc) {
+  auto *br = dyn_cast<BranchInst>(regions_[0].front()->getTerminator());
+  if (br == nullptr || !br->isConditional() || !recomputable(br->getCondition(), 0))
+    return false;
+  auto onlyReturns = [](BasicBlock *bb) {
+    for (Instruction &i : *bb)
+      if (!isa<DbgInfoIntrinsic>(i) && !isa<ReturnInst>(i))
+        return false;
+    return true;
+  };
+  for (unsigned k = 0; k < 2; k++)
+    if (onlyReturns(br->getSuccessor(1 - k)) && !onlyReturns(br->getSuccessor(k))) {
+      ok = br->getCondition();
+      takeSucc = k;
+      return true;
+    }
+  return false;
+}
+
+// Loops over the block's threads that compute whether `ok` holds for all of
+// them, then branch to `unchecked` if so, else to `checked`.
+BasicBlock *BlockBuilder::buildGuardCheck(Value *ok, BasicBlock *checked, BasicBlock *unchecked) {
+  Type *i32 = Type::getInt32Ty(c_), *i1 = Type::getInt1Ty(c_);
+  auto block = [&](const char *name) { return BasicBlock::Create(c_, std::string("guard.") + name, b_); };
+  BasicBlock *pre = block("pre"), *zh = block("z"), *yh = block("y"), *xh = block("x"),
+             *body = block("thread"), *xl = block("x+"), *yl = block("y+"), *zl = block("z+"),
+             *done = block("done");
+  AllocaInst *all = new AllocaInst(i1, 0, "guard.all", &*entry_->getFirstInsertionPt());
+  IRBuilder<> ir(pre);
+  ir.CreateStore(ir.getTrue(), all);
+  ir.CreateStore(ir.getInt32(0), zVar_);
+  ir.CreateBr(zh);
+  ir.SetInsertPoint(zh);
+  Value *z = ir.CreateLoad(i32, zVar_, "z");
+  ir.CreateStore(ir.getInt32(0), yVar_);
+  ir.CreateCondBr(ir.CreateICmpULT(z, dz_), yh, done);
+  ir.SetInsertPoint(yh);
+  Value *y = ir.CreateLoad(i32, yVar_, "y");
+  ir.CreateStore(ir.getInt32(0), xVar_);
+  ir.CreateCondBr(ir.CreateICmpULT(y, dy_), xh, zl);
+  ir.SetInsertPoint(xh);
+  Value *x = ir.CreateLoad(i32, xVar_, "x");
+  ir.CreateCondBr(ir.CreateICmpULT(x, dx_), body, yl);
+  ir.SetInsertPoint(body);
+  Type *tidTy = tidVar_->getAllocatedType();
+  ir.CreateStore(x, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 0));
+  ir.CreateStore(y, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 1));
+  ir.CreateStore(z, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 2));
+  Value *t = ir.CreateAdd(ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_), x);
+  ir.CreateStore(ir.CreateAnd(t, warpMask_), laneVar_);
+  BranchInst *br = ir.CreateBr(xl);
+  Value *v = recompute(ok, br);
+  ir.SetInsertPoint(br);
+  ir.CreateStore(ir.CreateAnd(ir.CreateLoad(i1, all), v), all);
+  ir.SetInsertPoint(xl);
+  ir.CreateStore(ir.CreateAdd(x, ir.getInt32(1), "", true, true), xVar_);
+  ir.CreateBr(xh);
+  ir.SetInsertPoint(yl);
+  ir.CreateStore(ir.CreateAdd(y, ir.getInt32(1), "", true, true), yVar_);
+  ir.CreateBr(yh);
+  ir.SetInsertPoint(zl);
+  ir.CreateStore(ir.CreateAdd(z, ir.getInt32(1), "", true, true), zVar_);
+  ir.CreateBr(zh);
+  ir.SetInsertPoint(done);
+  ir.CreateCondBr(ir.CreateLoad(i1, all), unchecked, checked);
+  return pre;
+}
+
 void BlockBuilder::buildBody() {
   Type *i32 = Type::getInt32Ty(c_), *i8 = Type::getInt8Ty(c_);
   // The original blocks, to be replaced by the regions' copies.
@@ -928,8 +1008,18 @@ void BlockBuilder::buildBody() {
     dispatch = BasicBlock::Create(c_, "ah.dispatch", b_);
     next = PHINode::Create(i32, splits_.size() * 2 + 1, "next", dispatch);
   }
-  BasicBlock *first = buildRegion(0, false, dispatch, next);
-  ir.CreateBr(first);
+  Value *guardOk = nullptr;
+  unsigned takeSucc = 0;
+  if (splits_.empty() && findGuard(guardOk, takeSucc)) {
+    // The kernel's guard (`if (i < n)`) holds for every thread of most
+    // blocks: check that first (a loop LLVM vectorises), then run a copy
+    // without the test, which vectorises where the guarded one cannot.
+    BasicBlock *unchecked = buildRegion(0, false, dispatch, next, (int)takeSucc);
+    BasicBlock *checked = buildRegion(0, false, dispatch, next);
+    ir.CreateBr(buildGuardCheck(guardOk, checked, unchecked));
+  } else {
+    ir.CreateBr(buildRegion(0, false, dispatch, next));
+  }
   if (!splits_.empty()) {
     BasicBlock *done = BasicBlock::Create(c_, "ah.done", b_);
     ReturnInst::Create(c_, done);

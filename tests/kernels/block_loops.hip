@@ -113,6 +113,21 @@ __global__ void votes(const int *in, unsigned long long *ballots, int *counts) {
   counts[t] = c * 2 + any;
 }
 
+// The usual bounds guard, both ways round: blocks where every thread passes
+// it run a copy without the test; the last, partial block runs the test.
+__global__ void guarded(const float *x, float *y, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = 2.0f * x[i] + y[i];
+}
+
+__global__ void guarded_return(int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  out[i] = i * 3 + 1;
+}
+
 static int body(int ws) {
   int fails = 0;
   const unsigned long long compiled0 = __ah_cpu_blocks_compiled();
@@ -248,6 +263,37 @@ static int body(int ws) {
     CHECK_HIP(hipFree(din));
     CHECK_HIP(hipFree(dc));
     CHECK_HIP(hipFree(db));
+  }
+
+  // guarded, guarded_return: 1000 elements in blocks of 128 (the last one
+  // partial), and a grid whose blocks all pass the guard.
+  for (unsigned n : {1000u, 1024u}) {
+    std::vector<float> x(1024), y(1024), want(1024);
+    std::vector<int> out(1024, -1);
+    for (unsigned i = 0; i < 1024; i++) {
+      x[i] = (float)i * 0.5f;
+      y[i] = 1.0f + (float)(i % 7);
+      want[i] = i < n ? 2.0f * x[i] + y[i] : y[i];
+    }
+    float *dx, *dy;
+    int *dout;
+    CHECK_HIP(hipMalloc(&dx, 1024 * sizeof(float)));
+    CHECK_HIP(hipMalloc(&dy, 1024 * sizeof(float)));
+    CHECK_HIP(hipMalloc(&dout, 1024 * sizeof(int)));
+    CHECK_HIP(hipMemcpy(dx, x.data(), 1024 * sizeof(float), hipMemcpyHostToDevice));
+    CHECK_HIP(hipMemcpy(dy, y.data(), 1024 * sizeof(float), hipMemcpyHostToDevice));
+    CHECK_HIP(hipMemcpy(dout, out.data(), 1024 * sizeof(int), hipMemcpyHostToDevice));
+    guarded<<<(n + 127) / 128, 128>>>(dx, dy, n);
+    guarded_return<<<(n + 127) / 128, 128>>>(dout, (int)n);
+    CHECK_HIP(hipMemcpy(y.data(), dy, 1024 * sizeof(float), hipMemcpyDeviceToHost));
+    CHECK_HIP(hipMemcpy(out.data(), dout, 1024 * sizeof(int), hipMemcpyDeviceToHost));
+    for (unsigned i = 0; i < 1024; i++) {
+      CHECK_EQ(y[i], want[i]);
+      CHECK_EQ(out[i], i < n ? (int)i * 3 + 1 : -1);
+    }
+    CHECK_HIP(hipFree(dx));
+    CHECK_HIP(hipFree(dy));
+    CHECK_HIP(hipFree(dout));
   }
 
   // Which engine ran them.
