@@ -30,13 +30,9 @@ static hipError_t alloc_record(struct ah_device *dev, size_t bytes, enum ah_mem_
 
   if (dev == NULL)
     return hipErrorNoDevice;
-  /* A request larger than the whole device can never succeed; refusing it
-   * here keeps an overcommitting host from pretending otherwise. */
-  if (kind != AH_MEM_HOST && dev->props.totalGlobalMem != 0 && bytes > dev->props.totalGlobalMem)
-    return hipErrorOutOfMemory;
-  if (dev->backend->mem_alloc == NULL)
-    return hipErrorNotSupported;
-  err = dev->backend->mem_alloc(dev, bytes, kind, flags, &p);
+  /* Counted against the device's size, so that an overcommitting host
+   * cannot pretend to hold more than the device has. */
+  err = ah_device_mem_alloc(dev, bytes, kind, flags, &p);
   if (err != hipSuccess)
     return err;
   a.base = (uintptr_t)p;
@@ -50,7 +46,7 @@ static hipError_t alloc_record(struct ah_device *dev, size_t bytes, enum ah_mem_
   err = ah_alloc_insert(&a);
   if (err != hipSuccess) {
     /* The backend gave us a range the map already holds: a backend bug. */
-    dev->backend->mem_free(dev, p, kind);
+    ah_device_mem_free(dev, p, bytes, kind);
     return err == hipErrorHostMemoryAlreadyRegistered ? hipErrorOutOfMemory : err;
   }
   *out = p;
@@ -71,7 +67,7 @@ static hipError_t free_record(void *ptr, enum ah_mem_kind k1, enum ah_mem_kind k
     return ah_mempool_free(ptr, NULL, NULL);
   if (!ah_alloc_remove(ptr, a.kind, &a))
     return hipErrorInvalidValue; /* another thread freed it meanwhile */
-  return a.dev->backend->mem_free(a.dev, ptr, a.kind);
+  return ah_device_mem_free(a.dev, ptr, a.bytes, a.kind);
 }
 
 /* ---- device memory ------------------------------------------------------ */

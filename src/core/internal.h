@@ -62,9 +62,18 @@ struct ah_device {
   unsigned flags;       /* hipSetDeviceFlags */
   size_t limits[3];     /* hipLimitStackSize, hipLimitPrintfFifoSize, hipLimitMallocHeapSize */
   struct ah_stream *streams; /* user streams, for hipDeviceReset */
+  atomic_size_t mem_used;    /* device and managed bytes allocated (hipMemGetInfo) */
 };
 
 hipError_t ah_init_once(void);
+/* Device memory through the backend, counted against props.totalGlobalMem:
+ * device and managed allocations past the device's size fail with
+ * hipErrorOutOfMemory (docs/semantics.md, "Memory accounting"). Pinned and
+ * registered host memory is not counted. Any thread, no lock held. */
+hipError_t ah_device_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
+                               unsigned flags, void **out);
+hipError_t ah_device_mem_free(struct ah_device *dev, void *ptr, size_t bytes,
+                              enum ah_mem_kind kind);
 int ah_device_count(void);
 struct ah_device *ah_device_get(int ordinal); /* NULL when out of range */
 /* The calling host thread's current device (hipSetDevice; default 0). NULL
@@ -173,6 +182,7 @@ struct ah_config {
   int cpu_warp_size;         /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
   int cpu_devices;           /* ANYHIP_CPU_DEVICES, default 1 */
   int cpu_compiled;          /* ANYHIP_CPU_COMPILED: run block functions (default 1) */
+  size_t cpu_memory;         /* ANYHIP_CPU_MEMORY in bytes, 0 = physical RAM */
   unsigned log;              /* ANYHIP_LOG areas */
   const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
   int nvidia_driver_host_fns; /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */

@@ -18,6 +18,10 @@
 #   CASE=variables    device variables in a stripped program (-s), found
 #                     through hipcc's registration; without it (stripped,
 #                     -DANYHIP_NO_VARIABLE_REGISTRATION) they are not
+#   CASE=input_safety an output path that is one of the inputs is refused
+#                     (-o x.hip x.hip, -c -o x.hip x.hip) and the source is kept;
+#                     an unterminated /* at the end of a file is an error; an
+#                     error on a very long line is not repeated per error
 #   CASE=headers      launches and kernels in user headers (e2e/headers/), one
 #                     command and separate compiles; the .d file names them
 #   CASE=<dir>        e2e/<dir>/*.hip built together (-s), run (header_vars)
@@ -144,6 +148,37 @@ elseif(CASE STREQUAL "variables")
   if(NOT rc EQUAL 3 OR NOT o MATCHES "UNREGISTERED")
     message(FATAL_ERROR "a stripped program without the registration found its device "
       "variables (exit ${rc}): the test would not see a missing registration\n${o}")
+  endif()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "input_safety")
+  configure_file(${SRC}/vector_add.hip ${WORK}/x.hip COPYONLY)
+  file(SHA256 ${WORK}/x.hip before)
+  foreach(args "-o;x.hip;x.hip" "-c;-o;x.hip;x.hip" "-c;-o;./x.hip;x.hip")
+    execute_process(COMMAND ${HIPCC} ${args} WORKING_DIRECTORY ${WORK}
+      RESULT_VARIABLE rc ERROR_VARIABLE e)
+    file(SHA256 ${WORK}/x.hip after)
+    if(rc EQUAL 0 OR NOT after STREQUAL before)
+      message(FATAL_ERROR "hipcc ${args} overwrote its input (exit ${rc}):\n${e}")
+    endif()
+    if(NOT e MATCHES "output file '[./]*x\\.hip' is the input file")
+      message(FATAL_ERROR "hipcc ${args}: no clear error:\n${e}")
+    endif()
+  endforeach()
+  file(WRITE ${WORK}/open_comment.hip "__global__ void k(int *p) { *p = 1; }\n/* never closed\n")
+  execute_process(COMMAND ${HIPCC} -c open_comment.hip -o open_comment.o
+    WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE e)
+  if(rc EQUAL 0 OR NOT e MATCHES "open_comment\\.hip:2:[0-9]+: .*unterminated comment")
+    message(FATAL_ERROR "an unterminated /* was accepted (exit ${rc}):\n${e}")
+  endif()
+  # 400 errors on one line of ~8 kB: each is reported once with its line;
+  # the output must stay far from 400 copies of the line (3.2 MB).
+  string(REPEAT "undeclared_name_x + " 400 sum)
+  file(WRITE ${WORK}/long_line.hip "int f() { return ${sum} 0; }\n")
+  execute_process(COMMAND ${HIPCC} -c long_line.hip -o long_line.o
+    WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE e)
+  string(LENGTH "${e}" elen)
+  if(rc EQUAL 0 OR elen GREATER 400000)
+    message(FATAL_ERROR "long-line errors: exit ${rc}, ${elen} bytes of diagnostics")
   endif()
   expect_no_temporaries()
 elseif(CASE STREQUAL "headers")

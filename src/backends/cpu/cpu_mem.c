@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Memory of the CPU device. Device, pinned host and managed memory are all
  * ordinary host memory, zero-filled: many HIP programs (unknowingly) rely on
- * fresh GPU memory reading as zero. Small blocks come from the C heap, so
- * that valgrind and sanitizers watch them; large ones are anonymous
- * mappings, zero for free and returned to the system when freed (except
- * under valgrind or AddressSanitizer, which put redzones around heap blocks
- * only). Host registration checks that the range is mapped and hands back
- * the same address; device variables are found in the ELF symbol tables. */
+ * fresh GPU memory reading as zero. Every block is an anonymous mapping of
+ * its own, page-granular as a GPU allocator's, followed by a PROT_NONE guard
+ * page: device memory never shares the C heap with the runtime's own data,
+ * so a kernel that writes past its buffer either lands in the block's page
+ * padding (harmless) or faults at the guard, where the engine reports the
+ * kernel, block and thread (cpu_fault.c). A block ends as close to its guard
+ * as the 256-byte alignment allows. Under valgrind, or in an AddressSanitizer
+ * build, blocks come from the heap instead, because both put redzones around
+ * heap blocks only (docs/debugging.md). Host registration checks that the
+ * range is mapped and hands back the same address; device variables are
+ * found in the ELF symbol tables. */
 #define _GNU_SOURCE
 #include "cpu_internal.h"
 #include "../../os/symbols.h"
@@ -31,13 +36,12 @@
 /* HIP guarantees 256-byte alignment for device memory; pinned host memory
  * is page-aligned, as a pinning driver would give it. */
 #define DEVICE_ALIGN 256
-/* From this size on, blocks are mmap'd (zero pages cost nothing until used). */
-#define MAP_THRESHOLD ((size_t)1 << 20)
 
-/* The mmap'd blocks and their lengths, so that free knows how to give back.
- * Few blocks are this large, so one mutex is plenty. */
+/* The mappings and their extents, so that free knows how to give back; the
+ * tree and its nodes are heap data, out of reach of an overrunning kernel. */
 struct mapping {
-  void *ptr;
+  void *ptr;  /* what the caller got */
+  void *base; /* the mapping, guard page included */
   size_t len;
 };
 static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -56,23 +60,31 @@ static size_t page_size(void) {
   return p > 0 ? (size_t)p : 4096;
 }
 
-static hipError_t map_block(size_t bytes, void **out) {
-  size_t page = page_size();
+/* Maps bytes rounded up to pages plus one PROT_NONE page, and places the
+ * block so that it ends at the guard (rounded to align). When the process
+ * is out of mappings for the guard (vm.max_map_count), the block goes
+ * without one: still out of the heap, so an overrun stays harmless. */
+static hipError_t map_block(size_t bytes, size_t align, void **out) {
+  size_t page = page_size(), body;
   struct mapping *m;
-  void *p, **node;
+  char *p;
+  void **node;
 
-  if (bytes > SIZE_MAX - page)
+  if (bytes > SIZE_MAX - 2 * page)
     return hipErrorOutOfMemory;
   m = malloc(sizeof(*m));
   if (m == NULL)
     return hipErrorOutOfMemory;
-  m->len = (bytes + page - 1) / page * page;
+  body = (bytes + page - 1) / page * page;
+  m->len = body + page;
   p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
     free(m);
     return hipErrorOutOfMemory;
   }
-  m->ptr = p;
+  (void)mprotect(p + body, page, PROT_NONE);
+  m->base = p;
+  m->ptr = p + body - (bytes + align - 1) / align * align;
   pthread_mutex_lock(&maps_lock);
   node = tsearch(m, &maps, cmp_mapping);
   pthread_mutex_unlock(&maps_lock);
@@ -81,7 +93,7 @@ static hipError_t map_block(size_t bytes, void **out) {
     free(m);
     return hipErrorOutOfMemory;
   }
-  *out = p;
+  *out = m->ptr;
   return hipSuccess;
 }
 
@@ -92,10 +104,8 @@ hipError_t ah_cpu_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kin
 
   if (bytes == 0)
     bytes = 1;
-  /* A mapping ends on a page boundary: memcheck would not see a read just
-   * past the block's end, which it does see past a heap block. */
-  if (bytes >= MAP_THRESHOLD && !HEAP_ONLY())
-    return map_block(bytes, out);
+  if (!HEAP_ONLY())
+    return map_block(bytes, align, out);
   if (posix_memalign(&p, align, bytes) != 0)
     return hipErrorOutOfMemory;
   memset(p, 0, bytes);
@@ -115,7 +125,7 @@ hipError_t ah_cpu_mem_free(struct ah_device *dev, void *ptr, enum ah_mem_kind ki
   }
   pthread_mutex_unlock(&maps_lock);
   if (m != NULL) {
-    munmap(m->ptr, m->len);
+    munmap(m->base, m->len);
     free(m);
   } else {
     free(ptr);

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* A misused call never takes the runtime down (issue 15): fork after
+ * initialization, memory accounting, host functions that synchronize,
+ * hipDeviceReset racing other threads, and the smaller checks (sizes, non-
+ * kernels). Each test states the promise of docs/semantics.md it checks. */
+#define _GNU_SOURCE
+#include "ah_test.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* fork after initialization: the child has none of the runtime's threads, so
+ * every call there returns hipErrorInitializationError (never a hang, a
+ * crash or a false success); the parent goes on as before. */
+AH_TEST(fork_child_refused) {
+  void *p = NULL, *q = NULL;
+  int status = 0;
+  pid_t pid;
+
+  CHECK_HIP(hipMalloc(&p, 64));
+  pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    int n = -1, bad = 0;
+    hipStream_t s;
+
+    alarm(20); /* a hang fails the test instead of stalling it */
+    bad |= hipMalloc(&q, 64) != hipErrorInitializationError;
+    bad |= (hipMemset(p, 1, 64) != hipErrorInitializationError) << 1;
+    bad |= (hipStreamCreate(&s) != hipErrorInitializationError) << 2;
+    bad |= (hipDeviceSynchronize() != hipErrorInitializationError) << 3;
+    bad |= (hipGetDeviceCount(&n) != hipErrorInitializationError) << 4;
+    bad |= (hipGetLastError() != hipErrorInitializationError) << 5;
+    _exit(bad);
+  }
+  CHECK_EQ(waitpid(pid, &status, 0), pid);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+  CHECK_HIP(hipMemset(p, 1, 64)); /* the parent is untouched */
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipFree(p));
+  return AH_PASS;
+}
+
+/* Runs on the CPU device only, with ANYHIP_CPU_MEMORY set before the first
+ * call; 0 when the test runs for another device. */
+static int cpu_with_memory(const char *size) {
+  const char *d = getenv("ANYHIP_DEVICES");
+
+  if (d != NULL && strcmp(d, "cpu") != 0)
+    return 0;
+  setenv("ANYHIP_DEVICES", "cpu", 1);
+  setenv("ANYHIP_CPU_MEMORY", size, 1);
+  return 1;
+}
+
+/* Memory accounting: device and managed bytes count against the device's
+ * size (ANYHIP_CPU_MEMORY on the CPU device), an allocation past it fails
+ * with hipErrorOutOfMemory, hipMemGetInfo reports what is left, and a free
+ * gives it back. Pinned host memory is not device memory. */
+AH_TEST(memory_accounting) {
+  const size_t mib = (size_t)1 << 20;
+  size_t free_b = 0, total = 0, f2 = 0;
+  void *a = NULL, *b = NULL, *c = NULL, *m = NULL, *h = NULL, *pool = NULL;
+  hipDeviceProp_t props;
+
+  if (!cpu_with_memory("64M"))
+    SKIP("ANYHIP_CPU_MEMORY is the CPU device's");
+  CHECK_HIP(hipGetDeviceProperties(&props, 0));
+  CHECK_EQ(props.totalGlobalMem, 64 * mib);
+  CHECK_HIP(hipMemGetInfo(&free_b, &total));
+  CHECK_EQ(total, 64 * mib);
+  CHECK_EQ(free_b, 64 * mib);
+  CHECK_HIP(hipMalloc(&a, 40 * mib));
+  CHECK_HIP(hipMemGetInfo(&free_b, &total));
+  CHECK_EQ(free_b, 24 * mib);
+  CHECK_ERR(hipMalloc(&b, 30 * mib), hipErrorOutOfMemory); /* 70 MiB > 64 MiB */
+  CHECK(b == NULL);
+  CHECK_ERR(hipMallocManaged(&m, 30 * mib, hipMemAttachGlobal), hipErrorOutOfMemory);
+  CHECK_HIP(hipHostMalloc(&h, 30 * mib, 0)); /* host memory: not counted */
+  CHECK_HIP(hipMalloc(&b, 20 * mib));
+  CHECK_HIP(hipMemGetInfo(&free_b, &total));
+  CHECK_EQ(free_b, 4 * mib);
+  CHECK_ERR(hipMallocAsync(&pool, 8 * mib, NULL), hipErrorOutOfMemory);
+  CHECK_HIP(hipFree(a));
+  CHECK_HIP(hipMemGetInfo(&f2, &total));
+  CHECK_EQ(f2, 44 * mib);
+  CHECK_HIP(hipMallocManaged(&m, 30 * mib, hipMemAttachGlobal));
+  CHECK_ERR(hipMalloc(&c, 16 * mib), hipErrorOutOfMemory);
+  CHECK_HIP(hipFree(m));
+  CHECK_HIP(hipFree(b));
+  CHECK_HIP(hipHostFree(h));
+  CHECK_HIP(hipMemGetInfo(&free_b, &total));
+  CHECK_EQ(free_b, 64 * mib);
+  /* hipDeviceReset gives back what it frees. */
+  CHECK_HIP(hipMalloc(&a, 60 * mib));
+  CHECK_HIP(hipDeviceReset());
+  CHECK_HIP(hipMemGetInfo(&free_b, &total));
+  CHECK_EQ(free_b, 64 * mib);
+  return AH_PASS;
+}
+
+/* Without ANYHIP_CPU_MEMORY the CPU device's size is the host's physical
+ * memory, and hipMemGetInfo counts what is allocated on it. */
+AH_TEST(memory_accounting_default) {
+  const size_t mib = (size_t)1 << 20;
+  size_t free0 = 0, free1 = 0, total = 0;
+  void *p = NULL;
+  const char *d = getenv("ANYHIP_DEVICES");
+
+  if (d != NULL && strcmp(d, "cpu") != 0)
+    SKIP("the CPU device's size");
+  unsetenv("ANYHIP_CPU_MEMORY");
+  CHECK_HIP(hipMemGetInfo(&free0, &total));
+  CHECK_EQ(total, (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE));
+  CHECK_EQ(free0, total);
+  CHECK_HIP(hipMalloc(&p, 3 * mib));
+  CHECK_HIP(hipMemGetInfo(&free1, &total));
+  CHECK_EQ(free1, free0 - 3 * mib);
+  CHECK_ERR(hipMalloc(&p, free1 + 1), hipErrorOutOfMemory);
+  return AH_PASS;
+}
