@@ -16,7 +16,10 @@
 #include "cpu_internal.h"
 #include "../../os/symbols.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <search.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -167,14 +170,74 @@ hipError_t ah_cpu_host_unregister(struct ah_device *dev, void *ptr) {
   return hipSuccess;
 }
 
+struct data_probe {
+  uintptr_t addr;
+  int writable; /* addr lies in a writable PT_LOAD segment */
+  uintptr_t base;
+};
+
+static int probe_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+  struct data_probe *d = arg;
+
+  (void)size;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+    if (ph->p_type == PT_LOAD && d->addr >= lo && d->addr - lo < ph->p_memsz) {
+      d->writable = (ph->p_flags & PF_W) != 0;
+      d->base = info->dlpi_addr;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The load base of the object holding addr; 1 when found. */
+static int object_base(const void *addr, uintptr_t *base) {
+  Dl_info info;
+
+  if (dladdr(addr, &info) == 0 || info.dli_fbase == NULL)
+    return 0;
+  *base = (uintptr_t)info.dli_fbase;
+  return 1;
+}
+
+/* Whether an unregistered ELF symbol may be a device variable that hipcc did
+ * not register (docs/hipcc.md: defined in a header, through a macro, ...):
+ * it must be data in a writable segment (no kernel, no function, no const
+ * global), and not in the C library or anyhip itself (libc's stdout is
+ * writable data, but no device variable). */
+static int may_be_variable(const void *addr) {
+  struct data_probe d = {.addr = (uintptr_t)addr};
+  uintptr_t libc, self;
+
+  if (!dl_iterate_phdr(probe_cb, &d) || !d.writable)
+    return 0;
+  if (object_base((const void *)&ah_cpu_symbol_address, &self) && d.base != 0 &&
+      self == d.base)
+    return 0;
+  if (object_base((const void *)(uintptr_t)&fclose, &libc) && d.base != 0 && libc == d.base)
+    return 0;
+  return 1;
+}
+
 /* A __device__ or __constant__ variable compiled for the CPU is an ordinary
- * global: its device address is its host address, its size the symbol's. */
+ * global: its device address is its host address, its size the symbol's.
+ * Only device variables are symbols: those hipcc registered, else (for the
+ * variables it cannot see) writable data of the program found in the ELF
+ * tables. A kernel, a const global or libc's data is hipErrorInvalidSymbol. */
 hipError_t ah_cpu_symbol_address(struct ah_device *dev, const void *host_symbol, void **out,
                                  size_t *bytes) {
   struct ah_symbol s;
 
-  if (host_symbol == NULL || !ah_symbol_lookup(host_symbol, &s) || s.start != host_symbol ||
-      s.size == 0)
+  if (host_symbol == NULL)
+    return hipErrorInvalidSymbol;
+  if (!ah_symbol_registered(host_symbol, &s)) {
+    if (!ah_symbol_lookup(host_symbol, &s) || !may_be_variable(host_symbol))
+      return hipErrorInvalidSymbol;
+  }
+  if (s.start != host_symbol || s.size == 0)
     return hipErrorInvalidSymbol;
   *out = (void *)host_symbol;
   *bytes = s.size;
