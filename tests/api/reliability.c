@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,5 +124,126 @@ AH_TEST(memory_accounting_default) {
   CHECK_HIP(hipMemGetInfo(&free1, &total));
   CHECK_EQ(free1, free0 - 3 * mib);
   CHECK_ERR(hipMalloc(&p, free1 + 1), hipErrorOutOfMemory);
+  return AH_PASS;
+}
+
+/* Host functions that synchronize: each call that would wait for the device
+ * (possibly for the host function itself) returns hipErrorNotPermitted, as
+ * in CUDA, instead of hanging. Non-waiting calls still work there. */
+struct hf_result {
+  hipStream_t s;
+  void *dev_mem;
+  hipError_t stream_sync, device_sync, free_, memcpy_, event_sync, reset, async;
+};
+
+static void hf_body(void *p) {
+  struct hf_result *r = p;
+  int host = 0;
+  hipEvent_t e;
+
+  r->stream_sync = hipStreamSynchronize(r->s);
+  r->device_sync = hipDeviceSynchronize();
+  r->free_ = hipFree(r->dev_mem);
+  r->memcpy_ = hipMemcpy(&host, r->dev_mem, sizeof(host), hipMemcpyDeviceToHost);
+  r->reset = hipDeviceReset();
+  r->event_sync = hipErrorUnknown;
+  if (hipEventCreate(&e) == hipSuccess) {
+    r->event_sync = hipEventSynchronize(e);
+    (void)hipEventDestroy(e);
+  }
+  r->async = hipMemsetAsync(r->dev_mem, 0, 4, r->s); /* does not wait: allowed */
+}
+
+static void hf_callback(hipStream_t s, hipError_t status, void *p) {
+  (void)s;
+  (void)status;
+  hf_body(p);
+}
+
+AH_TEST(host_fn_sync_not_permitted) {
+  struct hf_result r = {0}, c = {0};
+
+  alarm(60); /* the bug this tests is a hang */
+  CHECK_HIP(hipStreamCreate(&r.s));
+  CHECK_HIP(hipMalloc(&r.dev_mem, 64));
+  c.s = r.s;
+  c.dev_mem = r.dev_mem;
+  CHECK_HIP(hipLaunchHostFunc(r.s, hf_body, &r));
+  CHECK_HIP(hipStreamAddCallback(r.s, hf_callback, &c, 0));
+  CHECK_HIP(hipStreamSynchronize(r.s));
+  for (int i = 0; i < 2; i++) {
+    struct hf_result *x = i == 0 ? &r : &c;
+
+    CHECK_ERR(x->stream_sync, hipErrorNotPermitted);
+    CHECK_ERR(x->device_sync, hipErrorNotPermitted);
+    CHECK_ERR(x->free_, hipErrorNotPermitted);
+    CHECK_ERR(x->memcpy_, hipErrorNotPermitted);
+    CHECK_ERR(x->reset, hipErrorNotPermitted);
+    CHECK_ERR(x->event_sync, hipErrorNotPermitted);
+    CHECK_HIP(x->async);
+  }
+  CHECK_HIP(hipFree(r.dev_mem)); /* the memory was not freed by the callback */
+  CHECK_HIP(hipStreamDestroy(r.s));
+  CHECK_EQ(hipGetLastError(), hipSuccess); /* the host functions' errors were theirs */
+  alarm(0);
+  return AH_PASS;
+}
+
+/* hipDeviceReset while other threads use the device: the reset waits until
+ * they are out of the runtime, so none of them touches a freed stream or
+ * queue. Their calls may fail (their streams are gone: an invalid handle)
+ * but never crash; run under ASan this is where a use after free showed. */
+struct reset_user {
+  atomic_int *stop;
+  int iterations;
+};
+
+static void noop_fn(void *p) {
+  (void)p;
+}
+
+/* Work on the per-thread stream and the null stream, which survive a reset
+ * (a stream the reset destroyed would be the caller's own stale handle). */
+static void *reset_user_main(void *p) {
+  struct reset_user *u = p;
+  char a[256], b[256];
+
+  memset(a, 1, sizeof(a));
+  while (!atomic_load(u->stop)) {
+    (void)hipMemcpyAsync(b, a, sizeof(a), hipMemcpyHostToHost, hipStreamPerThread);
+    (void)hipLaunchHostFunc(hipStreamPerThread, noop_fn, NULL);
+    (void)hipStreamQuery(hipStreamPerThread);
+    (void)hipStreamSynchronize(hipStreamPerThread);
+    (void)hipLaunchHostFunc(NULL, noop_fn, NULL);
+    (void)hipStreamSynchronize(NULL);
+    (void)hipDeviceSynchronize();
+    u->iterations++;
+  }
+  return NULL;
+}
+
+AH_TEST(device_reset_with_busy_threads) {
+  enum { T = 4 };
+  pthread_t t[T];
+  struct reset_user u[T];
+  atomic_int stop = 0;
+
+  alarm(120);
+  CHECK_HIP(hipSetDevice(0));
+  for (int i = 0; i < T; i++) {
+    u[i] = (struct reset_user){&stop, 0};
+    CHECK_EQ(pthread_create(&t[i], NULL, reset_user_main, &u[i]), 0);
+  }
+  for (int i = 0; i < 200; i++) {
+    CHECK_HIP(hipDeviceReset());
+    usleep(200);
+  }
+  atomic_store(&stop, 1);
+  for (int i = 0; i < T; i++)
+    pthread_join(t[i], NULL);
+  for (int i = 0; i < T; i++)
+    CHECK(u[i].iterations > 0);
+  CHECK_HIP(hipDeviceSynchronize());
+  alarm(0);
   return AH_PASS;
 }
