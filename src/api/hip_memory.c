@@ -8,6 +8,7 @@
 #include "mem_internal.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #define HOST_MALLOC_FLAGS                                                                          \
   (hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined |                      \
@@ -181,6 +182,15 @@ AH_EXPORT hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
 
 /* ---- pinned host memory ------------------------------------------------- */
 
+/* The host's physical memory in bytes; SIZE_MAX when unknown. */
+static size_t host_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+  if (pages <= 0 || page <= 0 || (size_t)pages > SIZE_MAX / (size_t)page)
+    return SIZE_MAX;
+  return (size_t)pages * (size_t)page;
+}
+
 static hipError_t host_malloc(void **ptr, size_t size, unsigned flags) {
   *ptr = NULL;
   if ((flags & ~HOST_MALLOC_FLAGS) != 0)
@@ -190,6 +200,10 @@ static hipError_t host_malloc(void **ptr, size_t size, unsigned flags) {
     return hipErrorInvalidValue;
   if (size == 0)
     return hipSuccess;
+  /* Pinned memory cannot exceed the host's memory; asking the allocator for
+   * more (SIZE_MAX) would abort under AddressSanitizer. */
+  if (size > host_memory())
+    return hipErrorOutOfMemory;
   return alloc_record(ah_current_device(), size, AH_MEM_HOST, flags, 0, ptr);
 }
 

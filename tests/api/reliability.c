@@ -247,3 +247,19 @@ AH_TEST(device_reset_with_busy_threads) {
   alarm(0);
   return AH_PASS;
 }
+
+/* Sizes no host can give are refused before the allocator sees them (an
+ * AddressSanitizer build used to abort), and an empty kernel argument with
+ * no pointer is fine (memcpy from NULL is undefined, even of 0 bytes). */
+AH_TEST(host_malloc_huge_and_empty_argument) {
+  void *p = (void *)1;
+  dim3 one = {1, 1, 1};
+
+  CHECK_ERR(hipHostMalloc(&p, SIZE_MAX, 0), hipErrorOutOfMemory);
+  CHECK(p == NULL);
+  CHECK_ERR(hipHostMalloc(&p, SIZE_MAX / 2 + 1, 0), hipErrorOutOfMemory);
+  CHECK_ERR(hipMalloc(&p, SIZE_MAX), hipErrorOutOfMemory);
+  CHECK_HIP(hipConfigureCall(one, one, 0, NULL));
+  CHECK_HIP(hipSetupArgument(NULL, 0, 0));
+  return AH_PASS;
+}
