@@ -248,7 +248,11 @@ void ah_lex(const char *s, size_t begin, size_t end, int directives, struct ah_t
       continue;
     }
     if (c == '/' && i + 1 < end && s[i + 1] == '*') {
+      size_t from = i;
+
       i = scan_block_comment(s, i, end);
+      if (i == end && (end - from < 4 || s[end - 2] != '*' || s[end - 1] != '/'))
+        out->open_comment = from + 1;
       continue;
     }
     if (c == '/' && i + 1 < end && s[i + 1] == '/') {

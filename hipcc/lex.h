@@ -27,6 +27,7 @@ struct ah_token {
 struct ah_tokens {
   struct ah_token *t;
   size_t n, cap;
+  size_t open_comment; /* 1 + offset of a block comment that never ends, else 0 */
 };
 
 /* Tokenizes src[begin, end). directives: recognise '#' at the start of a

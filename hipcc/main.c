@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef AH_VERSION
 #define AH_VERSION "0.0.0"
@@ -69,6 +70,28 @@ static int version(const struct ah_toolchain *tc) {
   return rc;
 }
 
+/* Whether -o names one of the input files (the same file, by device and
+ * inode, so that ./x.hip and a link to it count too): writing the output
+ * would destroy that input, so hipcc refuses, as gcc does for the files it
+ * sees. 0 when the output does not exist yet or is no regular file
+ * (-o /dev/null with /dev/null as input is a common probe). */
+static int output_is_input(const struct ah_opts *o) {
+  struct stat out, in;
+
+  if (o->output == NULL || stat(o->output, &out) != 0 || !S_ISREG(out.st_mode))
+    return 0;
+  for (size_t i = 0; i < o->ninputs; i++) {
+    if (o->inputs[i].is_flag || stat(o->inputs[i].arg, &in) != 0)
+      continue;
+    if (in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+      ah_error("output file '%s' is the input file '%s'; refusing to overwrite it", o->output,
+               o->inputs[i].arg);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   struct ah_toolchain tc;
   struct ah_opts o;
@@ -97,6 +120,8 @@ int main(int argc, char **argv) {
     ah_toolchain_kernel_compiler(&tc, o.no_kernel_compiler);
     return version(&tc);
   }
+  if (output_is_input(&o))
+    return 1;
   if (o.prepare_only) {
     if (o.ninputs != 1 || o.inputs[0].is_flag) {
       ah_error("--ah-prepare takes one source file");

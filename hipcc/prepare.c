@@ -209,16 +209,24 @@ static size_t line_of(const struct prep *p, size_t off) {
   return lo + 1;
 }
 
-/* gcc's format: "file:line:col: error: msg", then the line and a caret. */
+/* gcc's format: "file:line:col: error: msg", then the line and a caret.
+ * Of a long line only a window around the caret is shown, so that many
+ * errors on one line do not print it again and again. */
+#define ERROR_WINDOW 160
 static void error_at(struct prep *p, size_t off, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void error_at(struct prep *p, size_t off, const char *fmt, ...) {
-  size_t line = line_of(p, off), start = p->lines[line - 1], end = start;
+  size_t line = line_of(p, off), start = p->lines[line - 1], end = start, col;
   va_list ap;
 
   while (end < p->len && p->s[end] != '\n')
     end++;
-  fprintf(stderr, "%s:%zu:%zu: error: ", p->file, line, off - start + 1);
+  col = off - start + 1;
+  if (off - start > ERROR_WINDOW / 2)
+    start = off - ERROR_WINDOW / 2;
+  if (end - start > ERROR_WINDOW)
+    end = start + ERROR_WINDOW;
+  fprintf(stderr, "%s:%zu:%zu: error: ", p->file, line, col);
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
@@ -2098,6 +2106,10 @@ static struct prep *prepare_one(struct ctx *cx, const char *path, const struct p
   p->qfile = quote_file(path);
   index_lines(p);
   ah_lex(text, 0, p->len, 1, &p->toks);
+  /* The compiler would say this too, but only of a header: what hipcc
+   * appends to the source would close the comment and hide the mistake. */
+  if (p->toks.open_comment != 0)
+    error_at(p, p->toks.open_comment - 1, "unterminated comment");
   drop_dead(p);
   for (size_t i = 0; parent != NULL && i < parent->nconds; i++) {
     p->conds = grow_array(p->conds, &p->capconds, p->nconds + 1, sizeof(*p->conds));

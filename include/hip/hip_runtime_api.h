@@ -107,6 +107,9 @@ typedef enum AH_NODISCARD hipError_t {
   hipErrorHostMemoryNotRegistered = 713,
   hipErrorLaunchFailure = 719,
   hipErrorCooperativeLaunchTooLarge = 720,
+  /* anyhip: CUDA's cudaErrorNotPermitted (hipify's name; HIP has none): a
+   * host function called a synchronizing function (docs/semantics.md). */
+  hipErrorNotPermitted = 800,
   hipErrorNotSupported = 801,
   hipErrorStreamCaptureUnsupported = 900,
   hipErrorStreamCaptureInvalidated = 901,

@@ -401,6 +401,7 @@ AH_EXPORT hipError_t hipDeviceSynchronize(void) {
   struct ah_device *dev;
 
   AH_ENTER();
+  AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(current(&dev));
   AH_REQUIRE_OK(ah_capture_check_unsafe()); /* refused during capture, as in CUDA/HIP */
   AH_REQUIRE_OK(dev->backend->device_sync(dev));
@@ -417,9 +418,14 @@ static void peer_forget(struct ah_device *dev);
  * hipEventDestroy. */
 AH_EXPORT hipError_t hipDeviceReset(void) {
   struct ah_device *dev;
+  hipError_t err;
 
   AH_ENTER();
+  AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(current(&dev));
+  /* Other threads may be using what is freed below: wait until none is
+   * inside the runtime, and keep new calls out until the reset is done. */
+  ah_gate_close();
   ah_capture_drop_device(dev); /* captures of its streams end, their graphs discarded */
   (void)dev->backend->device_sync(dev); /* a sticky fault is what reset clears */
   ah_streams_destroy_all(dev);
@@ -430,9 +436,9 @@ AH_EXPORT hipError_t hipDeviceReset(void) {
   pthread_mutex_lock(&dev->lock);
   dev->flags = 0;
   pthread_mutex_unlock(&dev->lock);
-  if (dev->backend->device_reset != NULL)
-    AH_REQUIRE_OK(dev->backend->device_reset(dev));
-  return hipSuccess;
+  err = dev->backend->device_reset != NULL ? dev->backend->device_reset(dev) : hipSuccess;
+  ah_gate_open();
+  AH_RETURN(err);
 }
 
 #define AH_DEVICE_FLAGS (hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax)

@@ -296,7 +296,8 @@ AH_EXPORT hipError_t hipSetupArgument(const void *arg, size_t size, size_t offse
     c->buf = nb;
     c->cap = ncap;
   }
-  memcpy(c->buf + offset, arg, size);
+  if (size != 0) /* arg may be NULL for an empty argument; memcpy would not allow it */
+    memcpy(c->buf + offset, arg, size);
   if (offset + size > c->len)
     c->len = offset + size;
   return hipSuccess;

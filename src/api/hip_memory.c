@@ -8,6 +8,7 @@
 #include "mem_internal.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #define HOST_MALLOC_FLAGS                                                                          \
   (hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined |                      \
@@ -30,13 +31,9 @@ static hipError_t alloc_record(struct ah_device *dev, size_t bytes, enum ah_mem_
 
   if (dev == NULL)
     return hipErrorNoDevice;
-  /* A request larger than the whole device can never succeed; refusing it
-   * here keeps an overcommitting host from pretending otherwise. */
-  if (kind != AH_MEM_HOST && dev->props.totalGlobalMem != 0 && bytes > dev->props.totalGlobalMem)
-    return hipErrorOutOfMemory;
-  if (dev->backend->mem_alloc == NULL)
-    return hipErrorNotSupported;
-  err = dev->backend->mem_alloc(dev, bytes, kind, flags, &p);
+  /* Counted against the device's size, so that an overcommitting host
+   * cannot pretend to hold more than the device has. */
+  err = ah_device_mem_alloc(dev, bytes, kind, flags, &p);
   if (err != hipSuccess)
     return err;
   a.base = (uintptr_t)p;
@@ -50,7 +47,7 @@ static hipError_t alloc_record(struct ah_device *dev, size_t bytes, enum ah_mem_
   err = ah_alloc_insert(&a);
   if (err != hipSuccess) {
     /* The backend gave us a range the map already holds: a backend bug. */
-    dev->backend->mem_free(dev, p, kind);
+    ah_device_mem_free(dev, p, bytes, kind);
     return err == hipErrorHostMemoryAlreadyRegistered ? hipErrorOutOfMemory : err;
   }
   *out = p;
@@ -64,6 +61,8 @@ static hipError_t free_record(void *ptr, enum ah_mem_kind k1, enum ah_mem_kind k
 
   if (!ah_alloc_find(ptr, &a) || a.base != (uintptr_t)ptr || (a.kind != k1 && a.kind != k2))
     return hipErrorInvalidValue;
+  if (ah_in_host_fn != 0)
+    return hipErrorNotPermitted; /* the wait below could wait for the caller itself */
   /* A fault in earlier work is reported by the next synchronizing call, not here. */
   if (a.dev->backend->device_sync != NULL)
     (void)a.dev->backend->device_sync(a.dev);
@@ -71,7 +70,7 @@ static hipError_t free_record(void *ptr, enum ah_mem_kind k1, enum ah_mem_kind k
     return ah_mempool_free(ptr, NULL, NULL);
   if (!ah_alloc_remove(ptr, a.kind, &a))
     return hipErrorInvalidValue; /* another thread freed it meanwhile */
-  return a.dev->backend->mem_free(a.dev, ptr, a.kind);
+  return ah_device_mem_free(a.dev, ptr, a.bytes, a.kind);
 }
 
 /* ---- device memory ------------------------------------------------------ */
@@ -183,6 +182,15 @@ AH_EXPORT hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
 
 /* ---- pinned host memory ------------------------------------------------- */
 
+/* The host's physical memory in bytes; SIZE_MAX when unknown. */
+static size_t host_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+  if (pages <= 0 || page <= 0 || (size_t)pages > SIZE_MAX / (size_t)page)
+    return SIZE_MAX;
+  return (size_t)pages * (size_t)page;
+}
+
 static hipError_t host_malloc(void **ptr, size_t size, unsigned flags) {
   *ptr = NULL;
   if ((flags & ~HOST_MALLOC_FLAGS) != 0)
@@ -192,6 +200,10 @@ static hipError_t host_malloc(void **ptr, size_t size, unsigned flags) {
     return hipErrorInvalidValue;
   if (size == 0)
     return hipSuccess;
+  /* Pinned memory cannot exceed the host's memory; asking the allocator for
+   * more (SIZE_MAX) would abort under AddressSanitizer. */
+  if (size > host_memory())
+    return hipErrorOutOfMemory;
   return alloc_record(ah_current_device(), size, AH_MEM_HOST, flags, 0, ptr);
 }
 

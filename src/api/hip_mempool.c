@@ -80,7 +80,7 @@ static hipError_t free_plain(const struct ah_alloc *a, struct ah_device *dev, vo
     return err;
   if (!ah_alloc_remove((void *)a->base, a->kind, &r))
     return hipErrorInvalidValue; /* another thread freed it meanwhile */
-  return r.dev->backend->mem_free(r.dev, (void *)r.base, r.kind);
+  return ah_device_mem_free(r.dev, (void *)r.base, r.bytes, r.kind);
 }
 
 AH_EXPORT hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {

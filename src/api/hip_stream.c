@@ -78,6 +78,7 @@ AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
   void *q;
 
   AH_ENTER();
+  AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
   AH_REQUIRE_OK(ah_capture_check_sync(q));
   AH_REQUIRE_OK(dev->backend->queue_sync(dev, q));

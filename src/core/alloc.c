@@ -179,8 +179,8 @@ static void release(const struct ah_alloc *a) {
   if (a->kind == AH_MEM_REGISTERED) {
     if (b->host_unregister != NULL)
       b->host_unregister(a->dev, (void *)a->base);
-  } else if (b->mem_free != NULL) {
-    b->mem_free(a->dev, (void *)a->base, a->kind);
+  } else {
+    (void)ah_device_mem_free(a->dev, (void *)a->base, a->bytes, a->kind);
   }
 }
 

@@ -4,6 +4,8 @@
  * default rather than failing the program. */
 #include "internal.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,35 @@ static long env_long(const char *name, long def, long min, long max) {
     return def;
   }
   return v;
+}
+
+/* A size such as 8G, 512M, 65536 (K, M, G, T: powers of 1024). 0 when
+ * unset; a bad value is reported and means the default (0). */
+static size_t env_size(const char *name) {
+  const char *s = getenv(name);
+  unsigned long long v;
+  char *end;
+  int shift = 0;
+
+  if (s == NULL || *s == '\0')
+    return 0;
+  errno = 0;
+  v = strtoull(s, &end, 10);
+  switch (*end) {
+  case 'k': case 'K': shift = 10; end++; break;
+  case 'm': case 'M': shift = 20; end++; break;
+  case 'g': case 'G': shift = 30; end++; break;
+  case 't': case 'T': shift = 40; end++; break;
+  default: break;
+  }
+  if (*end == 'B' || *end == 'b')
+    end++;
+  if (errno != 0 || end == s || *end != '\0' || *s == '-' || v == 0 ||
+      v > (SIZE_MAX >> shift)) {
+    fprintf(stderr, "anyhip: ignoring %s=%s (expected a size such as 8G or 512M)\n", name, s);
+    return 0;
+  }
+  return (size_t)v << shift;
 }
 
 /* ANYHIP_LOG: a comma-separated list of areas (api, cpu, nvidia, init) or "all". */
@@ -70,6 +101,7 @@ void ah_config_load(void) {
   ah_config.cpu_warp_size = (int)warp;
   ah_config.cpu_devices = (int)env_long("ANYHIP_CPU_DEVICES", 1, 0, 64);
   ah_config.cpu_compiled = (int)env_long("ANYHIP_CPU_COMPILED", 1, 0, 1);
+  ah_config.cpu_memory = env_size("ANYHIP_CPU_MEMORY");
   ah_config.log = parse_log(getenv("ANYHIP_LOG"));
   {
     const char *hf = getenv("ANYHIP_NVIDIA_HOST_FUNCS");

@@ -13,7 +13,8 @@
 #define AH_MAX_DEVICES 64
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static hipError_t init_status = hipSuccess;
+/* Written by the fork handler in a child (one thread), read by every entry point. */
+static volatile hipError_t init_status = hipSuccess;
 static struct ah_device devices[AH_MAX_DEVICES];
 static int device_count;
 static _Thread_local int current_ordinal;
@@ -88,10 +89,20 @@ static int filter_visible(struct candidate *list, int n) {
   return k;
 }
 
+/* A child forked after initialization has none of the parent's worker,
+ * queue or driver threads, and locks they held may stay locked forever:
+ * nothing of the runtime can work there. Every entry point of the child
+ * returns hipErrorInitializationError instead (docs/semantics.md, "fork").
+ * Runs in the child, which has one thread; only a store happens here. */
+static void fork_child(void) {
+  init_status = hipErrorInitializationError;
+}
+
 static void init_body(void) {
   struct candidate list[AH_MAX_DEVICES];
   int n;
 
+  pthread_atfork(NULL, NULL, fork_child);
   ah_config_load();
   n = filter_visible(list, list_candidates(list));
   for (int i = 0; i < n; i++) {
@@ -117,6 +128,40 @@ static void init_body(void) {
 hipError_t ah_init_once(void) {
   pthread_once(&init_once, init_body);
   return init_status;
+}
+
+static int counted(enum ah_mem_kind kind) {
+  return kind == AH_MEM_DEVICE || kind == AH_MEM_MANAGED;
+}
+
+hipError_t ah_device_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
+                               unsigned flags, void **out) {
+  size_t total = dev->props.totalGlobalMem;
+  size_t used = atomic_load(&dev->mem_used);
+  hipError_t err;
+
+  if (dev->backend->mem_alloc == NULL)
+    return hipErrorNotSupported;
+  if (counted(kind) && total != 0) {
+    do {
+      if (bytes > total - used)
+        return hipErrorOutOfMemory;
+    } while (!atomic_compare_exchange_weak(&dev->mem_used, &used, used + bytes));
+  }
+  err = dev->backend->mem_alloc(dev, bytes, kind, flags, out);
+  if (err != hipSuccess && counted(kind) && total != 0)
+    atomic_fetch_sub(&dev->mem_used, bytes);
+  return err;
+}
+
+hipError_t ah_device_mem_free(struct ah_device *dev, void *ptr, size_t bytes,
+                              enum ah_mem_kind kind) {
+  hipError_t err = dev->backend->mem_free != NULL ? dev->backend->mem_free(dev, ptr, kind)
+                                                  : hipErrorNotSupported;
+
+  if (counted(kind) && dev->props.totalGlobalMem != 0)
+    atomic_fetch_sub(&dev->mem_used, bytes);
+  return err;
 }
 
 int ah_device_count(void) {

@@ -62,9 +62,18 @@ struct ah_device {
   unsigned flags;       /* hipSetDeviceFlags */
   size_t limits[3];     /* hipLimitStackSize, hipLimitPrintfFifoSize, hipLimitMallocHeapSize */
   struct ah_stream *streams; /* user streams, for hipDeviceReset */
+  atomic_size_t mem_used;    /* device and managed bytes allocated (hipMemGetInfo) */
 };
 
 hipError_t ah_init_once(void);
+/* Device memory through the backend, counted against props.totalGlobalMem:
+ * device and managed allocations past the device's size fail with
+ * hipErrorOutOfMemory (docs/semantics.md, "Memory accounting"). Pinned and
+ * registered host memory is not counted. Any thread, no lock held. */
+hipError_t ah_device_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
+                               unsigned flags, void **out);
+hipError_t ah_device_mem_free(struct ah_device *dev, void *ptr, size_t bytes,
+                              enum ah_mem_kind kind);
 int ah_device_count(void);
 struct ah_device *ah_device_get(int ordinal); /* NULL when out of range */
 /* The calling host thread's current device (hipSetDevice; default 0). NULL
@@ -146,9 +155,25 @@ extern atomic_int ah_capture_count;
  * (its kernel arguments copied), or is refused on the null stream while a
  * capture forbids that; otherwise it is submitted. */
 hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
-/* The submit path of every entry point in src/api/. */
+/* Nonzero while this thread runs a host function (hipLaunchHostFunc, a
+ * stream callback, a graph host node). A call that would wait for the
+ * device from there could wait for the host function itself, forever: it
+ * returns hipErrorNotPermitted instead, as in CUDA (docs/semantics.md). */
+extern _Thread_local int ah_in_host_fn;
+/* Runs a host function with ah_in_host_fn set; the backends call this. */
+static inline void ah_host_fn_call(void (*fn)(void *), void *data) {
+  ah_in_host_fn++;
+  fn(data);
+  ah_in_host_fn--;
+}
+#define AH_NOT_IN_HOST_FN() AH_REQUIRE(ah_in_host_fn == 0, hipErrorNotPermitted)
+
+/* The submit path of every entry point in src/api/. A waiting submit is
+ * refused inside a host function (see ah_in_host_fn). */
 static inline hipError_t ah_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd,
                                    int wait) {
+  if (wait && ah_in_host_fn != 0)
+    return hipErrorNotPermitted;
   if (atomic_load_explicit(&ah_capture_count, memory_order_relaxed) != 0)
     return ah_capture_submit(dev, q, cmd, wait);
   return dev->backend->submit(dev, q, cmd, wait);
@@ -173,6 +198,7 @@ struct ah_config {
   int cpu_warp_size;         /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
   int cpu_devices;           /* ANYHIP_CPU_DEVICES, default 1 */
   int cpu_compiled;          /* ANYHIP_CPU_COMPILED: run block functions (default 1) */
+  size_t cpu_memory;         /* ANYHIP_CPU_MEMORY in bytes, 0 = physical RAM */
   unsigned log;              /* ANYHIP_LOG areas */
   const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
   int nvidia_driver_host_fns; /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */
@@ -244,8 +270,46 @@ const char *ah_error_string(hipError_t err);
     AH_REQUIRE_OK(x);                            \
     return hipSuccess;                           \
   } while (0)
+/* The reset gate (core/gate.c): every entry point counts itself in this
+ * thread's slot while it runs, so that hipDeviceReset can wait until no other
+ * thread is inside the runtime before it frees streams and queues (a call
+ * that arrives during a reset waits for it). One TLS store and one load per
+ * call, no shared cache line. */
+struct ah_gate_slot {
+  atomic_int depth; /* entry points of this thread now running */
+  atomic_int free;  /* the thread has exited; the slot is reused */
+  struct ah_gate_slot *next;
+};
+extern _Thread_local struct ah_gate_slot *ah_gate_mine;
+extern atomic_int ah_gate_closed;
+struct ah_gate_slot *ah_gate_wait(struct ah_gate_slot *s); /* slow path */
+static inline struct ah_gate_slot *ah_gate_enter(void) {
+  struct ah_gate_slot *s = ah_gate_mine;
+
+  if (s != NULL && atomic_load_explicit(&s->depth, memory_order_relaxed) != 0) {
+    atomic_fetch_add_explicit(&s->depth, 1, memory_order_relaxed); /* nested */
+    return s;
+  }
+  if (s == NULL || atomic_load_explicit(&ah_gate_closed, memory_order_relaxed))
+    return ah_gate_wait(s);
+  atomic_store(&s->depth, 1); /* seq_cst: ordered before the load below */
+  if (atomic_load(&ah_gate_closed))
+    return ah_gate_wait(s);
+  return s;
+}
+static inline void ah_gate_leave(struct ah_gate_slot **s) {
+  if (*s != NULL)
+    atomic_fetch_sub_explicit(&(*s)->depth, 1, memory_order_release);
+}
+/* hipDeviceReset: closes the gate and waits until every other thread is
+ * out of the runtime; open reopens it. */
+void ah_gate_close(void);
+void ah_gate_open(void);
+
 /* Starts every entry point: the span ends (and is traced) at any return. */
 #define AH_ENTER()                                                                 \
+  struct ah_gate_slot *ah_gate_ __attribute__((cleanup(ah_gate_leave))) =        \
+      ah_gate_enter();                                                           \
   struct ah_trace_span ah_span_ __attribute__((cleanup(ah_trace_end))) =         \
       ah_trace_begin(__func__);                                                  \
   AH_REQUIRE_OK(ah_init_once())

@@ -264,8 +264,8 @@ static void release(struct block *rel) {
     struct block *b = rel;
 
     rel = b->next;
-    if (b->ptr != NULL && b->dev->backend->mem_free != NULL)
-      (void)b->dev->backend->mem_free(b->dev, b->ptr, AH_MEM_DEVICE);
+    if (b->ptr != NULL)
+      (void)ah_device_mem_free(b->dev, b->ptr, b->bytes, AH_MEM_DEVICE);
     free(b);
   }
 }
@@ -439,14 +439,14 @@ static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
     free(b);
     return hipErrorNotSupported;
   }
-  err = dev->backend->mem_alloc(dev, need, AH_MEM_DEVICE, 0, &ptr);
+  err = ah_device_mem_alloc(dev, need, AH_MEM_DEVICE, 0, &ptr);
   if (err == hipErrorOutOfMemory) {
     /* Memory the pool keeps but nobody uses is worth more as this block:
      * given back now (on NVIDIA this waits for the device), with what
      * earlier trims took out. */
     ah_mempool_trim(p, 0);
     ah_mempool_sync(dev);
-    err = dev->backend->mem_alloc(dev, need, AH_MEM_DEVICE, 0, &ptr);
+    err = ah_device_mem_alloc(dev, need, AH_MEM_DEVICE, 0, &ptr);
   }
   if (err != hipSuccess) {
     free(b);

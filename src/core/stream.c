@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Thread_local int ah_in_host_fn;
+
 /* HIP 6 names the legacy null stream explicitly; older headers lack it. */
 #ifdef hipStreamLegacy
 #define AH_STREAM_LEGACY hipStreamLegacy

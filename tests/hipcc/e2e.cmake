@@ -18,6 +18,9 @@
 #   CASE=variables    device variables in a stripped program (-s), found
 #                     through hipcc's registration; without it (stripped,
 #                     -DANYHIP_NO_VARIABLE_REGISTRATION) they are not
+#   CASE=input_safety an output path that is one of the inputs is refused
+#                     (-o x.hip x.hip, -c -o x.hip x.hip) and the source is kept;
+#                     an unterminated /* at the end of a file is an error
 #   CASE=headers      launches and kernels in user headers (e2e/headers/), one
 #                     command and separate compiles; the .d file names them
 #   CASE=<dir>        e2e/<dir>/*.hip built together (-s), run (header_vars)
@@ -144,6 +147,27 @@ elseif(CASE STREQUAL "variables")
   if(NOT rc EQUAL 3 OR NOT o MATCHES "UNREGISTERED")
     message(FATAL_ERROR "a stripped program without the registration found its device "
       "variables (exit ${rc}): the test would not see a missing registration\n${o}")
+  endif()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "input_safety")
+  configure_file(${SRC}/vector_add.hip ${WORK}/x.hip COPYONLY)
+  file(SHA256 ${WORK}/x.hip before)
+  foreach(args "-o;x.hip;x.hip" "-c;-o;x.hip;x.hip" "-c;-o;./x.hip;x.hip")
+    execute_process(COMMAND ${HIPCC} ${args} WORKING_DIRECTORY ${WORK}
+      RESULT_VARIABLE rc ERROR_VARIABLE e)
+    file(SHA256 ${WORK}/x.hip after)
+    if(rc EQUAL 0 OR NOT after STREQUAL before)
+      message(FATAL_ERROR "hipcc ${args} overwrote its input (exit ${rc}):\n${e}")
+    endif()
+    if(NOT e MATCHES "output file '[./]*x\\.hip' is the input file")
+      message(FATAL_ERROR "hipcc ${args}: no clear error:\n${e}")
+    endif()
+  endforeach()
+  file(WRITE ${WORK}/open_comment.hip "__global__ void k(int *p) { *p = 1; }\n/* never closed\n")
+  execute_process(COMMAND ${HIPCC} -c open_comment.hip -o open_comment.o
+    WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE e)
+  if(rc EQUAL 0 OR NOT e MATCHES "open_comment\\.hip:2:[0-9]+: .*unterminated comment")
+    message(FATAL_ERROR "an unterminated /* was accepted (exit ${rc}):\n${e}")
   endif()
   expect_no_temporaries()
 elseif(CASE STREQUAL "headers")

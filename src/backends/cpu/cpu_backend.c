@@ -193,26 +193,6 @@ static size_t physical_memory(void) {
   return 0;
 }
 
-/* MemAvailable (what can be allocated without swapping), else sysinfo's free RAM. */
-static size_t available_memory(void) {
-  FILE *f = fopen("/proc/meminfo", "r");
-  char line[256];
-  unsigned long long kib = 0;
-  int found = 0;
-  struct sysinfo si;
-
-  if (f != NULL) {
-    while (!found && fgets(line, sizeof(line), f) != NULL)
-      found = sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
-    fclose(f);
-  }
-  if (found)
-    return (size_t)kib * 1024;
-  if (sysinfo(&si) == 0)
-    return (size_t)si.freeram * si.mem_unit;
-  return 0;
-}
-
 /* A stable identity per host and device: FNV-1a of /etc/machine-id (or the
  * host name) and the device index, laid out as a version-4 UUID. */
 static void make_uuid(int index, unsigned char out[16]) {
@@ -257,7 +237,7 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   snprintf(p->gcnArchName, sizeof(p->gcnArchName), "cpu");
 
   /* Memory: device memory is host memory. */
-  p->totalGlobalMem = physical_memory();
+  p->totalGlobalMem = ah_config.cpu_memory != 0 ? ah_config.cpu_memory : physical_memory();
   p->sharedMemPerBlock = 64 * 1024;
   p->sharedMemPerBlockOptin = 64 * 1024;
   p->sharedMemPerMultiprocessor = 64 * 1024;
@@ -379,11 +359,13 @@ static hipError_t device_reset(struct ah_device *dev) {
   return hipSuccess;
 }
 
+/* What the device's accounting says (core/device.c): its size less what
+ * is allocated on it, whether or not the host has touched those pages. */
 static hipError_t mem_info(struct ah_device *dev, size_t *free_bytes, size_t *total_bytes) {
-  size_t total = dev->props.totalGlobalMem, avail = available_memory();
+  size_t total = dev->props.totalGlobalMem, used = atomic_load(&dev->mem_used);
 
   *total_bytes = total;
-  *free_bytes = avail < total ? avail : total;
+  *free_bytes = used < total ? total - used : 0;
   return hipSuccess;
 }
 

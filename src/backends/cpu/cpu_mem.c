@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /* Memory of the CPU device. Device, pinned host and managed memory are all
  * ordinary host memory, zero-filled: many HIP programs (unknowingly) rely on
- * fresh GPU memory reading as zero. Small blocks come from the C heap, so
- * that valgrind and sanitizers watch them; large ones are anonymous
- * mappings, zero for free and returned to the system when freed (except
- * under valgrind or AddressSanitizer, which put redzones around heap blocks
- * only). Host registration checks that the range is mapped and hands back
- * the same address; device variables are found in the ELF symbol tables. */
+ * fresh GPU memory reading as zero. Every block is an anonymous mapping of
+ * its own, page-granular as a GPU allocator's, followed by a PROT_NONE guard
+ * page: device memory never shares the C heap with the runtime's own data,
+ * so a kernel that writes past its buffer either lands in the block's page
+ * padding (harmless) or faults at the guard, where the engine reports the
+ * kernel, block and thread (cpu_fault.c). A block ends as close to its guard
+ * as the 256-byte alignment allows. Under valgrind, or in an AddressSanitizer
+ * build, blocks come from the heap instead, because both put redzones around
+ * heap blocks only (docs/debugging.md). Host registration checks that the
+ * range is mapped and hands back the same address; device variables are
+ * found in the ELF symbol tables. */
 #define _GNU_SOURCE
 #include "cpu_internal.h"
 #include "../../os/symbols.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <search.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,13 +39,12 @@
 /* HIP guarantees 256-byte alignment for device memory; pinned host memory
  * is page-aligned, as a pinning driver would give it. */
 #define DEVICE_ALIGN 256
-/* From this size on, blocks are mmap'd (zero pages cost nothing until used). */
-#define MAP_THRESHOLD ((size_t)1 << 20)
 
-/* The mmap'd blocks and their lengths, so that free knows how to give back.
- * Few blocks are this large, so one mutex is plenty. */
+/* The mappings and their extents, so that free knows how to give back; the
+ * tree and its nodes are heap data, out of reach of an overrunning kernel. */
 struct mapping {
-  void *ptr;
+  void *ptr;  /* what the caller got */
+  void *base; /* the mapping, guard page included */
   size_t len;
 };
 static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -56,23 +63,31 @@ static size_t page_size(void) {
   return p > 0 ? (size_t)p : 4096;
 }
 
-static hipError_t map_block(size_t bytes, void **out) {
-  size_t page = page_size();
+/* Maps bytes rounded up to pages plus one PROT_NONE page, and places the
+ * block so that it ends at the guard (rounded to align). When the process
+ * is out of mappings for the guard (vm.max_map_count), the block goes
+ * without one: still out of the heap, so an overrun stays harmless. */
+static hipError_t map_block(size_t bytes, size_t align, void **out) {
+  size_t page = page_size(), body;
   struct mapping *m;
-  void *p, **node;
+  char *p;
+  void **node;
 
-  if (bytes > SIZE_MAX - page)
+  if (bytes > SIZE_MAX - 2 * page)
     return hipErrorOutOfMemory;
   m = malloc(sizeof(*m));
   if (m == NULL)
     return hipErrorOutOfMemory;
-  m->len = (bytes + page - 1) / page * page;
+  body = (bytes + page - 1) / page * page;
+  m->len = body + page;
   p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
     free(m);
     return hipErrorOutOfMemory;
   }
-  m->ptr = p;
+  (void)mprotect(p + body, page, PROT_NONE);
+  m->base = p;
+  m->ptr = p + body - (bytes + align - 1) / align * align;
   pthread_mutex_lock(&maps_lock);
   node = tsearch(m, &maps, cmp_mapping);
   pthread_mutex_unlock(&maps_lock);
@@ -81,7 +96,7 @@ static hipError_t map_block(size_t bytes, void **out) {
     free(m);
     return hipErrorOutOfMemory;
   }
-  *out = p;
+  *out = m->ptr;
   return hipSuccess;
 }
 
@@ -92,10 +107,8 @@ hipError_t ah_cpu_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kin
 
   if (bytes == 0)
     bytes = 1;
-  /* A mapping ends on a page boundary: memcheck would not see a read just
-   * past the block's end, which it does see past a heap block. */
-  if (bytes >= MAP_THRESHOLD && !HEAP_ONLY())
-    return map_block(bytes, out);
+  if (!HEAP_ONLY())
+    return map_block(bytes, align, out);
   if (posix_memalign(&p, align, bytes) != 0)
     return hipErrorOutOfMemory;
   memset(p, 0, bytes);
@@ -115,7 +128,7 @@ hipError_t ah_cpu_mem_free(struct ah_device *dev, void *ptr, enum ah_mem_kind ki
   }
   pthread_mutex_unlock(&maps_lock);
   if (m != NULL) {
-    munmap(m->ptr, m->len);
+    munmap(m->base, m->len);
     free(m);
   } else {
     free(ptr);
@@ -157,14 +170,74 @@ hipError_t ah_cpu_host_unregister(struct ah_device *dev, void *ptr) {
   return hipSuccess;
 }
 
+struct data_probe {
+  uintptr_t addr;
+  int writable; /* addr lies in a writable PT_LOAD segment */
+  uintptr_t base;
+};
+
+static int probe_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+  struct data_probe *d = arg;
+
+  (void)size;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+    if (ph->p_type == PT_LOAD && d->addr >= lo && d->addr - lo < ph->p_memsz) {
+      d->writable = (ph->p_flags & PF_W) != 0;
+      d->base = info->dlpi_addr;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The load base of the object holding addr; 1 when found. */
+static int object_base(const void *addr, uintptr_t *base) {
+  Dl_info info;
+
+  if (dladdr(addr, &info) == 0 || info.dli_fbase == NULL)
+    return 0;
+  *base = (uintptr_t)info.dli_fbase;
+  return 1;
+}
+
+/* Whether an unregistered ELF symbol may be a device variable that hipcc did
+ * not register (docs/hipcc.md: defined in a header, through a macro, ...):
+ * it must be data in a writable segment (no kernel, no function, no const
+ * global), and not in the C library or anyhip itself (libc's stdout is
+ * writable data, but no device variable). */
+static int may_be_variable(const void *addr) {
+  struct data_probe d = {.addr = (uintptr_t)addr};
+  uintptr_t libc, self;
+
+  if (!dl_iterate_phdr(probe_cb, &d) || !d.writable)
+    return 0;
+  if (object_base((const void *)&ah_cpu_symbol_address, &self) && d.base != 0 &&
+      self == d.base)
+    return 0;
+  if (object_base((const void *)(uintptr_t)&fclose, &libc) && d.base != 0 && libc == d.base)
+    return 0;
+  return 1;
+}
+
 /* A __device__ or __constant__ variable compiled for the CPU is an ordinary
- * global: its device address is its host address, its size the symbol's. */
+ * global: its device address is its host address, its size the symbol's.
+ * Only device variables are symbols: those hipcc registered, else (for the
+ * variables it cannot see) writable data of the program found in the ELF
+ * tables. A kernel, a const global or libc's data is hipErrorInvalidSymbol. */
 hipError_t ah_cpu_symbol_address(struct ah_device *dev, const void *host_symbol, void **out,
                                  size_t *bytes) {
   struct ah_symbol s;
 
-  if (host_symbol == NULL || !ah_symbol_lookup(host_symbol, &s) || s.start != host_symbol ||
-      s.size == 0)
+  if (host_symbol == NULL)
+    return hipErrorInvalidSymbol;
+  if (!ah_symbol_registered(host_symbol, &s)) {
+    if (!ah_symbol_lookup(host_symbol, &s) || !may_be_variable(host_symbol))
+      return hipErrorInvalidSymbol;
+  }
+  if (s.start != host_symbol || s.size == 0)
     return hipErrorInvalidSymbol;
   *out = (void *)host_symbol;
   *bytes = s.size;

@@ -261,7 +261,7 @@ static hipError_t run_cmd(struct ah_cpu_queues *dq, struct qcmd *c, hipError_t s
       ah_host_set(k);
     return sticky;
   case AH_CMD_HOST_FN:
-    k->host_fn.fn(k->host_fn.data);
+    ah_host_fn_call(k->host_fn.fn, k->host_fn.data);
     return hipSuccess;
   default: /* OP_RECORD (stamped by the caller) and OP_MARKER */
     return hipSuccess;

@@ -213,7 +213,7 @@ static void *host_worker(void *arg) {
       q->tail = NULL;
     pthread_mutex_unlock(&q->lock);
     job_wait(q, j);
-    j->fn(j->data);
+    ah_host_fn_call(j->fn, j->data);
     __atomic_store_n(&q->flag[FLAG_DONE], j->seq, __ATOMIC_RELEASE);
     /* The job is reused by the next host function. The worker makes no
      * driver call at all: any could wait for a thread this function holds. */
