@@ -81,6 +81,7 @@ struct ah_nv_device {
   pthread_mutex_t lock;     /* guards everything below */
   struct ah_nv_flags *flags; /* flag slots for host functions */
   CUmodule *modules;        /* one per registered image, NULL when it failed */
+  const void **module_objs; /* the loaded object (dladdr base) each image came from, or NULL */
   size_t nmodules;
   struct ah_nv_entry *cache; /* open addressing, keyed by host address */
   size_t cache_cap, cache_used;
