@@ -66,7 +66,7 @@ row() { # name log seconds rc
 run() {
   name=$1
   shift
-  log=$logs/$(echo "$name" | tr ' /=,' '____').log
+  log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9\n-' '_').log
   start=$(date +%s)
   env "$@" >"$log" 2>&1
   rc=$?
