@@ -35,5 +35,18 @@
 #define hipEventRecord cudaEventRecord
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime
+#define hipStream_t cudaStream_t
+#define hipStreamCreate cudaStreamCreate
+#define hipStreamDestroy cudaStreamDestroy
+#define hipStreamSynchronize cudaStreamSynchronize
+#define hipStreamBeginCapture cudaStreamBeginCapture
+#define hipStreamEndCapture cudaStreamEndCapture
+#define hipStreamCaptureModeGlobal cudaStreamCaptureModeGlobal
+#define hipGraph_t cudaGraph_t
+#define hipGraphExec_t cudaGraphExec_t
+#define hipGraphInstantiateWithFlags cudaGraphInstantiateWithFlags
+#define hipGraphLaunch cudaGraphLaunch
+#define hipGraphExecDestroy cudaGraphExecDestroy
+#define hipGraphDestroy cudaGraphDestroy
 
 #endif

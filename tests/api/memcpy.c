@@ -248,6 +248,63 @@ AH_TEST(memcpy_async_pageable_source) {
   return AH_PASS;
 }
 
+/* A host function queued before an async copy from pageable memory fills
+ * the buffer: the copy reads what it wrote (stream order), though the stream
+ * was held when the copy was made (the NVIDIA driver reads pageable memory
+ * when a copy is enqueued). On a created stream, and on one that must also
+ * wait for the null stream's host function. */
+struct fill_arg {
+  struct gate *g;
+  unsigned char *buf;
+  size_t n;
+};
+
+static void fill_fn(void *p) {
+  struct fill_arg *a = p;
+
+  gate_fn(a->g);
+  pattern(a->buf, a->n, 9);
+}
+
+AH_TEST(memcpy_async_pageable_after_host_fn) {
+  const size_t n = (size_t)3 << 20; /* more than one staging chunk of the driver */
+  unsigned char *buf = malloc(n), *out = malloc(n);
+  struct gate g = GATE_INIT, g2 = GATE_INIT;
+  struct fill_arg a = {&g, buf, n}, a2 = {&g2, buf, n};
+  pthread_t t;
+  hipStream_t s;
+  void *d;
+
+  CHECK(buf != NULL && out != NULL);
+  memset(buf, 0, n);
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipMalloc(&d, n));
+  CHECK_HIP(hipLaunchHostFunc(s, fill_fn, &a));
+  CHECK_EQ(pthread_create(&t, NULL, open_later, &g), 0);
+  CHECK_HIP(hipMemcpyAsync(d, buf, n, hipMemcpyHostToDevice, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_EQ(pthread_join(t, NULL), 0);
+  memset(out, 0, n);
+  CHECK_HIP(hipMemcpy(out, d, n, hipMemcpyDeviceToHost));
+  CHECK(same_pattern(out, n, 9));
+  /* The null stream's host function comes first for a blocking stream. */
+  memset(buf, 0, n);
+  CHECK_HIP(hipMemset(d, 0, n));
+  CHECK_HIP(hipLaunchHostFunc(NULL, fill_fn, &a2));
+  CHECK_EQ(pthread_create(&t, NULL, open_later, &g2), 0);
+  CHECK_HIP(hipMemcpyAsync(d, buf, n, hipMemcpyHostToDevice, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_EQ(pthread_join(t, NULL), 0);
+  memset(out, 0, n);
+  CHECK_HIP(hipMemcpy(out, d, n, hipMemcpyDeviceToHost));
+  CHECK(same_pattern(out, n, 9));
+  CHECK_HIP(hipFree(d));
+  CHECK_HIP(hipStreamDestroy(s));
+  free(buf);
+  free(out);
+  return AH_PASS;
+}
+
 AH_TEST(memcpy_errors) {
   unsigned char h[64] = {0}, h2[64];
   void *d, *d2;

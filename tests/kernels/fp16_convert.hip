@@ -5,7 +5,10 @@
 // of neighbouring halves, their float neighbours and random floats of every
 // exponent (denormals, overflow, infinity, NaN); double to half where only
 // double sees the tie broken; integers to half and half to integers in every
-// mode, saturation and NaN included (kernel and host code).
+// mode, saturation and NaN included (kernel and host code). A NaN stays a
+// NaN on every device; its sign and payload are kept only where anyhip
+// promises it (the CPU device; an NVIDIA GPU gives its canonical NaN:
+// docs/semantics.md, "Numbers").
 #include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
 
@@ -14,8 +17,20 @@
 #include <cstdio>
 #include <vector>
 
-#include "ah_test.h"
+#include "engine_test.h"
 #include "fp16_ref.h"
+
+// Whether the device keeps a NaN's sign and payload in conversions (set in
+// main): the CPU device does, an NVIDIA GPU returns its canonical NaN.
+static bool nan_payload_kept = true;
+
+// A converted half is right: equal to want, or, where want is a NaN and the
+// device does not keep payloads, any NaN.
+static bool half_ok(uint16_t got, uint16_t want) {
+  if (ref::is_nan(want) && !nan_payload_kept)
+    return ref::is_nan(got);
+  return got == want;
+}
 
 __global__ void all_patterns(float *f, unsigned short *back, int *to_int, short *to_short) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -104,7 +119,9 @@ static int patterns() {
     if (ref::is_nan(h)) {
       // Quiet NaN, same sign, the half's payload on top of float's.
       uint32_t want = ((uint32_t)(h & 0x8000) << 16) | 0x7fc00000u | ((uint32_t)(h & 0x3ff) << 13);
-      if (ref::bits(f[i]) != want || back[i] != (h | 0x200)) {
+      bool ok = nan_payload_kept ? ref::bits(f[i]) == want && back[i] == (h | 0x200)
+                                 : std::isnan(f[i]) && ref::is_nan(back[i]);
+      if (!ok) {
         if (bad++ < 10)
           std::fprintf(stderr, "NaN %04x -> %08x -> %04x\n", h, ref::bits(f[i]), back[i]);
       }
@@ -247,13 +264,13 @@ static int float_rounding() {
   for (int i = 0; i < n; i++) {
     for (int m = 0; m < 4; m++) {
       uint16_t want = ref::from_float(in[i], m);
-      if (out[5 * i + m] != want && bad++ < 10)
+      if (!half_ok(out[5 * i + m], want) && bad++ < 10)
         std::fprintf(stderr, "%a mode %d: %04x, want %04x\n", in[i], m, out[5 * i + m], want);
     }
     uint16_t wd = std::isnan(din[i])   ? ref::from_float((float)din[i], ref::RN)
                   : std::isinf(din[i]) ? (din[i] > 0 ? 0x7c00 : 0xfc00)
                                        : ref::from_double(din[i], ref::RN);
-    if (out[5 * i + 4] != wd && bad++ < 10)
+    if (!half_ok(out[5 * i + 4], wd) && bad++ < 10)
       std::fprintf(stderr, "double %a: %04x, want %04x\n", din[i], out[5 * i + 4], wd);
   }
   // A few by hand, as a check on the reference itself.
@@ -328,6 +345,9 @@ static int int_rounding() {
 
 int main() {
   int r;
+  nan_payload_kept = ah_on_cpu_device();
+  std::printf("NaN conversions: %s\n", nan_payload_kept ? "sign and payload kept (CPU device)"
+                                                         : "any NaN (the GPU's canonical NaN)");
   if ((r = patterns()) != AH_PASS)
     return r;
   if ((r = half_to_ints_host()) != AH_PASS)

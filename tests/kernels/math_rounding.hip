@@ -7,10 +7,11 @@
 // error-free transformations: TwoSum, fma residuals, exact wider types) give
 // the neighbours toward zero, up and down. Also: zero signs of exact sums in
 // round-down, overflow to the largest finite value, float to integer
-// saturation and NaN to 0.
+// saturation, and NaN to integer as PTX's cvt gives it (0, or the top bit).
 #include "math_check.h"
 
 #include <cfenv>
+#include <climits>
 #include <cstdint>
 
 enum { RN, RZ, RU, RD };
@@ -228,15 +229,27 @@ static void double_ref(int op, double a, double b, double c, double out[4]) {
 }
 
 // Float to integer: the integral value by long double functions, saturated.
+// NaN is handled by the caller (nan_int).
 template <typename I> static unsigned long long int_ref(ldbl v, int mode) {
-  if (std::isnan(v))
-    return 0;
   ldbl r = mode == RN ? nearbyintl(v) : mode == RZ ? truncl(v) : mode == RU ? ceill(v) : floorl(v);
   if (r < (ldbl)std::numeric_limits<I>::min())
     return (unsigned long long)std::numeric_limits<I>::min();
   if (r > (ldbl)std::numeric_limits<I>::max())
     return (unsigned long long)std::numeric_limits<I>::max();
   return (unsigned long long)(I)r;
+}
+
+// What a NaN converts to, on every device (docs/semantics.md): PTX's cvt
+// rule, 0 from a float to a 32-bit type, otherwise only the top bit of the
+// result set. k: 0-3 float to int, uint, ll, ull; 4-7 the same from double.
+static unsigned long long nan_int(int k) {
+  switch (k) {
+  case 0:
+  case 1: return 0;
+  case 4: return (unsigned long long)(long long)INT_MIN;
+  case 5: return 0x80000000ull;
+  default: return 0x8000000000000000ull;
+  }
 }
 
 static uint64_t lcg_state = 0x9e3779b97f4a7c15ull;
@@ -504,11 +517,15 @@ int main() {
         for (int m = 0; m < 4; m++) {
           ldbl x = k < 4 ? (ldbl)f[i] : (ldbl)d[i];
           unsigned long long want;
-          switch (k % 4) {
+          if (std::isnan(x)) {
+            want = nan_int(k);
+          } else {
+            switch (k % 4) {
           case 0: want = (unsigned long long)(int)int_ref<int>(x, m); break;
           case 1: want = int_ref<unsigned int>(x, m); break;
           case 2: want = int_ref<long long>(x, m); break;
           default: want = int_ref<unsigned long long>(x, m); break;
+            }
           }
           if (k % 4 == 0)
             want = (unsigned long long)(long long)(int)(unsigned int)want;

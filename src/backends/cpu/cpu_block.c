@@ -497,6 +497,13 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
   AH_TSAN_SWITCH(w->tsan_runner);
   AH_ASAN_START(&w->native_fake, b->runner_stack, ah_cpu_stack_usable(w, 0));
   ah_fiber_switch(&w->native, &w->runner);
+  if (w->fail_jump) {
+    /* ah_cpu_block_fail came back here to jump to jb from the worker's own
+     * stack (it pairs the sanitizer's switch with jb's landing, as a fault's
+     * handler does). */
+    w->fail_jump = 0;
+    siglongjmp(w->jb, 1);
+  }
   AH_ASAN_FINISH(w->native_fake, NULL, NULL);
   w->in_kernel = 0;
   ah_cpu_block_abandon(w); /* nothing is left running: just give the stacks back */
@@ -529,7 +536,18 @@ void ah_cpu_block_abandon(struct ah_cpu_worker *w) {
   __ah_cpu_lane = 0;
 }
 
+/* Ends the running block from inside it (a GPU thread's stack, or the fast
+ * path's). The jump to jb is made from the worker's own stack, after a switch
+ * back to it: a longjmp from one stack to another, outside a signal handler,
+ * is what glibc's fortified longjmp (_FORTIFY_SOURCE, on by default in some
+ * distributions' compilers) takes for a corrupt stack and aborts on, when the
+ * target frame lies below the current one, as it does when a fiber stack
+ * sits above the worker's (a cooperative grid's block threads are made after
+ * the stacks they reuse). A fault's handler jumps from the alternate signal
+ * stack, which that check allows. */
 void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why) {
+  struct ah_fiber dead; /* the abandoned context: never resumed */
+
   w->fault_sig = 0;
   w->fault_addr = NULL;
   w->fault_overflow = 0;
@@ -537,7 +555,9 @@ void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why)
   w->fault_err = err;
   w->fault_why = why;
   w->in_kernel = 0;
+  w->fail_jump = 1;
   AH_ASAN_START(NULL, w->native_bottom, w->native_size);
   AH_TSAN_SWITCH(w->tsan_native);
-  siglongjmp(w->jb, 1);
+  ah_fiber_switch(&dead, &w->native);
+  __builtin_unreachable();
 }

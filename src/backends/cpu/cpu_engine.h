@@ -128,6 +128,7 @@ struct ah_cpu_worker {
   hipError_t fault_err;  /* what the launch returns */
   const char *fault_why; /* engine failures only */
   int fault_compiled;    /* in a compiled block, and the thread is not known */
+  volatile int fail_jump; /* ah_cpu_block_fail switched back to `native` to jump from there */
   void *altstack;
   size_t altstack_size;
   /* counters, read by other threads (relaxed) */

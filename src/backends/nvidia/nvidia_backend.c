@@ -244,6 +244,7 @@ static hipError_t device_reset(struct ah_device *dev) {
     return ah_cuda_status(r);
   }
   ah_nv_flags_reset(nd); /* their pinned memory went with the context */
+  ah_nv_stages_reset(nd);
   /* Resetting does not release our reference; retaining again hands back the
    * (re-created) context. The extra reference lives as long as the process. */
   r = ah_cuda.cuDevicePrimaryCtxRetain(&nd->ctx, nd->cu);

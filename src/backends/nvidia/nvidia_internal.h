@@ -61,6 +61,7 @@ struct ah_nv_queue {
   volatile uint32_t *flag;       /* pinned [FLAG_DONE, FLAG_REACHED] (submit) */
   CUdeviceptr flag_dev;          /* the flags' device address (submit) */
   uint32_t seq;                  /* the last host function enqueued (submit) */
+  CUevent idle;                  /* recorded to learn whether a copy waits (submit), or NULL */
   pthread_mutex_t lock;          /* guards the five below; held briefly */
   struct ah_nv_hostjob *head, *tail;
   struct ah_nv_hostjob *spare;   /* done jobs, kept for reuse */
@@ -70,6 +71,7 @@ struct ah_nv_queue {
 
 struct ah_nv_entry; /* nvidia_module.c's lookup cache */
 struct ah_nv_flags;  /* nvidia_queue.c's pinned flag slots */
+struct ah_nv_stage;  /* nvidia_queue.c's pinned staging buffers */
 struct ah_nv_device {
   struct ah_device *dev;
   CUdevice cu;
@@ -80,7 +82,9 @@ struct ah_nv_device {
   struct ah_nv_queue null_queue; /* CU_STREAM_LEGACY */
   pthread_mutex_t lock;     /* guards everything below */
   struct ah_nv_flags *flags; /* flag slots for host functions */
+  struct ah_nv_stage *stages; /* staging buffers of copies from pageable memory */
   CUmodule *modules;        /* one per registered image, NULL when it failed */
+  const void **module_objs; /* the loaded object (dladdr base) each image came from, or NULL */
   size_t nmodules;
   struct ah_nv_entry *cache; /* open addressing, keyed by host address */
   size_t cache_cap, cache_used;
@@ -112,6 +116,8 @@ hipError_t ah_nv_mem_info(struct ah_device *dev, size_t *free_bytes, size_t *tot
 void ah_nv_null_queue_init(struct ah_nv_device *nd);
 /* Forgets the pinned flag slots (their memory went with a context reset). */
 void ah_nv_flags_reset(struct ah_nv_device *nd);
+/* Forgets the staging buffers of pageable copies (the same). */
+void ah_nv_stages_reset(struct ah_nv_device *nd);
 hipError_t ah_nv_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q);
 hipError_t ah_nv_queue_destroy(struct ah_device *dev, void *q);
 hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);

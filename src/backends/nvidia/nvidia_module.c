@@ -4,10 +4,15 @@
  * __ahRegisterFatbin; every image is loaded, eagerly, into every open device's
  * primary context. Kernels and device variables are found by symbol name: the
  * host function's (or host variable's) mangled name from the ELF symbol tables
- * is the name nvcc gave the device entity. Lookups are cached per device. */
+ * is the name nvcc gave the device entity, searched in the images of the
+ * loaded object (executable or library) that holds the host function, so two
+ * libraries (two hipModuleLoad'ed code objects) may define the same name.
+ * Lookups are cached per device. */
+#define _GNU_SOURCE
 #include "nvidia_internal.h"
 #include "../../os/symbols.h"
 
+#include <dlfcn.h>
 #include <hip/anyhip/common/register.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +24,18 @@
 struct image {
   const void *data;
   size_t size;
+  const void *obj; /* base address of the loaded object holding data, or NULL */
 };
+
+/* The base address of the loaded object (executable or shared library) that
+ * holds addr, or NULL when the dynamic linker does not know it. */
+static const void *object_of(const void *addr) {
+  Dl_info info;
+
+  if (dladdr(addr, &info) == 0)
+    return NULL;
+  return info.dli_fbase;
+}
 
 /* Lock order: reg_lock -> ah_nv_device.lock. */
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -79,12 +95,14 @@ static void load_image(struct ah_nv_device *nd, size_t i) {
   if (mod != NULL)
     AH_LOG(NVIDIA, "device %d: loaded image %zu (%zu bytes)", nd->dev->ordinal, i,
            images[i].size);
+  nd->module_objs[nd->nmodules] = images[i].obj;
   nd->modules[nd->nmodules++] = mod;
 }
 
 /* Grows nd->modules to hold n entries (nd->lock held). */
 static int reserve_modules(struct ah_nv_device *nd, size_t n) {
   CUmodule *m;
+  const void **o;
 
   if (n <= nd->nmodules)
     return 1;
@@ -92,6 +110,10 @@ static int reserve_modules(struct ah_nv_device *nd, size_t n) {
   if (m == NULL)
     return 0;
   nd->modules = m;
+  o = realloc(nd->module_objs, n * sizeof(*o));
+  if (o == NULL)
+    return 0;
+  nd->module_objs = o;
   return 1;
 }
 
@@ -112,7 +134,7 @@ AH_EXPORT void __ahRegisterFatbin(const void *data, size_t size) {
     images = grown;
     images_cap = cap;
   }
-  images[nimages++] = (struct image){data, size};
+  images[nimages++] = (struct image){data, size, object_of(data)};
   images_bytes += size;
   /* A library opened after initialization: load it into the open devices now. */
   for (size_t d = 0; d < nopen; d++) {
@@ -231,6 +253,7 @@ static struct ah_nv_entry *lookup(struct ah_nv_device *nd, const void *key,
                                   enum entry_kind want) {
   struct ah_nv_entry *e = cache_find(nd, key);
   struct ah_symbol sym;
+  const void *obj;
 
   if (e != NULL && (e->kind != ENTRY_MISSING || e->generation == nd->nmodules))
     return e;
@@ -244,8 +267,14 @@ static struct ah_nv_entry *lookup(struct ah_nv_device *nd, const void *key,
     AH_LOG(NVIDIA, "device %d: no symbol at %p", nd->dev->ordinal, key);
     return e;
   }
+  /* Only the images of key's own object: another library's kernel or
+   * variable of the same name is not this one. An image or a key whose
+   * object is unknown matches any. */
+  obj = object_of(key);
   for (size_t i = 0; i < nd->nmodules; i++) {
     if (nd->modules[i] == NULL)
+      continue;
+    if (obj != NULL && nd->module_objs[i] != NULL && nd->module_objs[i] != obj)
       continue;
     if (want == ENTRY_FUNCTION &&
         ah_cuda.cuModuleGetFunction(&e->fn, nd->modules[i], sym.name) == CUDA_SUCCESS) {

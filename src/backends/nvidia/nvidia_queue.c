@@ -152,6 +152,7 @@ void ah_nv_flags_reset(struct ah_nv_device *nd) {
   pthread_mutex_lock(&nd->null_queue.submit);
   nd->null_queue.flag = NULL;
   nd->null_queue.seq = 0;
+  nd->null_queue.idle = NULL; /* went with the context */
   pthread_mutex_lock(&nd->null_queue.lock);
   while (nd->null_queue.spare != NULL) {
     struct ah_nv_hostjob *j = nd->null_queue.spare;
@@ -377,6 +378,9 @@ hipError_t ah_nv_queue_destroy(struct ah_device *dev, void *qp) {
     return err;
   if (q == &AH_NV(dev)->null_queue)
     return hipSuccess;
+  if (q->idle != NULL)
+    ah_cuda.cuEventDestroy(q->idle);
+  q->idle = NULL;
   err = ah_cuda_status(ah_cuda.cuStreamDestroy(q->s));
   pthread_mutex_lock(&q->lock);
   q->closing = 1;
@@ -468,6 +472,165 @@ static int is_host_op(const struct ah_cmd *cmd) {
          (cmd->kind == AH_CMD_SET && cmd->set.host);
 }
 
+/* ---- copies from pageable host memory, in stream order -------------------- */
+
+/* The driver reads pageable (unregistered) host memory for a copy to the
+ * device when the copy is enqueued, not when the stream reaches it (CUDA's
+ * documented behaviour for cuMemcpyAsync from pageable memory). HIP's copies
+ * happen in stream order, as on the CPU device: a host function that fills
+ * the buffer before the copy, in the same stream, must be seen (the guide's
+ * stream-capture example does exactly that). So when the copy would wait for
+ * earlier work, the data goes through a pinned staging buffer: a host
+ * function of the stream (no driver call) copies the pageable bytes into it
+ * when the stream gets there, then the driver copies the buffer to the
+ * device. A copy whose stream has nothing pending takes the driver's path. */
+struct ah_nv_stage {
+  struct ah_nv_stage *next;
+  void *buf;   /* pinned, cuMemHostAlloc */
+  size_t cap;
+  CUevent done; /* recorded after the copy out of buf: free again once complete */
+  int busy;     /* being enqueued (nd->lock) */
+};
+
+struct stage_job {
+  void *dst;
+  const void *src;
+  size_t bytes;
+};
+
+#define STAGE_MIN (64 * 1024)
+
+static void stage_in(void *p) {
+  struct stage_job *j = p;
+
+  memcpy(j->dst, j->src, j->bytes);
+  free(j);
+}
+
+/* Whether ptr is host memory the driver knows nothing of (not allocated or
+ * registered through anyhip): memory it must read when the copy is enqueued. */
+static int pageable(const void *ptr) {
+  struct ah_alloc a;
+
+  return !ah_alloc_find(ptr, &a);
+}
+
+/* Whether a copy enqueued on q now would wait for earlier work (q's own, or,
+ * through the null stream's rules and event waits, other streams'): an event
+ * recorded there is not complete yet. q->submit held. */
+static int would_wait(struct ah_nv_queue *q) {
+  if (q->idle == NULL && ah_cuda.cuEventCreate(&q->idle, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
+    q->idle = NULL;
+    return 1;
+  }
+  if (ah_cuda.cuEventRecord(q->idle, q->s) != CUDA_SUCCESS)
+    return 1;
+  return ah_cuda.cuEventQuery(q->idle) != CUDA_SUCCESS;
+}
+
+/* A free staging buffer of at least bytes (marked busy), or NULL. Buffers
+ * are kept for reuse until the context goes (hipDeviceReset). */
+static struct ah_nv_stage *stage_get(struct ah_nv_device *nd, size_t bytes) {
+  struct ah_nv_stage *st;
+
+  pthread_mutex_lock(&nd->lock);
+  for (st = nd->stages; st != NULL; st = st->next)
+    if (!st->busy && st->cap >= bytes && ah_cuda.cuEventQuery(st->done) == CUDA_SUCCESS) {
+      st->busy = 1;
+      break;
+    }
+  pthread_mutex_unlock(&nd->lock);
+  if (st != NULL)
+    return st;
+  if ((st = calloc(1, sizeof(*st))) == NULL)
+    return NULL;
+  st->cap = (bytes + STAGE_MIN - 1) / STAGE_MIN * STAGE_MIN;
+  if (ah_cuda.cuMemHostAlloc(&st->buf, st->cap, CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS) {
+    free(st);
+    return NULL;
+  }
+  if (ah_cuda.cuEventCreate(&st->done, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
+    ah_cuda.cuMemFreeHost(st->buf);
+    free(st);
+    return NULL;
+  }
+  st->busy = 1;
+  pthread_mutex_lock(&nd->lock);
+  st->next = nd->stages;
+  nd->stages = st;
+  pthread_mutex_unlock(&nd->lock);
+  return st;
+}
+
+static void stage_put(struct ah_nv_device *nd, struct ah_nv_stage *st) {
+  pthread_mutex_lock(&nd->lock);
+  st->busy = 0;
+  pthread_mutex_unlock(&nd->lock);
+}
+
+void ah_nv_stages_reset(struct ah_nv_device *nd) {
+  pthread_mutex_lock(&nd->lock);
+  while (nd->stages != NULL) {
+    struct ah_nv_stage *st = nd->stages;
+
+    nd->stages = st->next;
+    free(st); /* the pinned buffer and the event went with the context */
+  }
+  pthread_mutex_unlock(&nd->lock);
+}
+
+/* Before a 2D or 3D copy from pageable memory (no staging for those): waits
+ * until the stream has done what the copy would wait for, so that the
+ * driver reads the source after it. */
+static CUresult settle(struct ah_nv_queue *q) {
+  CUresult r = CUDA_SUCCESS;
+
+  pthread_mutex_lock(&q->submit);
+  if (would_wait(q) && q->idle != NULL)
+    r = ah_cuda.cuEventSynchronize(q->idle);
+  pthread_mutex_unlock(&q->submit);
+  return r;
+}
+
+/* The copy of cmd (host to device, from pageable memory) through a staging
+ * buffer, when q would make it wait. *staged says whether it was enqueued
+ * so; otherwise the caller enqueues it as usual. */
+static CUresult copy_staged(struct ah_nv_device *nd, struct ah_nv_queue *q,
+                            const struct ah_cmd *cmd, int *staged) {
+  struct ah_nv_stage *st;
+  struct stage_job *j;
+  int wait;
+  CUresult r;
+
+  *staged = 0;
+  pthread_mutex_lock(&q->submit);
+  wait = would_wait(q);
+  pthread_mutex_unlock(&q->submit);
+  if (!wait)
+    return CUDA_SUCCESS;
+  if ((st = stage_get(nd, cmd->copy.bytes)) == NULL)
+    return CUDA_SUCCESS; /* no pinned memory: the driver's path after all */
+  if ((j = malloc(sizeof(*j))) == NULL) {
+    stage_put(nd, st);
+    return CUDA_SUCCESS;
+  }
+  *j = (struct stage_job){st->buf, cmd->copy.src, cmd->copy.bytes};
+  r = ah_config.nvidia_driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED : host_fn(q, stage_in, j);
+  if (r != CUDA_SUCCESS)
+    r = ah_cuda.cuLaunchHostFunc(q->s, stage_in, j);
+  if (r != CUDA_SUCCESS) {
+    free(j);
+    stage_put(nd, st);
+    return CUDA_SUCCESS;
+  }
+  *staged = 1;
+  r = ah_cuda.cuMemcpyAsync(DPTR(cmd->copy.dst), DPTR(st->buf), cmd->copy.bytes, q->s);
+  /* Recorded even after a failed copy: the host function still writes buf. */
+  if (ah_cuda.cuEventRecord(st->done, q->s) == CUDA_SUCCESS)
+    stage_put(nd, st); /* else the buffer stays busy: never reused */
+  return r;
+}
+
 static CUresult launch(struct ah_nv_device *nd, const struct ah_cmd *cmd, CUstream s,
                        hipError_t *lookup_err) {
   CUfunction f;
@@ -533,16 +696,33 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
       r = ah_cuda.cuMemcpy(DPTR(cmd->copy.dst), DPTR(cmd->copy.src), cmd->copy.bytes);
       done = cmd->copy.kind == hipMemcpyDeviceToHost;
     } else {
-      r = ah_cuda.cuMemcpyAsync(DPTR(cmd->copy.dst), DPTR(cmd->copy.src), cmd->copy.bytes, s);
+      int staged = 0;
+
+      r = CUDA_SUCCESS;
+      if (cmd->copy.kind == hipMemcpyHostToDevice && cmd->copy.bytes != 0 &&
+          pageable(cmd->copy.src))
+        r = copy_staged(nd, QUEUE(q), cmd, &staged);
+      if (!staged)
+        r = ah_cuda.cuMemcpyAsync(DPTR(cmd->copy.dst), DPTR(cmd->copy.src), cmd->copy.bytes, s);
     }
     break;
   case AH_CMD_COPY_2D:
     copy2d(cmd, &c2);
-    r = wait && legacy ? ah_cuda.cuMemcpy2D(&c2) : ah_cuda.cuMemcpy2DAsync(&c2, s);
+    r = CUDA_SUCCESS;
+    if (!(wait && legacy) && cmd->copy2d.kind == hipMemcpyHostToDevice &&
+        pageable(cmd->copy2d.src))
+      r = settle(QUEUE(q));
+    if (r == CUDA_SUCCESS)
+      r = wait && legacy ? ah_cuda.cuMemcpy2D(&c2) : ah_cuda.cuMemcpy2DAsync(&c2, s);
     break;
   case AH_CMD_COPY_3D:
     copy3d(cmd, &c3);
-    r = wait && legacy ? ah_cuda.cuMemcpy3D(&c3) : ah_cuda.cuMemcpy3DAsync(&c3, s);
+    r = CUDA_SUCCESS;
+    if (!(wait && legacy) && cmd->copy3d.kind == hipMemcpyHostToDevice &&
+        pageable(cmd->copy3d.src))
+      r = settle(QUEUE(q));
+    if (r == CUDA_SUCCESS)
+      r = wait && legacy ? ah_cuda.cuMemcpy3D(&c3) : ah_cuda.cuMemcpy3DAsync(&c3, s);
     break;
   case AH_CMD_SET:
     r = cmd->set.height <= 1 ? memset_1d(cmd, s) : memset_2d(cmd, s);

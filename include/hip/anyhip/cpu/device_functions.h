@@ -164,11 +164,17 @@ template <typename F> AH_DEV_INLINE F round_even(F x) {
 }
 /* An integral floating-point value to integer type I, saturating as NVIDIA's
  * and AMD's conversion instructions do (HIP leaves out-of-range results
- * undefined): below the range gives the minimum, above it the maximum, NaN
- * gives 0. */
+ * undefined): below the range gives the minimum, above it the maximum. NaN
+ * gives what PTX's cvt gives (docs/semantics.md): 0 from a float to a 32-bit
+ * type, otherwise only the top bit set (INT_MIN, LLONG_MIN, 0x80000000,
+ * 0x8000000000000000). */
 template <typename I, typename F> AH_DEV_INLINE I to_int_sat(F r) {
-  if (r != r)
-    return 0;
+  if (r != r) {
+    if (sizeof(F) == 4 && sizeof(I) == 4)
+      return 0;
+    return std::numeric_limits<I>::is_signed ? std::numeric_limits<I>::min()
+                                             : (I)(std::numeric_limits<I>::max() / 2 + 1);
+  }
   /* Both ends are powers of two (or 0), so exact in F. */
   const F lo = (F)std::numeric_limits<I>::min();
   const F hi_excl = (F)2 * ((F)(std::numeric_limits<I>::max() / 2 + 1));
