@@ -46,9 +46,13 @@ status=0
 
 # One row of the table from a ctest log: tests, failed, skipped, seconds.
 row() { # name log seconds rc
-  total=$(sed -n 's/.*tests passed, \([0-9]*\) tests\{0,1\} failed out of \([0-9]*\).*/\2/p' "$2" | tail -n 1)
+  # "100% tests passed, 0 tests failed out of N" (CMake 3.25) or
+  # "100% tests passed out of N" (newer CMake when nothing failed).
+  total=$(sed -n 's/.*tests passed.* out of \([0-9]*\).*/\1/p' "$2" | tail -n 1)
   failed=$(sed -n 's/.*tests passed, \([0-9]*\) tests\{0,1\} failed out of.*/\1/p' "$2" | tail -n 1)
-  skipped=$(grep -c 'Not Run\|Skipped' "$2")
+  [ -n "$failed" ] || { [ -n "$total" ] && failed=0; }
+  # Each test that did not run is listed once, after "did not run:".
+  skipped=$(sed -n '/tests did not run:/,/^$/p' "$2" | grep -c ' - ')
   [ -n "$total" ] || total="?"
   [ -n "$failed" ] || failed="?"
   if [ "$4" != 0 ] && [ "$failed" = 0 ]; then
