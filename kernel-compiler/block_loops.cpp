@@ -25,6 +25,7 @@
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -253,6 +254,7 @@ private:
   BasicBlock *buildGuardCheck(Value *ok, BasicBlock *checked, BasicBlock *unchecked);
   void emitDescriptor();
   void plainSharedAtomics();
+  void describeBuiltins();
   bool fail(const std::string &why) {
     why_ = why;
     return false;
@@ -1041,6 +1043,43 @@ void BlockBuilder::buildBody() {
   }
 }
 
+// With -g: the block function's own threadIdx (and the per-block copies of
+// blockIdx, blockDim, gridDim) become local variables of its debug scope,
+// so gdb reads the running GPU thread's index from the variable the code
+// uses: `print threadIdx` and `break f.hip:N if threadIdx.x == 5` then need
+// neither libanyhip's debug information nor the process started (a program
+// carries no debug entry for the extern thread-local originals), and at -O2
+// they are tracked like any local (or shown as optimized out, never stale).
+void BlockBuilder::describeBuiltins() {
+  DISubprogram *sp = b_->getSubprogram();
+  if (sp == nullptr || sp->getUnit() == nullptr ||
+      sp->getUnit()->getEmissionKind() != DICompileUnit::FullDebug)
+    return;
+  DIBuilder db(m_, /*AllowUnresolved=*/false, sp->getUnit());
+  DIFile *file = sp->getFile();
+  DIType *u32 = db.createBasicType("unsigned int", 32, dwarf::DW_ATE_unsigned);
+  SmallVector<Metadata *, 3> members;
+  DICompositeType *idx = db.createStructType(sp->getUnit(), "ahCpuIndex", file, 0, 96, 32,
+                                             DINode::FlagZero, nullptr, DINodeArray());
+  for (unsigned i = 0; i < 3; i++)
+    members.push_back(db.createMemberType(idx, i == 0 ? "x" : i == 1 ? "y" : "z", file, 0, 32,
+                                          32, 32 * i, DINode::FlagZero, u32));
+  db.replaceArrays(idx, db.getOrCreateArray(members));
+  DILocation *at = DILocation::get(c_, sp->getLine(), 0, sp);
+  Instruction *before = entry_->getTerminator();
+  auto declare = [&](AllocaInst *a, StringRef name) {
+    if (a == nullptr || a->getParent() == nullptr)
+      return;
+    DILocalVariable *v = db.createAutoVariable(sp, name, file, sp->getLine(), idx);
+    db.insertDeclare(a, v, db.createExpression(), at, before);
+  };
+  declare(tidVar_, kThreadIdxVar);
+  for (auto &bv : blockVars_)
+    if (bv.second->getName() == kBlockIdxVar || bv.second->getName() == kBlockDimVar ||
+        bv.second->getName() == kGridDimVar)
+      declare(bv.first, bv.second->getName());
+}
+
 Function *BlockBuilder::build() {
   ValueToValueMapTy vm;
   b_ = CloneFunction(&k_, vm);
@@ -1082,6 +1121,7 @@ Function *BlockBuilder::build() {
   if (ok) {
     buildBody();
     plainSharedAtomics();
+    describeBuiltins();
     std::string err;
     raw_string_ostream os(err);
     if (verifyFunction(*b_, &os)) {
