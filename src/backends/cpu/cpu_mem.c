@@ -25,15 +25,24 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* Under valgrind, or in an AddressSanitizer build, every block comes from
- * the heap: both put redzones around heap blocks only. */
+/* Under valgrind, in an AddressSanitizer build, or in a program built with
+ * -fsanitize=address (its runtime is in the process even when libanyhip was
+ * built without it), every block comes from the heap: they put redzones
+ * around heap blocks only. */
+__attribute__((unused)) static int asan_in_process(void) {
+  static int known = -1;
+
+  if (known < 0)
+    known = dlsym(RTLD_DEFAULT, "__asan_init") != NULL;
+  return known;
+}
 #if defined(__SANITIZE_ADDRESS__)
 #define HEAP_ONLY() 1
 #elif defined(AH_HAVE_VALGRIND)
 #include <valgrind/valgrind.h>
-#define HEAP_ONLY() (RUNNING_ON_VALGRIND != 0)
+#define HEAP_ONLY() (RUNNING_ON_VALGRIND != 0 || asan_in_process())
 #else
-#define HEAP_ONLY() 0
+#define HEAP_ONLY() asan_in_process()
 #endif
 
 /* HIP guarantees 256-byte alignment for device memory; pinned host memory
