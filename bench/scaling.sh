@@ -27,7 +27,9 @@ for t in "${counts[@]}"; do
   [ "$t" -gt 0 ] 2>/dev/null || die "'$t' is not a thread count"
 done
 # The program list is run.sh's, so that both tables have the same rows.
-read -r -a programs <<<"$(sed -n 's/^programs=(\(.*\))$/\1/p' "$here/run.sh")"
+# The list may span lines: from `programs=(` to the closing parenthesis.
+read -r -a programs <<<"$(sed -n '/^programs=(/,/)/p' "$here/run.sh" | tr '\n' ' ' |
+  sed 's/^programs=(\([^)]*\)).*/\1/')"
 [ ${#programs[@]} -gt 0 ] || die "cannot read the program list from bench/run.sh"
 cores=$(nproc 2>/dev/null || echo 1)
 
