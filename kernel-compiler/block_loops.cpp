@@ -251,6 +251,14 @@ private:
   BasicBlock *buildRegion(unsigned r, bool masked, BasicBlock *dispatch, PHINode *next,
                           int takeSucc = -1);
   bool findGuard(Value *&ok, unsigned &takeSucc);
+  struct ThreadLoops {
+    Value *x, *y, *z, *t; // the thread's index and linear id
+    BasicBlock *next;     // branch here when the thread is done (x's latch)
+    BasicBlock *xh, *yh, *zh, *yl, *zl;
+  };
+  ThreadLoops openThreadLoops(IRBuilder<> &ir, const std::string &tag, BasicBlock *after);
+  void closeThreadLoops(const ThreadLoops &loops);
+  void storeThreadBuiltins(IRBuilder<> &ir, const ThreadLoops &loops);
   BasicBlock *buildGuardCheck(Value *ok, BasicBlock *checked, BasicBlock *unchecked);
   void emitDescriptor();
   void plainSharedAtomics();
@@ -637,10 +645,7 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   bool hasSplits = !splits_.empty();
   std::string tag = "r" + std::to_string(r) + (masked ? "m" : "");
   auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
-  BasicBlock *pre = block("pre"), *zh = block("z"), *yinit = block("y0"), *yh = block("y"),
-             *xinit = block("x0"), *xh = block("x"), *body = block("thread"),
-             *run = masked ? block("run") : body, *exit = block("exit"), *xl = block("x+"),
-             *yl = block("y+"), *zl = block("z+"), *after = block("after");
+  BasicBlock *pre = block("pre"), *exit = block("exit"), *after = block("after");
   IRBuilder<> ir(pre);
   // Where the threads stopped. Masked: each thread's pc, and the smallest
   // and largest (lo, hi). For all threads: lo is the first thread's stop
@@ -650,40 +655,21 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     ir.CreateStore(ir.getInt32(masked ? kPcDone : 0), loVar_);
     ir.CreateStore(ir.getInt32(0), hiVar_);
   }
-  ir.CreateStore(ir.getInt32(0), zVar_);
-  ir.CreateBr(zh);
-  ir.SetInsertPoint(zh);
-  Value *z = ir.CreateLoad(i32, zVar_, "z");
-  ir.CreateCondBr(ir.CreateICmpULT(z, dz_), yinit, after);
-  ir.SetInsertPoint(yinit);
-  ir.CreateStore(ir.getInt32(0), yVar_);
-  ir.CreateBr(yh);
-  ir.SetInsertPoint(yh);
-  Value *y = ir.CreateLoad(i32, yVar_, "y");
-  ir.CreateCondBr(ir.CreateICmpULT(y, dy_), xinit, zl);
-  ir.SetInsertPoint(xinit);
-  ir.CreateStore(ir.getInt32(0), xVar_);
-  ir.CreateBr(xh);
-  ir.SetInsertPoint(xh);
-  Value *x = ir.CreateLoad(i32, xVar_, "x");
-  ir.CreateCondBr(ir.CreateICmpULT(x, dx_), body, yl);
-
-  ir.SetInsertPoint(body);
-  Value *zy = ir.CreateAdd(ir.CreateMul(z, dy_), y);
-  Value *t = ir.CreateAdd(ir.CreateMul(zy, dx_), x, "tid");
+  ThreadLoops loops = openThreadLoops(ir, tag, after);
+  Value *t = loops.t;
+  BasicBlock *xl = loops.next;
   Value *t64 = ir.CreateZExt(t, i64);
   Value *pcAt = hasSplits ? ir.CreateInBoundsGEP(i32, pc_, t64, "pc.t") : nullptr;
   if (masked) {
+    BasicBlock *run = block("run");
     Value *mine = ir.CreateLoad(i32, pcAt);
     ir.CreateCondBr(ir.CreateICmpEQ(mine, ir.getInt32(kPcRun | r)), run, xl);
     ir.SetInsertPoint(run);
   }
+  storeThreadBuiltins(ir, loops);
+  Value *x = loops.x, *y = loops.y, *z = loops.z;
   Type *tidTy = tidVar_->getAllocatedType();
-  ir.CreateStore(x, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 0));
-  ir.CreateStore(y, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 1));
-  ir.CreateStore(z, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 2));
   Value *lane = ir.CreateAnd(t, warpMask_, "lane");
-  ir.CreateStore(lane, laneVar_);
   if (storeTls_) {
     GlobalVariable *tls = builtinVar(m_, kThreadIdxVar, tidTy);
     tls->setConstant(false);
@@ -810,15 +796,7 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     code->eraseFromParent();
   }
   ir.CreateBr(xl);
-  ir.SetInsertPoint(xl);
-  ir.CreateStore(ir.CreateAdd(x, ir.getInt32(1), "", true, true), xVar_); // < 1024: no wrap
-  ir.CreateBr(xh);
-  ir.SetInsertPoint(yl);
-  ir.CreateStore(ir.CreateAdd(y, ir.getInt32(1), "", true, true), yVar_); // < 1024: no wrap
-  ir.CreateBr(yh);
-  ir.SetInsertPoint(zl);
-  ir.CreateStore(ir.CreateAdd(z, ir.getInt32(1), "", true, true), zVar_); // < 1024: no wrap
-  ir.CreateBr(zh);
+  closeThreadLoops(loops);
   ir.SetInsertPoint(after);
   if (!hasSplits) {
     ir.CreateRetVoid();
@@ -910,20 +888,40 @@ bool BlockBuilder::findGuard(Value *&ok, unsigned &takeSucc) {
 // Loops over the block's threads that compute whether `ok` holds for all of
 // them, then branch to `unchecked` if so, else to `checked`.
 BasicBlock *BlockBuilder::buildGuardCheck(Value *ok, BasicBlock *checked, BasicBlock *unchecked) {
-  Type *i32 = Type::getInt32Ty(c_), *i1 = Type::getInt1Ty(c_);
-  auto block = [&](const char *name) { return BasicBlock::Create(c_, std::string("guard.") + name, b_); };
-  BasicBlock *pre = block("pre"), *zh = block("z"), *yh = block("y"), *xh = block("x"),
-             *body = block("thread"), *xl = block("x+"), *yl = block("y+"), *zl = block("z+"),
-             *done = block("done");
+  Type *i1 = Type::getInt1Ty(c_);
+  const std::string tag = "guard";
+  BasicBlock *pre = BasicBlock::Create(c_, tag + ".pre", b_),
+             *done = BasicBlock::Create(c_, tag + ".done", b_);
   AllocaInst *all = new AllocaInst(i1, 0, "guard.all", &*entry_->getFirstInsertionPt());
   IRBuilder<> ir(pre);
   ir.CreateStore(ir.getTrue(), all);
+  ThreadLoops loops = openThreadLoops(ir, tag, done);
+  storeThreadBuiltins(ir, loops);
+  BranchInst *br = ir.CreateBr(loops.next);
+  Value *v = recompute(ok, br);
+  ir.SetInsertPoint(br);
+  ir.CreateStore(ir.CreateAnd(ir.CreateLoad(i1, all), v), all);
+  closeThreadLoops(loops);
+  ir.SetInsertPoint(done);
+  ir.CreateCondBr(ir.CreateLoad(i1, all), unchecked, checked);
+  return pre;
+}
+
+// Loops over z, y, x from ir's block (which they end), x fastest, the
+// counters in allocas that SROA turns into induction variables; `after`
+// follows the last thread. Leaves ir in the body, with the thread's index.
+BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const std::string &tag,
+                                                        BasicBlock *after) {
+  Type *i32 = Type::getInt32Ty(c_);
+  auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
+  BasicBlock *zh = block("z"), *yh = block("y"), *xh = block("x"), *body = block("thread"),
+             *xl = block("x+"), *yl = block("y+"), *zl = block("z+");
   ir.CreateStore(ir.getInt32(0), zVar_);
   ir.CreateBr(zh);
   ir.SetInsertPoint(zh);
   Value *z = ir.CreateLoad(i32, zVar_, "z");
   ir.CreateStore(ir.getInt32(0), yVar_);
-  ir.CreateCondBr(ir.CreateICmpULT(z, dz_), yh, done);
+  ir.CreateCondBr(ir.CreateICmpULT(z, dz_), yh, after);
   ir.SetInsertPoint(yh);
   Value *y = ir.CreateLoad(i32, yVar_, "y");
   ir.CreateStore(ir.getInt32(0), xVar_);
@@ -932,28 +930,32 @@ BasicBlock *BlockBuilder::buildGuardCheck(Value *ok, BasicBlock *checked, BasicB
   Value *x = ir.CreateLoad(i32, xVar_, "x");
   ir.CreateCondBr(ir.CreateICmpULT(x, dx_), body, yl);
   ir.SetInsertPoint(body);
-  Type *tidTy = tidVar_->getAllocatedType();
-  ir.CreateStore(x, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 0));
-  ir.CreateStore(y, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 1));
-  ir.CreateStore(z, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 2));
-  Value *t = ir.CreateAdd(ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_), x);
-  ir.CreateStore(ir.CreateAnd(t, warpMask_), laneVar_);
-  BranchInst *br = ir.CreateBr(xl);
-  Value *v = recompute(ok, br);
-  ir.SetInsertPoint(br);
-  ir.CreateStore(ir.CreateAnd(ir.CreateLoad(i1, all), v), all);
-  ir.SetInsertPoint(xl);
-  ir.CreateStore(ir.CreateAdd(x, ir.getInt32(1), "", true, true), xVar_);
+  Value *t = ir.CreateAdd(ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_), x, "tid");
+  return ThreadLoops{x, y, z, t, xl, xh, yh, zh, yl, zl}; // latches: closeThreadLoops
+}
+
+// The loops' latches: each counter is below 1024, so no increment wraps.
+void BlockBuilder::closeThreadLoops(const ThreadLoops &loops) {
+  BasicBlock *xl = loops.next, *xh = loops.xh, *yl = loops.yl, *yh = loops.yh, *zl = loops.zl,
+             *zh = loops.zh;
+  IRBuilder<> ir(xl);
+  ir.CreateStore(ir.CreateAdd(loops.x, ir.getInt32(1), "", true, true), xVar_);
   ir.CreateBr(xh);
   ir.SetInsertPoint(yl);
-  ir.CreateStore(ir.CreateAdd(y, ir.getInt32(1), "", true, true), yVar_);
+  ir.CreateStore(ir.CreateAdd(loops.y, ir.getInt32(1), "", true, true), yVar_);
   ir.CreateBr(yh);
   ir.SetInsertPoint(zl);
-  ir.CreateStore(ir.CreateAdd(z, ir.getInt32(1), "", true, true), zVar_);
+  ir.CreateStore(ir.CreateAdd(loops.z, ir.getInt32(1), "", true, true), zVar_);
   ir.CreateBr(zh);
-  ir.SetInsertPoint(done);
-  ir.CreateCondBr(ir.CreateLoad(i1, all), unchecked, checked);
-  return pre;
+}
+
+// threadIdx and the lane of the thread the loops are at.
+void BlockBuilder::storeThreadBuiltins(IRBuilder<> &ir, const ThreadLoops &loops) {
+  Type *tidTy = tidVar_->getAllocatedType();
+  ir.CreateStore(loops.x, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 0));
+  ir.CreateStore(loops.y, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 1));
+  ir.CreateStore(loops.z, ir.CreateConstInBoundsGEP2_32(tidTy, tidVar_, 0, 2));
+  ir.CreateStore(ir.CreateAnd(loops.t, warpMask_), laneVar_);
 }
 
 void BlockBuilder::buildBody() {

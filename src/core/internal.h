@@ -161,6 +161,18 @@ hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd
  * returns hipErrorNotPermitted instead, as in CUDA (docs/semantics.md). */
 extern _Thread_local int ah_in_host_fn;
 /* Runs a host function with ah_in_host_fn set; the backends call this. */
+/* The bucket of a code or data address in a power-of-two hash table of
+ * mask + 1 slots (the kernel registries): a 64-bit mix, as addresses of
+ * neighbouring functions differ in few bits. */
+static inline size_t ah_addr_slot(const void *p, size_t mask) {
+  uint64_t h = (uint64_t)(uintptr_t)p;
+
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  return (size_t)h & mask;
+}
+
 static inline void ah_host_fn_call(void (*fn)(void *), void *data) {
   ah_in_host_fn++;
   fn(data);

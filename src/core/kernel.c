@@ -17,18 +17,10 @@ static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct entry *table; /* cap slots, a power of two; fn == NULL is empty */
 static size_t cap, used;
 
-static size_t slot_of(const void *fn, size_t mask) {
-  uint64_t h = (uint64_t)(uintptr_t)fn;
-
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  return (size_t)h & mask;
-}
 
 /* Inserts without growing; the caller made room. */
 static void put(struct entry *t, size_t n, const void *fn, const ahKernelSig *sig, size_t *count) {
-  size_t i = slot_of(fn, n - 1);
+  size_t i = ah_addr_slot(fn, n - 1);
 
   while (t[i].fn != NULL && t[i].fn != fn)
     i = (i + 1) & (n - 1);
@@ -73,7 +65,7 @@ const ahKernelSig *ah_kernel_sig(const void *fn) {
     return NULL;
   pthread_rwlock_rdlock(&lock);
   if (cap != 0) {
-    size_t i = slot_of(fn, cap - 1);
+    size_t i = ah_addr_slot(fn, cap - 1);
 
     while (table[i].fn != NULL && table[i].fn != fn)
       i = (i + 1) & (cap - 1);

@@ -29,18 +29,10 @@ static size_t cap, used;
 /* Entries with a block function: launches skip the lookup while there are none. */
 static atomic_size_t nblock;
 
-static size_t slot_of(const void *fn, size_t mask) {
-  uint64_t h = (uint64_t)(uintptr_t)fn;
-
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  return (size_t)h & mask;
-}
 
 /* fn's slot, empty if fn is not there. Lock held; cap != 0. */
 static struct entry *find(struct entry *t, size_t n, const void *fn) {
-  size_t i = slot_of(fn, n - 1);
+  size_t i = ah_addr_slot(fn, n - 1);
 
   while (t[i].fn != NULL && t[i].fn != fn)
     i = (i + 1) & (n - 1);
