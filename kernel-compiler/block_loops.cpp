@@ -19,6 +19,7 @@
 // Kernels the pass cannot handle keep the fiber engine, registered with the
 // reason, which ANYHIP_LOG=cpu prints at run time.
 #include "block_loops.h"
+#include "kernel_module.h"
 #include "split_points.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -62,92 +63,6 @@ bool debugEnabled() {
     return v != nullptr && *v != '\0' && *v != '0';
   }();
   return on;
-}
-
-// The kernels of the module: definitions annotated "anyhip.kernel".
-std::vector<Function *> findKernels(Module &m) {
-  std::vector<Function *> out;
-  GlobalVariable *ann = m.getNamedGlobal("llvm.global.annotations");
-  if (ann == nullptr || !ann->hasInitializer())
-    return out;
-  auto *arr = dyn_cast<ConstantArray>(ann->getInitializer());
-  if (arr == nullptr)
-    return out;
-  for (Value *op : arr->operands()) {
-    auto *entry = dyn_cast<ConstantStruct>(op);
-    if (entry == nullptr || entry->getNumOperands() < 2)
-      continue;
-    auto *fn = dyn_cast<Function>(entry->getOperand(0)->stripPointerCasts());
-    auto *str = dyn_cast<GlobalVariable>(entry->getOperand(1)->stripPointerCasts());
-    if (fn == nullptr || str == nullptr || !str->hasInitializer() || fn->isDeclaration() ||
-        fn->hasAvailableExternallyLinkage())
-      continue;
-    auto *text = dyn_cast<ConstantDataSequential>(str->getInitializer());
-    if (text != nullptr && text->isCString() && text->getAsCString() == "anyhip.kernel" &&
-        std::find(out.begin(), out.end(), fn) == out.end())
-      out.push_back(fn);
-  }
-  return out;
-}
-
-// ---- which functions must be inlined into a block function ----
-
-// Functions whose bodies use v (through constant expressions too).
-void userFunctions(Value *v, SmallPtrSetImpl<Function *> &out) {
-  for (User *u : v->users()) {
-    if (auto *inst = dyn_cast<Instruction>(u))
-      out.insert(inst->getFunction());
-    else if (isa<Constant>(u) && !isa<GlobalValue>(u))
-      userFunctions(u, out);
-  }
-}
-
-// Functions that reach (directly or through the functions they call) a
-// split point, grid.sync() or a per-thread built-in: their code depends on
-// which GPU thread runs it, so a block function must see it inlined.
-struct ThreadDependence {
-  DenseSet<Function *> needs;     // must be inlined
-  DenseSet<Function *> splits;    // reach a split point or grid.sync()
-  DenseSet<Function *> gridSyncs; // reach grid.sync()
-};
-
-ThreadDependence analyseThreadDependence(Module &m) {
-  ThreadDependence td;
-  SmallPtrSet<Function *, 32> direct, directSplit, directGrid;
-  for (const char *name : {kBarrierFn, kWarpFn})
-    if (Function *f = m.getFunction(name))
-      userFunctions(f, directSplit);
-  if (Function *f = m.getFunction(kGridSyncFn))
-    userFunctions(f, directGrid);
-  for (const char *name : {kThreadIdxVar, kLaneVar})
-    if (GlobalVariable *g = m.getNamedGlobal(name))
-      userFunctions(g, direct);
-  // Callers of each defined function.
-  DenseMap<Function *, SmallVector<Function *, 4>> callers;
-  for (Function &f : m)
-    for (Instruction &i : instructions(f))
-      if (auto *cb = dyn_cast<CallBase>(&i))
-        if (Function *callee = cb->getCalledFunction())
-          if (!callee->isDeclaration())
-            callers[callee].push_back(&f);
-  auto propagate = [&](const SmallPtrSetImpl<Function *> &seed, DenseSet<Function *> &set) {
-    SmallVector<Function *, 32> work(seed.begin(), seed.end());
-    while (!work.empty()) {
-      Function *f = work.pop_back_val();
-      if (!set.insert(f).second)
-        continue;
-      for (Function *c : callers.lookup(f))
-        work.push_back(c);
-    }
-  };
-  propagate(directGrid, td.gridSyncs);
-  SmallPtrSet<Function *, 32> splitSeed(directSplit.begin(), directSplit.end());
-  splitSeed.insert(directGrid.begin(), directGrid.end());
-  propagate(splitSeed, td.splits);
-  SmallPtrSet<Function *, 32> needSeed(direct.begin(), direct.end());
-  needSeed.insert(splitSeed.begin(), splitSeed.end());
-  propagate(needSeed, td.needs);
-  return td;
 }
 
 // ---- building one block function ----
@@ -1142,32 +1057,6 @@ Function *BlockBuilder::build() {
     }
   }
   return b_;
-}
-
-// A constructor registering every kernel's block function (or why none).
-void emitRegistration(Module &m, const std::vector<Function *> &kernels,
-                      const std::vector<Function *> &blocks,
-                      const std::vector<GlobalVariable *> &descs,
-                      const std::vector<std::string> &whys) {
-  LLVMContext &c = m.getContext();
-  Type *i8p = Type::getInt8PtrTy(c);
-  FunctionCallee reg = m.getOrInsertFunction(
-      "__ahCpuRegisterBlock", FunctionType::get(Type::getVoidTy(c), {i8p, i8p, i8p, i8p}, false));
-  Function *ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false),
-                                    GlobalValue::InternalLinkage, "ah.register.block.kernels", m);
-  IRBuilder<> ir(BasicBlock::Create(c, "entry", ctor));
-  for (size_t i = 0; i < kernels.size(); i++) {
-    Value *why = Constant::getNullValue(i8p);
-    if (blocks[i] == nullptr)
-      why = ir.CreateGlobalStringPtr(whys[i], "ah.why");
-    Value *block = blocks[i] != nullptr ? ir.CreatePointerCast(blocks[i], i8p)
-                                        : Constant::getNullValue(i8p);
-    Value *desc = descs[i] != nullptr ? ir.CreatePointerCast(descs[i], i8p)
-                                      : Constant::getNullValue(i8p);
-    ir.CreateCall(reg, {ir.CreatePointerCast(kernels[i], i8p), block, desc, why});
-  }
-  ir.CreateRetVoid();
-  appendToGlobalCtors(m, ctor, 65535);
 }
 
 } // namespace
