@@ -30,6 +30,8 @@ enum ah_kind {
   AH_KIND_GRAPH_NODE,
   AH_KIND_GRAPH_EXEC,
   AH_KIND_FUNCTION, /* hipFunction_t of a loaded module */
+  AH_KIND_RTC_PROGRAM, /* hiprtcProgram */
+  AH_KIND_RTC_LINK,    /* hiprtcLinkState */
 };
 #define AH_MAGIC 0x41485950u /* "AHYP" */
 
