@@ -126,6 +126,22 @@ typedef enum AH_NODISCARD hipError_t {
   hipErrorTbd /* marks the end of the list */
 } hipError_t;
 
+/* HIP's older spellings of four codes. */
+#define HIP_SUCCESS 0
+#define HIP_ERROR_INVALID_VALUE 1
+#define HIP_ERROR_NOT_INITIALIZED 2
+#define HIP_ERROR_LAUNCH_OUT_OF_RESOURCES 3
+
+/* hipGetProcAddress: flags and what the lookup found. */
+#define HIP_GET_PROC_ADDRESS_DEFAULT 0x0
+#define HIP_GET_PROC_ADDRESS_LEGACY_STREAM (1 << 0)
+#define HIP_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM (1 << 1)
+typedef enum hipDriverProcAddressQueryResult {
+  HIP_GET_PROC_ADDRESS_SUCCESS = 0,
+  HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+  HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
+} hipDriverProcAddressQueryResult;
+
 /* ---- devices ------------------------------------------------------------- */
 
 typedef int hipDevice_t;
@@ -681,11 +697,36 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
 hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags);
 hipError_t hipDeviceDisablePeerAccess(int peerDeviceId);
 
+/* Contexts (deprecated in HIP, still used): one context per device, its primary context.
+ * hipCtxCreate and hipCtxPushCurrent push it on the calling thread's context stack and make
+ * its device current; popping makes the next one's device current (docs/semantics.md). */
+hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device);
+hipError_t hipCtxDestroy(hipCtx_t ctx);
+hipError_t hipCtxPushCurrent(hipCtx_t ctx);
+hipError_t hipCtxPopCurrent(hipCtx_t *ctx);
+hipError_t hipCtxGetCurrent(hipCtx_t *ctx);
+hipError_t hipCtxSetCurrent(hipCtx_t ctx);
+hipError_t hipCtxGetDevice(hipDevice_t *device);
+hipError_t hipCtxGetFlags(unsigned int *flags);
+hipError_t hipCtxGetApiVersion(hipCtx_t ctx, unsigned int *apiVersion);
+hipError_t hipCtxSynchronize(void);
+hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev);
+hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev);
+hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int *active);
+hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev);
+hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags);
+
 /* Errors. These four never change the thread's last error themselves. */
 hipError_t hipGetLastError(void);
 hipError_t hipPeekAtLastError(void);
 const char *hipGetErrorName(hipError_t hip_error);
 const char *hipGetErrorString(hipError_t hipError);
+/* The driver-style pair: hipErrorInvalidValue for a NULL output or a code HIP does not know. */
+hipError_t hipDrvGetErrorName(hipError_t hipError, const char **errorString);
+hipError_t hipDrvGetErrorString(hipError_t hipError, const char **errorString);
+/* The address of a HIP entry point by name (hipVersion: the caller's HIP_VERSION). */
+hipError_t hipGetProcAddress(const char *symbol, void **pfn, int hipVersion, uint64_t flags,
+                             hipDriverProcAddressQueryResult *symbolStatus);
 
 /* Memory. */
 hipError_t hipMalloc(void **ptr, size_t size);
@@ -839,6 +880,7 @@ hipError_t hipLaunchByPtr(const void *func);
 hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func);
 hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value);
 hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config);
+hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config);
 
 /* ---- modules (src/api/hip_module.c; docs/modules.md) ----------------------
  * A code object here is a shared library made by `hipcc --genco`; its
@@ -887,6 +929,8 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
                                hipJitOption *options, void **optionValues);
 hipError_t hipModuleUnload(hipModule_t module);
 hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname);
+/* A function handle for a kernel of the program itself (its host address). */
+hipError_t hipGetFuncBySymbol(hipFunction_t *functionPtr, const void *symbolPtr);
 hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod,
                               const char *name);
 hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,

@@ -386,11 +386,15 @@ static hipError_t set(void *dst, uint32_t value, unsigned elem, size_t count, si
   void *q;
   hipError_t err;
 
-  if (dst == NULL)
-    return hipErrorInvalidValue;
   err = ah_stream_resolve(stream, &dev, &q);
   if (err != hipSuccess)
     return err;
+  /* Nothing to set is success whatever dst is (NULL, one past an allocation), as in AMD's
+   * runtime, which checks the size before the pointer. */
+  if (count == 0 || height == 0)
+    return hipSuccess;
+  if (dst == NULL)
+    return hipErrorInvalidValue;
   err = ah_memset_cmd(dst, value, elem, count, pitch, height, &cmd);
   if (err != hipSuccess || cmd.set.height == 0)
     return err;
@@ -442,14 +446,14 @@ AH_EXPORT hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t cou
 
 AH_EXPORT hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height) {
   AH_ENTER();
-  AH_REQUIRE(dst != NULL && pitch >= width, hipErrorInvalidValue);
+  AH_REQUIRE(pitch >= width, hipErrorInvalidValue);
   AH_RETURN(set(dst, (uint8_t)value, 1, width, pitch, height, NULL, 1));
 }
 
 AH_EXPORT hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width,
                                       size_t height, hipStream_t stream) {
   AH_ENTER();
-  AH_REQUIRE(dst != NULL && pitch >= width, hipErrorInvalidValue);
+  AH_REQUIRE(pitch >= width, hipErrorInvalidValue);
   AH_RETURN(set(dst, (uint8_t)value, 1, width, pitch, height, stream, 0));
 }
 
