@@ -108,12 +108,18 @@ def classify(ctx, area):
 # Build
 
 def build_main(ctx):
-    """The suite's Catch2 main and test context (hipTestMain), compiled once."""
+    """The suite's Catch2 main and test context (hipTestMain) and its shared kernels
+    (catch/kernels/*.cpp, the KERNELS objects of its CMake build), compiled once."""
     objs = []
     d = os.path.join(ctx.out, "main")
     os.makedirs(d, exist_ok=True)
-    for s in ("main.cc", "hip_test_context.cc", "hip_test_features.cc"):
-        src = os.path.join(ctx.catch, "hipTestMain", s)
+    srcs = [os.path.join(ctx.catch, "hipTestMain", s)
+            for s in ("main.cc", "hip_test_context.cc", "hip_test_features.cc")]
+    kdir = os.path.join(ctx.catch, "kernels")
+    if os.path.isdir(kdir):
+        srcs += [os.path.join(kdir, f) for f in sorted(os.listdir(kdir)) if f.endswith(".cpp")]
+    for src in srcs:
+        s = os.path.basename(src)
         obj = os.path.join(d, s + ".o")
         log = os.path.join(d, s + ".log")
         if not newer(obj, src, ctx.hipcc):

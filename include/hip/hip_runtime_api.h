@@ -1092,7 +1092,8 @@ typedef struct hipMemPoolProps {
   hipMemAllocationHandleType handleTypes;
   hipMemLocation location;
   void *win32SecurityAttributes;
-  unsigned char reserved[64];
+  size_t maxSize; /* the most the pool may hold, in bytes; 0: no limit of its own */
+  unsigned char reserved[56];
 } hipMemPoolProps;
 
 typedef struct hipMemPoolPtrExportData {

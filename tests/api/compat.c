@@ -212,3 +212,31 @@ AH_TEST(compat_clock_rate_agrees) {
   CHECK_EQ(p.clockInstructionRate, 1000000);
   return AH_PASS;
 }
+
+/* hipMemPoolProps::maxSize bounds what a pool holds: past it an allocation fails with
+ * hipErrorOutOfMemory; memory freed back to the pool counts until the pool gives it up. */
+AH_TEST(compat_mempool_max_size) {
+  hipMemPoolProps props;
+  hipMemPool_t pool;
+  hipStream_t s;
+  void *a = NULL, *b = NULL;
+
+  memset(&props, 0, sizeof(props));
+  props.allocType = hipMemAllocationTypePinned;
+  props.location.type = hipMemLocationTypeDevice;
+  props.location.id = 0;
+  props.maxSize = 1 << 20;
+  CHECK_HIP(hipMemPoolCreate(&pool, &props));
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipMallocFromPoolAsync(&a, 1 << 20, pool, s));
+  CHECK_ERR(hipMallocFromPoolAsync(&b, 1, pool, s), hipErrorOutOfMemory);
+  CHECK_HIP(hipFreeAsync(a, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipMallocFromPoolAsync(&b, 4096, pool, s)); /* the freed block is reused or given up */
+  CHECK_HIP(hipFreeAsync(b, s));
+  CHECK_ERR(hipMallocFromPoolAsync(&b, (1 << 20) + 1, pool, s), hipErrorOutOfMemory);
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_HIP(hipMemPoolDestroy(pool));
+  return AH_PASS;
+}

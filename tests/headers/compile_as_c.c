@@ -147,3 +147,5 @@ AH_CHECK(hip_success, HIP_SUCCESS == 0);
 AH_CHECK(ad_format, HIP_AD_FORMAT_SIGNED_INT32 == 0x0a && HIP_AD_FORMAT_FLOAT == 0x20);
 AH_CHECK(bf16_size, sizeof(hip_bfloat16) == 2);
 AH_CHECK(complex_size, sizeof(hipDoubleComplex) == 16);
+AH_CHECK(pool_props_max, offsetof(hipMemPoolProps, maxSize) + sizeof(size_t) + 56 ==
+                            sizeof(hipMemPoolProps));
