@@ -838,6 +838,87 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy);
 hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream __dparm(0));
 hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy);
 
+/* The driver-style 3D copy: like hip_Memcpy2D, with a z position and slices of srcHeight /
+ * dstHeight rows. */
+typedef struct HIP_MEMCPY3D {
+  size_t srcXInBytes;
+  size_t srcY;
+  size_t srcZ;
+  size_t srcLOD;
+  hipMemoryType srcMemoryType;
+  const void *srcHost;
+  hipDeviceptr_t srcDevice;
+  hipArray_t srcArray;
+  size_t srcPitch;
+  size_t srcHeight;
+  size_t dstXInBytes;
+  size_t dstY;
+  size_t dstZ;
+  size_t dstLOD;
+  hipMemoryType dstMemoryType;
+  void *dstHost;
+  hipDeviceptr_t dstDevice;
+  hipArray_t dstArray;
+  size_t dstPitch;
+  size_t dstHeight;
+  size_t WidthInBytes;
+  size_t Height;
+  size_t Depth;
+} HIP_MEMCPY3D;
+hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy);
+hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream __dparm(0));
+
+/* Arrays and mipmapped arrays. NOT IMPLEMENTED: anyhip makes no arrays yet (the CPU device
+ * reports hipDeviceAttributeImageSupport 0). These check their arguments and then return
+ * hipErrorNotSupported; a copy naming an array returns hipErrorInvalidValue (no array handle
+ * can exist). hipCreateChannelDesc is real. See docs/memory.md. */
+#define hipArrayDefault 0x00
+#define hipArrayLayered 0x01
+#define hipArraySurfaceLoadStore 0x02
+#define hipArrayCubemap 0x04
+#define hipArrayTextureGather 0x08
+struct hipMipmappedArray;
+typedef struct hipMipmappedArray *hipMipmappedArray_t;
+typedef const struct hipMipmappedArray *hipMipmappedArray_const_t;
+hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w, hipChannelFormatKind f);
+hipError_t hipMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc, size_t width,
+                          size_t height __dparm(0), unsigned int flags __dparm(hipArrayDefault));
+hipError_t hipMalloc3DArray(hipArray_t *array, const struct hipChannelFormatDesc *desc,
+                            struct hipExtent extent, unsigned int flags);
+hipError_t hipArrayCreate(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray);
+hipError_t hipArray3DCreate(hipArray_t *array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray);
+hipError_t hipFreeArray(hipArray_t array);
+hipError_t hipArrayDestroy(hipArray_t array);
+hipError_t hipArrayGetInfo(hipChannelFormatDesc *desc, hipExtent *extent, unsigned int *flags,
+                           hipArray_t array);
+hipError_t hipArrayGetDescriptor(HIP_ARRAY_DESCRIPTOR *pArrayDescriptor, hipArray_t array);
+hipError_t hipArray3DGetDescriptor(HIP_ARRAY3D_DESCRIPTOR *pArrayDescriptor, hipArray_t array);
+hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
+                                   const struct hipChannelFormatDesc *desc,
+                                   struct hipExtent extent, unsigned int numLevels,
+                                   unsigned int flags __dparm(0));
+hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray);
+hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
+                                     hipMipmappedArray_const_t mipmappedArray,
+                                     unsigned int level);
+hipError_t hipMemcpy2DToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                              size_t spitch, size_t width, size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpy2DToArrayAsync(hipArray_t dst, size_t wOffset, size_t hOffset,
+                                   const void *src, size_t spitch, size_t width, size_t height,
+                                   hipMemcpyKind kind, hipStream_t stream __dparm(0));
+hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
+                                size_t hOffset, size_t width, size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t src,
+                                     size_t wOffset, size_t hOffset, size_t width, size_t height,
+                                     hipMemcpyKind kind, hipStream_t stream __dparm(0));
+hipError_t hipMemcpyToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                            size_t count, hipMemcpyKind kind);
+hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffset,
+                              size_t hOffset, size_t count, hipMemcpyKind kind);
+hipError_t hipMemcpyAtoH(void *dst, hipArray_t srcArray, size_t srcOffset, size_t count);
+hipError_t hipMemcpyHtoA(hipArray_t dstArray, size_t dstOffset, const void *srcHost,
+                         size_t count);
+
 /* Streams. */
 hipError_t hipStreamCreate(hipStream_t *stream);
 hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags);
@@ -1339,6 +1420,7 @@ static inline hipError_t hipMallocFromPoolAsync(T **dev_ptr, size_t size, hipMem
 
 #if defined(__cplusplus) && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)
 #include <hip/anyhip/common/api_cxx.hpp>
+#include <hip/channel_descriptor.h>
 #endif
 
 #endif

@@ -240,3 +240,75 @@ AH_TEST(compat_mempool_max_size) {
   CHECK_HIP(hipMemPoolDestroy(pool));
   return AH_PASS;
 }
+
+/* hipDrvMemcpy3D: a 4x3x2 box out of a pitched 3D allocation into host memory, slices
+ * srcHeight rows apart, starting at (x 1 byte, y 1, z 1). */
+AH_TEST(compat_drv_memcpy3d) {
+  enum { W = 8, H = 4, D = 3 };
+  unsigned char host[W * H * D], out[4 * 3 * 2];
+  unsigned char *dev;
+  HIP_MEMCPY3D c;
+
+  for (int i = 0; i < W * H * D; i++)
+    host[i] = (unsigned char)i;
+  CHECK_HIP(hipMalloc((void **)&dev, sizeof(host)));
+  CHECK_HIP(hipMemcpy(dev, host, sizeof(host), hipMemcpyHostToDevice));
+  memset(&c, 0, sizeof(c));
+  c.srcMemoryType = hipMemoryTypeDevice;
+  c.srcDevice = dev;
+  c.srcPitch = W;
+  c.srcHeight = H;
+  c.srcXInBytes = 1;
+  c.srcY = 1;
+  c.srcZ = 1;
+  c.dstMemoryType = hipMemoryTypeHost;
+  c.dstHost = out;
+  c.dstPitch = 4;
+  c.dstHeight = 3;
+  c.WidthInBytes = 4;
+  c.Height = 3;
+  c.Depth = 2;
+  CHECK_HIP(hipDrvMemcpy3D(&c));
+  for (int z = 0; z < 2; z++)
+    for (int y = 0; y < 3; y++)
+      for (int x = 0; x < 4; x++)
+        CHECK_EQ(out[(z * 3 + y) * 4 + x], host[((z + 1) * H + y + 1) * W + x + 1]);
+  memset(out, 0, sizeof(out));
+  CHECK_HIP(hipDrvMemcpy3DAsync(&c, NULL));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(out[0], host[(H + 1) * W + 1]);
+  CHECK_ERR(hipDrvMemcpy3D(NULL), hipErrorInvalidValue);
+  c.srcHeight = 2; /* slices overlap the box's rows */
+  CHECK_ERR(hipDrvMemcpy3D(&c), hipErrorInvalidValue);
+  c.srcHeight = H;
+  c.srcArray = (hipArray_t)&c; /* no array handle is valid */
+  CHECK_ERR(hipDrvMemcpy3D(&c), hipErrorInvalidValue);
+  CHECK_HIP(hipFree(dev));
+  return AH_PASS;
+}
+
+/* Arrays are not implemented: creation answers hipErrorNotSupported after HIP's argument
+ * checks, and the device says it has no image support. hipCreateChannelDesc is real. */
+AH_TEST(compat_arrays_not_supported) {
+  hipChannelFormatDesc d = hipCreateChannelDesc(32, 0, 0, 0, hipChannelFormatKindFloat);
+  hipExtent e = {16, 16, 1};
+  HIP_ARRAY_DESCRIPTOR ad = {16, 16, HIP_AD_FORMAT_FLOAT, 1};
+  hipArray_t a = (hipArray_t)&d;
+  int image = -1;
+
+  CHECK_EQ(d.x, 32);
+  CHECK_EQ(d.f, hipChannelFormatKindFloat);
+  CHECK_HIP(hipDeviceGetAttribute(&image, hipDeviceAttributeImageSupport, 0));
+  CHECK_EQ(image, 0);
+  CHECK_ERR(hipMallocArray(NULL, &d, 16, 16, hipArrayDefault), hipErrorInvalidValue);
+  CHECK_ERR(hipMallocArray(&a, &d, 16, 16, 0x100), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMallocArray(&a, &d, 16, 16, hipArrayDefault), hipErrorNotSupported);
+  CHECK(a == NULL);
+  CHECK_ERR(hipMalloc3DArray(&a, &d, e, hipArrayDefault), hipErrorNotSupported);
+  CHECK_ERR(hipArrayCreate(&a, &ad), hipErrorNotSupported);
+  ad.NumChannels = 3;
+  CHECK_ERR(hipArrayCreate(&a, &ad), hipErrorInvalidValue);
+  CHECK_ERR(hipFreeArray((hipArray_t)&d), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyHtoA((hipArray_t)&d, 0, &e, 4), hipErrorInvalidValue);
+  return AH_PASS;
+}

@@ -3,7 +3,8 @@
 // <hip/hip_complex.h> (operations on host and device), <hip/hip_bfloat16.h> (round to nearest
 // even, truncation, arithmetic), <hip/math_functions.h> and <hip/device_functions.h>,
 // __builtin_amdgcn_s_sleep and __clock() in a kernel, hipGetFuncBySymbol (a handle launched
-// with hipModuleLaunchKernel; a host function is refused) and hipFuncSetSharedMemConfig.
+// with hipModuleLaunchKernel; a host function is refused), hipFuncSetSharedMemConfig and
+// hipCreateChannelDesc<T>().
 #include "engine_test.h"
 
 #include <hip/device_functions.h>
@@ -114,6 +115,17 @@ int main() {
             hipErrorInvalidValue);
   CHECK_ERR(hipFuncSetSharedMemConfig(nullptr, hipSharedMemBankSizeDefault),
             hipErrorInvalidDeviceFunction);
+
+  // hipCreateChannelDesc<T>(): bits per component and kind.
+  hipChannelFormatDesc cd = hipCreateChannelDesc<float4>();
+  CHECK(cd.x == 32 && cd.y == 32 && cd.z == 32 && cd.w == 32);
+  CHECK_EQ(cd.f, hipChannelFormatKindFloat);
+  cd = hipCreateChannelDesc<unsigned char>();
+  CHECK(cd.x == 8 && cd.y == 0 && cd.f == hipChannelFormatKindUnsigned);
+  cd = hipCreateChannelDesc<short2>();
+  CHECK(cd.x == 16 && cd.y == 16 && cd.z == 0 && cd.f == hipChannelFormatKindSigned);
+  cd = hipCreateChannelDesc<double>();
+  CHECK(cd.x == 0 && cd.f == hipChannelFormatKindNone);
 
   CHECK_HIP(hipFree(f));
   CHECK_HIP(hipFree(d));
