@@ -503,6 +503,9 @@ AH_HF __half2 atomicAdd(__half2 *addr, __half2 val) {
   } while (!__atomic_compare_exchange_n(p, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
   return __half2(__half2_raw{(unsigned short)old, (unsigned short)(old >> 16)});
 }
+AH_HF __half2 unsafeAtomicAdd(__half2 *addr, __half2 val) { return atomicAdd(addr, val); }
+AH_HF __half2 safeAtomicAdd(__half2 *addr, __half2 val) { return atomicAdd(addr, val); }
+AH_HF __half unsafeAtomicAdd(__half *addr, __half val) { return atomicAdd(addr, val); }
 
 #undef AH_HF
 
