@@ -2,12 +2,18 @@
 // Device-code names HIP programs (and ROCm's unit suite) use that the host compiler lacks, each
 // against a known value: std::sinf-style float functions, clang's __hip_atomic_* builtins on
 // float (exchange, load, store, compare-exchange), unsafeAtomicAdd on __half2 and __half,
-// unsafeAtomicMax/Min on float and double.
+// unsafeAtomicMax/Min on float and double, __half2 from a scalar (both halves), and a
+// program's own host comparisons of __half by value next to anyhip's (as hip-tests has them).
 #include "engine_test.h"
 
 #include <hip/hip_fp16.h>
 
 #include <cmath>
+
+static bool operator!=(__half x, __half y) {
+  return static_cast<__half_raw>(x).x != static_cast<__half_raw>(y).x;
+}
+static bool operator==(__half2 x, __half2 y) { return __hbeq2(x, y); }
 
 __global__ void names(float *f, double *d, __half2 *h2, __half *h) {
   int i = threadIdx.x;
@@ -58,6 +64,12 @@ int main() {
   CHECK_HIP(hipFree(d));
   CHECK_HIP(hipFree(h2));
   CHECK_HIP(hipFree(h));
+  __half2 splat = static_cast<__half2>(3ull);
+  CHECK_EQ(__low2float(splat), 3);
+  CHECK_EQ(__high2float(splat), 3);
+  CHECK(splat == __half2(__half(3.0f), __half(3.0f)));
+  CHECK(__float2half(1.0f) != __float2half(2.0f));
+  CHECK(__float2half(1.0f) < __float2half(2.0f)); // anyhip's, no program one
   printf("compat_device_names: ok\n");
   return 0;
 }
