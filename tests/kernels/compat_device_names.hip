@@ -3,7 +3,8 @@
 // against a known value: std::sinf-style float functions, clang's __hip_atomic_* builtins on
 // float (exchange, load, store, compare-exchange), unsafeAtomicAdd on __half2 and __half,
 // unsafeAtomicMax/Min on float and double, __half2 from a scalar (both halves), and a
-// program's own host comparisons of __half by value next to anyhip's (as hip-tests has them).
+// program's own host comparisons of __half by value next to anyhip's (as hip-tests has them),
+// __half2_raw::data.
 #include "engine_test.h"
 
 #include <hip/hip_fp16.h>
@@ -70,6 +71,10 @@ int main() {
   CHECK(splat == __half2(__half(3.0f), __half(3.0f)));
   CHECK(__float2half(1.0f) != __float2half(2.0f));
   CHECK(__float2half(1.0f) < __float2half(2.0f)); // anyhip's, no program one
+  auto raw = static_cast<const __half2_raw &>(__floats2half2_rn(1.0f, 2.0f));
+  CHECK_EQ(raw.data.x, 0x3c00);
+  CHECK_EQ(raw.data.y, 0x4000);
+  CHECK_EQ(raw.x, raw.data.x);
   printf("compat_device_names: ok\n");
   return 0;
 }

@@ -23,9 +23,18 @@
 struct __half_raw {
   unsigned short x;
 };
+/* `data` is HIP's name for both lanes at once (a two-lane vector there): data.x, data.y. */
 struct __half2_raw {
-  unsigned short x;
-  unsigned short y;
+  union {
+    struct {
+      unsigned short x;
+      unsigned short y;
+    };
+    struct {
+      unsigned short x;
+      unsigned short y;
+    } data;
+  };
 };
 
 struct __half;
@@ -106,7 +115,7 @@ struct __attribute__((aligned(4))) __half2 {
     y = __half_raw{r.y};
     return *this;
   }
-  constexpr operator __half2_raw() const { return __half2_raw{x.__x, y.__x}; }
+  constexpr operator __half2_raw() const { return __half2_raw{{{x.__x, y.__x}}}; }
 };
 
 typedef __half half;
@@ -464,10 +473,10 @@ AH_HF __half2 &operator-=(__half2 &a, const __half2 &b) { return a = __hsub2(a, 
 AH_HF __half2 &operator*=(__half2 &a, const __half2 &b) { return a = __hmul2(a, b); }
 AH_HF __half2 &operator/=(__half2 &a, const __half2 &b) { return a = __h2div(a, b); }
 AH_HF __half2 &operator++(__half2 &a) {
-  return a = __hadd2(a, __half2(__half2_raw{0x3c00u, 0x3c00u}));
+  return a = __hadd2(a, __half2(__half2_raw{{{0x3c00u, 0x3c00u}}}));
 }
 AH_HF __half2 &operator--(__half2 &a) {
-  return a = __hsub2(a, __half2(__half2_raw{0x3c00u, 0x3c00u}));
+  return a = __hsub2(a, __half2(__half2_raw{{{0x3c00u, 0x3c00u}}}));
 }
 AH_HF __half2 operator++(__half2 &a, int) {
   __half2 old = a;
@@ -506,11 +515,11 @@ AH_HF __half2 atomicAdd(__half2 *addr, __half2 val) {
   unsigned *p = reinterpret_cast<unsigned *>(addr);
   unsigned old = __atomic_load_n(p, __ATOMIC_RELAXED), want;
   do {
-    __half2 a(__half2_raw{(unsigned short)old, (unsigned short)(old >> 16)});
+    __half2 a(__half2_raw{{{(unsigned short)old, (unsigned short)(old >> 16)}}});
     __half2 s = __hadd2(a, val);
     want = (unsigned)s.x.__x | ((unsigned)s.y.__x << 16);
   } while (!__atomic_compare_exchange_n(p, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-  return __half2(__half2_raw{(unsigned short)old, (unsigned short)(old >> 16)});
+  return __half2(__half2_raw{{{(unsigned short)old, (unsigned short)(old >> 16)}}});
 }
 AH_HF __half2 unsafeAtomicAdd(__half2 *addr, __half2 val) { return atomicAdd(addr, val); }
 AH_HF __half2 safeAtomicAdd(__half2 *addr, __half2 val) { return atomicAdd(addr, val); }
