@@ -9,10 +9,11 @@
 #
 # Environment: HIPCC (default build/bin/hipcc), JOBS (parallel compiles and runs, default 2),
 # AREAS (space-separated, default: the 16 areas of issue 13), ONLY (a regular expression over
-# area/source), STAGE (all, build or run), FORCE=1 (rebuild sources that built before; by default
-# only new, changed or failed sources are compiled again), CASE_TIMEOUT (seconds per test case,
-# default 60), COMPILE_TIMEOUT (seconds per compile, default 600), HIPCC_FLAGS (added to every
-# compile). Needs python3 (as the suite's own CMake build does) and cpp (for the exclusion list).
+# area/source), STAGE (all, build, run, or report: the last run's summary again), FORCE=1
+# (rebuild sources that built before; by default only new, changed or failed sources are
+# compiled again), CASE_TIMEOUT (seconds per test case, default 60), COMPILE_TIMEOUT (seconds
+# per compile, default 600), HIPCC_FLAGS (added to every compile). Needs python3 (as the
+# suite's own CMake build does) and cpp (for the exclusion list).
 set -e
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
   echo "usage: $0 <hip-tests checkout> [build dir]" >&2

@@ -276,6 +276,41 @@ def first_error(log):
     return "(empty log)"
 
 
+def failure_reason(log):
+    """A short reason for a failed case: an assertion or abort message of the program, else
+    Catch2's first failed expression with its expansion, else the last line."""
+    try:
+        lines = open(log, errors="replace").read().splitlines()
+    except OSError:
+        return "(no log)"
+    for l in lines:
+        if "timed out after" in l:
+            return "timed out"
+        if "Assertion `" in l:
+            return "assert: " + l.split("Assertion", 1)[1].strip()[:120]
+        if l.startswith("anyhip:") or "hipcc:" in l:
+            return l.strip()[:120]
+    for i, l in enumerate(lines):
+        if l.endswith("FAILED:"):
+            rest = [x.strip() for x in lines[i + 1:i + 8] if x.strip()]
+            if rest and rest[0].startswith("due to a fatal error"):
+                return " ".join(rest[:2])[:120]
+            msg = rest[0] if rest else ""
+            for j, x in enumerate(rest):
+                if x == "with expansion:" and j + 1 < len(rest):
+                    msg += "  [" + rest[j + 1] + "]"
+                    break
+            for j, x in enumerate(rest):
+                if x.startswith("Error:") or x.startswith("Str:"):
+                    msg += "  " + x
+                    break
+            return re.sub(r"\s+", " ", msg)[:160]
+    for l in reversed(lines):
+        if l.strip() and not l.startswith("$ "):
+            return l.strip()[:120]
+    return "(empty log)"
+
+
 def main():
     if len(sys.argv) < 4:
         print("usage: hip_tests.py <hip-tests checkout> <build dir> <hipcc>", file=sys.stderr)
@@ -363,6 +398,11 @@ def main():
         with open(os.path.join(ctx.out, "results.tsv"), "w") as f:
             for r in sorted(results):
                 f.write("%s\t%s\t%s\t%s\t%.2f\t%s\n" % r)
+    if stage == "report":  # the last run's results again, with the build state as it is
+        with open(os.path.join(ctx.out, "results.tsv")) as f:
+            for l in f:
+                a, src, name, st, dt, log = l.rstrip("\n").split("\t")
+                results.append((a, src, name, st, float(dt), log))
     t_all = time.time() - t_start
 
     # Summary.
@@ -406,7 +446,8 @@ def main():
         if fails:
             print("\nfailed cases (logs under %s/<area>/runs):" % ctx.out)
             for r in fails:
-                print("  %s/%s: %s [%s]" % (r[0], r[1], r[2], r[3]))
+                print("  %s/%s: %s [%s] %s" % (r[0], r[1], r[2], r[3],
+                                              failure_reason(r[5]) if r[5] else ""))
     print("\nresults: %s/results.tsv; build logs: %s/<area>/logs" % (ctx.out, ctx.out))
     print("time: build %.0f s, total %.0f s" % (t_build, t_all))
     return 0
