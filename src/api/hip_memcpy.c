@@ -167,7 +167,9 @@ static hipError_t submit_copy(struct ah_device *dev, void *q, void *dst, const v
   cmd.copy.dst = dst;
   cmd.copy.src = src;
   cmd.copy.bytes = bytes;
-  return submit(dev, q, &cmd, sync || pageable);
+  /* A copy between host buffers is done when the call returns, Async too (AMD's runtime
+   * copies them on the host after the stream's earlier work). */
+  return submit(dev, q, &cmd, sync || pageable || cmd.copy.kind == hipMemcpyHostToHost);
 }
 
 /* ---- 1D copies ---------------------------------------------------------- */
@@ -379,6 +381,13 @@ hipError_t ah_memset_cmd(void *dst, uint32_t value, unsigned elem, size_t count,
   return hipSuccess;
 }
 
+/* Whether p lies in a device allocation (not managed, pinned or registered memory). */
+static int device_memory(const void *p) {
+  struct ah_alloc a;
+
+  return ah_alloc_find(p, &a) && a.kind == AH_MEM_DEVICE && a.host_ptr == NULL;
+}
+
 static hipError_t set(void *dst, uint32_t value, unsigned elem, size_t count, size_t pitch,
                       size_t height, hipStream_t stream, int sync) {
   struct ah_cmd cmd;
@@ -398,6 +407,11 @@ static hipError_t set(void *dst, uint32_t value, unsigned elem, size_t count, si
   err = ah_memset_cmd(dst, value, elem, count, pitch, height, &cmd);
   if (err != hipSuccess || cmd.set.height == 0)
     return err;
+  /* The synchronous forms are asynchronous with respect to the host when they set device
+   * memory (hipMalloc's; HIP and CUDA document this): queued on the null stream, not waited
+   * for. Host, pinned and managed memory, which the host may read next, are set by return. */
+  if (sync && device_memory(dst))
+    sync = 0;
   return submit(dev, q, &cmd, sync);
 }
 
