@@ -167,9 +167,9 @@ static hipError_t submit_copy(struct ah_device *dev, void *q, void *dst, const v
   cmd.copy.dst = dst;
   cmd.copy.src = src;
   cmd.copy.bytes = bytes;
-  /* A copy between host buffers is done when the call returns, Async too (AMD's runtime
-   * copies them on the host after the stream's earlier work). */
-  return submit(dev, q, &cmd, sync || pageable || cmd.copy.kind == hipMemcpyHostToHost);
+  /* An Async copy between pinned host buffers stays asynchronous, as in CUDA (AMD's runtime
+   * finishes it before returning; programs that queue it behind a gate would then block). */
+  return submit(dev, q, &cmd, sync || pageable);
 }
 
 /* ---- 1D copies ---------------------------------------------------------- */
