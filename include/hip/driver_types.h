@@ -78,6 +78,39 @@ typedef struct hipChannelFormatDesc {
   enum hipChannelFormatKind f;
 } hipChannelFormatDesc;
 
+/* Driver-style array formats and descriptors (hipArrayCreate, hipArray3DCreate). The types
+ * are HIP's, so code that names them compiles; anyhip makes no arrays yet (docs/memory.md). */
+typedef enum hipArray_Format {
+  HIP_AD_FORMAT_UNSIGNED_INT8 = 0x01,
+  HIP_AD_FORMAT_UNSIGNED_INT16 = 0x02,
+  HIP_AD_FORMAT_UNSIGNED_INT32 = 0x03,
+  HIP_AD_FORMAT_SIGNED_INT8 = 0x08,
+  HIP_AD_FORMAT_SIGNED_INT16 = 0x09,
+  HIP_AD_FORMAT_SIGNED_INT32 = 0x0a,
+  HIP_AD_FORMAT_HALF = 0x10,
+  HIP_AD_FORMAT_FLOAT = 0x20
+} hipArray_Format;
+
+typedef struct HIP_ARRAY_DESCRIPTOR {
+  size_t Width;
+  size_t Height;
+  enum hipArray_Format Format;
+  unsigned int NumChannels;
+} HIP_ARRAY_DESCRIPTOR;
+
+typedef struct HIP_ARRAY3D_DESCRIPTOR {
+  size_t Width;
+  size_t Height;
+  size_t Depth;
+  enum hipArray_Format Format;
+  unsigned int NumChannels;
+  unsigned int Flags;
+} HIP_ARRAY3D_DESCRIPTOR;
+
+/* Texture and surface objects are 64-bit handles in HIP. */
+typedef unsigned long long hipTextureObject_t;
+typedef unsigned long long hipSurfaceObject_t;
+
 static inline struct hipPitchedPtr make_hipPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
   struct hipPitchedPtr s;
 

@@ -129,6 +129,22 @@ typedef enum AH_NODISCARD hipError_t {
   hipErrorTbd /* marks the end of the list */
 } hipError_t;
 
+/* HIP's older spellings of four codes. */
+#define HIP_SUCCESS 0
+#define HIP_ERROR_INVALID_VALUE 1
+#define HIP_ERROR_NOT_INITIALIZED 2
+#define HIP_ERROR_LAUNCH_OUT_OF_RESOURCES 3
+
+/* hipGetProcAddress: flags and what the lookup found. */
+#define HIP_GET_PROC_ADDRESS_DEFAULT 0x0
+#define HIP_GET_PROC_ADDRESS_LEGACY_STREAM (1 << 0)
+#define HIP_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM (1 << 1)
+typedef enum hipDriverProcAddressQueryResult {
+  HIP_GET_PROC_ADDRESS_SUCCESS = 0,
+  HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+  HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
+} hipDriverProcAddressQueryResult;
+
 /* ---- devices ------------------------------------------------------------- */
 
 typedef int hipDevice_t;
@@ -684,11 +700,36 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
 hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags);
 hipError_t hipDeviceDisablePeerAccess(int peerDeviceId);
 
+/* Contexts (deprecated in HIP, still used): one context per device, its primary context.
+ * hipCtxCreate and hipCtxPushCurrent push it on the calling thread's context stack and make
+ * its device current; popping makes the next one's device current (docs/semantics.md). */
+hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device);
+hipError_t hipCtxDestroy(hipCtx_t ctx);
+hipError_t hipCtxPushCurrent(hipCtx_t ctx);
+hipError_t hipCtxPopCurrent(hipCtx_t *ctx);
+hipError_t hipCtxGetCurrent(hipCtx_t *ctx);
+hipError_t hipCtxSetCurrent(hipCtx_t ctx);
+hipError_t hipCtxGetDevice(hipDevice_t *device);
+hipError_t hipCtxGetFlags(unsigned int *flags);
+hipError_t hipCtxGetApiVersion(hipCtx_t ctx, unsigned int *apiVersion);
+hipError_t hipCtxSynchronize(void);
+hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev);
+hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev);
+hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int *active);
+hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev);
+hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags);
+
 /* Errors. These four never change the thread's last error themselves. */
 hipError_t hipGetLastError(void);
 hipError_t hipPeekAtLastError(void);
 const char *hipGetErrorName(hipError_t hip_error);
 const char *hipGetErrorString(hipError_t hipError);
+/* The driver-style pair: hipErrorInvalidValue for a NULL output or a code HIP does not know. */
+hipError_t hipDrvGetErrorName(hipError_t hipError, const char **errorString);
+hipError_t hipDrvGetErrorString(hipError_t hipError, const char **errorString);
+/* The address of a HIP entry point by name (hipVersion: the caller's HIP_VERSION). */
+hipError_t hipGetProcAddress(const char *symbol, void **pfn, int hipVersion, uint64_t flags,
+                             hipDriverProcAddressQueryResult *symbolStatus);
 
 /* Memory. */
 hipError_t hipMalloc(void **ptr, size_t size);
@@ -800,6 +841,87 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy);
 hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream __dparm(0));
 hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy);
 
+/* The driver-style 3D copy: like hip_Memcpy2D, with a z position and slices of srcHeight /
+ * dstHeight rows. */
+typedef struct HIP_MEMCPY3D {
+  size_t srcXInBytes;
+  size_t srcY;
+  size_t srcZ;
+  size_t srcLOD;
+  hipMemoryType srcMemoryType;
+  const void *srcHost;
+  hipDeviceptr_t srcDevice;
+  hipArray_t srcArray;
+  size_t srcPitch;
+  size_t srcHeight;
+  size_t dstXInBytes;
+  size_t dstY;
+  size_t dstZ;
+  size_t dstLOD;
+  hipMemoryType dstMemoryType;
+  void *dstHost;
+  hipDeviceptr_t dstDevice;
+  hipArray_t dstArray;
+  size_t dstPitch;
+  size_t dstHeight;
+  size_t WidthInBytes;
+  size_t Height;
+  size_t Depth;
+} HIP_MEMCPY3D;
+hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy);
+hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream __dparm(0));
+
+/* Arrays and mipmapped arrays. NOT IMPLEMENTED: anyhip makes no arrays yet (the CPU device
+ * reports hipDeviceAttributeImageSupport 0). These check their arguments and then return
+ * hipErrorNotSupported; a copy naming an array returns hipErrorInvalidValue (no array handle
+ * can exist). hipCreateChannelDesc is real. See docs/memory.md. */
+#define hipArrayDefault 0x00
+#define hipArrayLayered 0x01
+#define hipArraySurfaceLoadStore 0x02
+#define hipArrayCubemap 0x04
+#define hipArrayTextureGather 0x08
+struct hipMipmappedArray;
+typedef struct hipMipmappedArray *hipMipmappedArray_t;
+typedef const struct hipMipmappedArray *hipMipmappedArray_const_t;
+hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w, hipChannelFormatKind f);
+hipError_t hipMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc, size_t width,
+                          size_t height __dparm(0), unsigned int flags __dparm(hipArrayDefault));
+hipError_t hipMalloc3DArray(hipArray_t *array, const struct hipChannelFormatDesc *desc,
+                            struct hipExtent extent, unsigned int flags);
+hipError_t hipArrayCreate(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray);
+hipError_t hipArray3DCreate(hipArray_t *array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray);
+hipError_t hipFreeArray(hipArray_t array);
+hipError_t hipArrayDestroy(hipArray_t array);
+hipError_t hipArrayGetInfo(hipChannelFormatDesc *desc, hipExtent *extent, unsigned int *flags,
+                           hipArray_t array);
+hipError_t hipArrayGetDescriptor(HIP_ARRAY_DESCRIPTOR *pArrayDescriptor, hipArray_t array);
+hipError_t hipArray3DGetDescriptor(HIP_ARRAY3D_DESCRIPTOR *pArrayDescriptor, hipArray_t array);
+hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
+                                   const struct hipChannelFormatDesc *desc,
+                                   struct hipExtent extent, unsigned int numLevels,
+                                   unsigned int flags __dparm(0));
+hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray);
+hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
+                                     hipMipmappedArray_const_t mipmappedArray,
+                                     unsigned int level);
+hipError_t hipMemcpy2DToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                              size_t spitch, size_t width, size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpy2DToArrayAsync(hipArray_t dst, size_t wOffset, size_t hOffset,
+                                   const void *src, size_t spitch, size_t width, size_t height,
+                                   hipMemcpyKind kind, hipStream_t stream __dparm(0));
+hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
+                                size_t hOffset, size_t width, size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t src,
+                                     size_t wOffset, size_t hOffset, size_t width, size_t height,
+                                     hipMemcpyKind kind, hipStream_t stream __dparm(0));
+hipError_t hipMemcpyToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                            size_t count, hipMemcpyKind kind);
+hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffset,
+                              size_t hOffset, size_t count, hipMemcpyKind kind);
+hipError_t hipMemcpyAtoH(void *dst, hipArray_t srcArray, size_t srcOffset, size_t count);
+hipError_t hipMemcpyHtoA(hipArray_t dstArray, size_t dstOffset, const void *srcHost,
+                         size_t count);
+
 /* Streams. */
 hipError_t hipStreamCreate(hipStream_t *stream);
 hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags);
@@ -842,6 +964,7 @@ hipError_t hipLaunchByPtr(const void *func);
 hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func);
 hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value);
 hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config);
+hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config);
 
 /* ---- modules (src/api/hip_module.c; docs/modules.md) ----------------------
  * A code object here is a shared library made by `hipcc --genco`; its
@@ -890,6 +1013,8 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
                                hipJitOption *options, void **optionValues);
 hipError_t hipModuleUnload(hipModule_t module);
 hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname);
+/* A function handle for a kernel of the program itself (its host address). */
+hipError_t hipGetFuncBySymbol(hipFunction_t *functionPtr, const void *symbolPtr);
 hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod,
                               const char *name);
 hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
@@ -1051,7 +1176,8 @@ typedef struct hipMemPoolProps {
   hipMemAllocationHandleType handleTypes;
   hipMemLocation location;
   void *win32SecurityAttributes;
-  unsigned char reserved[64];
+  size_t maxSize; /* the most the pool may hold, in bytes; 0: no limit of its own */
+  unsigned char reserved[56];
 } hipMemPoolProps;
 
 typedef struct hipMemPoolPtrExportData {
@@ -1297,6 +1423,7 @@ static inline hipError_t hipMallocFromPoolAsync(T **dev_ptr, size_t size, hipMem
 
 #if defined(__cplusplus) && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)
 #include <hip/anyhip/common/api_cxx.hpp>
+#include <hip/channel_descriptor.h>
 #endif
 
 #endif

@@ -190,6 +190,16 @@ AH_EXPORT hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t conf
   AH_RETURN(kernel_device(func, &dev));
 }
 
+/* Checked, no effect: HIP on AMD has no shared-memory banks to configure either. */
+AH_EXPORT hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config) {
+  struct ah_device *dev;
+
+  AH_ENTER();
+  AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
+  AH_REQUIRE((unsigned)config <= (unsigned)hipSharedMemBankSizeEightByte, hipErrorInvalidValue);
+  AH_RETURN(kernel_device(func, &dev));
+}
+
 /* Values are checked against the device; none changes how a kernel runs yet
  * (every launch may use up to sharedMemPerBlock of dynamic shared memory). */
 AH_EXPORT hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value) {

@@ -167,6 +167,8 @@ static hipError_t submit_copy(struct ah_device *dev, void *q, void *dst, const v
   cmd.copy.dst = dst;
   cmd.copy.src = src;
   cmd.copy.bytes = bytes;
+  /* An Async copy between pinned host buffers stays asynchronous, as in CUDA (AMD's runtime
+   * finishes it before returning; programs that queue it behind a gate would then block). */
   return submit(dev, q, &cmd, sync || pageable);
 }
 
@@ -379,6 +381,13 @@ hipError_t ah_memset_cmd(void *dst, uint32_t value, unsigned elem, size_t count,
   return hipSuccess;
 }
 
+/* Whether p lies in a device allocation (not managed, pinned or registered memory). */
+static int device_memory(const void *p) {
+  struct ah_alloc a;
+
+  return ah_alloc_find(p, &a) && a.kind == AH_MEM_DEVICE && a.host_ptr == NULL;
+}
+
 static hipError_t set(void *dst, uint32_t value, unsigned elem, size_t count, size_t pitch,
                       size_t height, hipStream_t stream, int sync) {
   struct ah_cmd cmd;
@@ -386,14 +395,23 @@ static hipError_t set(void *dst, uint32_t value, unsigned elem, size_t count, si
   void *q;
   hipError_t err;
 
-  if (dst == NULL)
-    return hipErrorInvalidValue;
   err = ah_stream_resolve(stream, &dev, &q);
   if (err != hipSuccess)
     return err;
+  /* Nothing to set is success whatever dst is (NULL, one past an allocation), as in AMD's
+   * runtime, which checks the size before the pointer. */
+  if (count == 0 || height == 0)
+    return hipSuccess;
+  if (dst == NULL)
+    return hipErrorInvalidValue;
   err = ah_memset_cmd(dst, value, elem, count, pitch, height, &cmd);
   if (err != hipSuccess || cmd.set.height == 0)
     return err;
+  /* The synchronous forms are asynchronous with respect to the host when they set device
+   * memory (hipMalloc's; HIP and CUDA document this): queued on the null stream, not waited
+   * for. Host, pinned and managed memory, which the host may read next, are set by return. */
+  if (sync && device_memory(dst))
+    sync = 0;
   return submit(dev, q, &cmd, sync);
 }
 
@@ -442,14 +460,14 @@ AH_EXPORT hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t cou
 
 AH_EXPORT hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height) {
   AH_ENTER();
-  AH_REQUIRE(dst != NULL && pitch >= width, hipErrorInvalidValue);
+  AH_REQUIRE(pitch >= width, hipErrorInvalidValue);
   AH_RETURN(set(dst, (uint8_t)value, 1, width, pitch, height, NULL, 1));
 }
 
 AH_EXPORT hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width,
                                       size_t height, hipStream_t stream) {
   AH_ENTER();
-  AH_REQUIRE(dst != NULL && pitch >= width, hipErrorInvalidValue);
+  AH_REQUIRE(pitch >= width, hipErrorInvalidValue);
   AH_RETURN(set(dst, (uint8_t)value, 1, width, pitch, height, stream, 0));
 }
 

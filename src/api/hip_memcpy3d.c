@@ -295,3 +295,51 @@ AH_EXPORT hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
   AH_ENTER();
   AH_RETURN(copy_param_2d(pCopy, NULL, 1));
 }
+
+/* ---- hipDrvMemcpy3D ------------------------------------------------------- */
+
+/* A driver-style 3D copy is Depth 2D copies, slice z at row (Z + z) * height of each side,
+ * queued in order on the same stream (what hipMemset3D does with its slices). */
+static hipError_t copy_param_3d(const HIP_MEMCPY3D *c, hipStream_t stream, int sync) {
+  hip_Memcpy2D p;
+  hipError_t err;
+  size_t z;
+
+  if (c == NULL)
+    return hipErrorInvalidValue;
+  if (c->srcLOD != 0 || c->dstLOD != 0)
+    return hipErrorInvalidValue; /* levels are for mipmapped arrays */
+  if (c->Depth > 1 && (c->srcHeight < c->Height || c->dstHeight < c->Height))
+    return hipErrorInvalidValue;
+  p = (hip_Memcpy2D){
+      .srcXInBytes = c->srcXInBytes, .srcMemoryType = c->srcMemoryType,
+      .srcHost = c->srcHost, .srcDevice = c->srcDevice, .srcArray = c->srcArray,
+      .srcPitch = c->srcPitch, .dstXInBytes = c->dstXInBytes,
+      .dstMemoryType = c->dstMemoryType, .dstHost = c->dstHost, .dstDevice = c->dstDevice,
+      .dstArray = c->dstArray, .dstPitch = c->dstPitch, .WidthInBytes = c->WidthInBytes,
+      .Height = c->Height};
+  if (c->Depth == 0) {
+    p.Height = 0; /* checks the arguments and the stream, copies nothing */
+    return copy_param_2d(&p, stream, sync);
+  }
+  for (z = 0; z < c->Depth; z++) {
+    if (!mul_add(c->srcZ + z, c->srcHeight, c->srcY, &p.srcY) ||
+        !mul_add(c->dstZ + z, c->dstHeight, c->dstY, &p.dstY))
+      return hipErrorInvalidValue;
+    /* Only the last slice of a synchronous copy waits: the queue keeps the order. */
+    err = copy_param_2d(&p, stream, sync && z + 1 == c->Depth);
+    if (err != hipSuccess)
+      return err;
+  }
+  return hipSuccess;
+}
+
+AH_EXPORT hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
+  AH_ENTER();
+  AH_RETURN(copy_param_3d(pCopy, NULL, 1));
+}
+
+AH_EXPORT hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
+  AH_ENTER();
+  AH_RETURN(copy_param_3d(pCopy, stream, 0));
+}

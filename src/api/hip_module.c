@@ -324,6 +324,46 @@ out:
   return hipSuccess;
 }
 
+/* Handles of the program's own kernels (hipGetFuncBySymbol), one per kernel, kept for the
+ * life of the process; under mod_lock. */
+static struct ah_function *symbol_fns;
+
+AH_EXPORT hipError_t hipGetFuncBySymbol(hipFunction_t *functionPtr, const void *symbolPtr) {
+  struct ah_function *f;
+  const ahKernelSig *sig;
+  hipError_t err = hipSuccess;
+
+  AH_ENTER();
+  AH_REQUIRE(functionPtr != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(symbolPtr != NULL, hipErrorInvalidDeviceFunction);
+  sig = ah_kernel_sig(symbolPtr);
+  AH_REQUIRE(sig != NULL, hipErrorInvalidDeviceFunction); /* not a registered kernel */
+  pthread_mutex_lock(&mod_lock);
+  for (f = symbol_fns; f != NULL; f = f->next)
+    if (f->fn == symbolPtr)
+      break;
+  if (f == NULL) {
+    f = calloc(1, sizeof(*f) + 1);
+    if (f == NULL) {
+      err = hipErrorOutOfMemory;
+      goto out;
+    }
+    f->fn = symbolPtr;
+    f->sig = sig;
+    err = ah_object_init(&f->obj, AH_KIND_FUNCTION);
+    if (err != hipSuccess) {
+      free(f);
+      goto out;
+    }
+    f->next = symbol_fns;
+    symbol_fns = f;
+  }
+  *functionPtr = (hipFunction_t)f;
+out:
+  pthread_mutex_unlock(&mod_lock);
+  AH_RETURN(err);
+}
+
 AH_EXPORT hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod,
                                         const char *name) {
   struct ah_module *m;

@@ -30,6 +30,9 @@ enum ah_kind {
   AH_KIND_GRAPH_NODE,
   AH_KIND_GRAPH_EXEC,
   AH_KIND_FUNCTION, /* hipFunction_t of a loaded module */
+  AH_KIND_RTC_PROGRAM, /* hiprtcProgram */
+  AH_KIND_RTC_LINK,    /* hiprtcLinkState */
+  AH_KIND_CONTEXT,     /* hipCtx_t: a device's primary context */
 };
 #define AH_MAGIC 0x41485950u /* "AHYP" */
 

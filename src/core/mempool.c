@@ -427,6 +427,16 @@ static struct block *pick(struct ah_mempool *p, size_t need, struct ah_device *d
 }
 
 /* New memory from the pool's device for a block of `need` bytes. */
+/* Whether `need` more bytes keep p within its maxSize; takes p->lock. */
+static int fits_max(struct ah_mempool *p, size_t need) {
+  int ok;
+
+  pthread_mutex_lock(&p->lock);
+  ok = need <= p->props.maxSize && p->reserved <= p->props.maxSize - need;
+  pthread_mutex_unlock(&p->lock);
+  return ok;
+}
+
 static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
   struct ah_device *dev = p->dev;
   struct block *b = calloc(1, sizeof(*b));
@@ -435,6 +445,14 @@ static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
 
   if (b == NULL)
     return hipErrorOutOfMemory;
+  /* A pool made with maxSize never holds more: memory it keeps unused goes back first. */
+  if (p->props.maxSize != 0 && !fits_max(p, need)) {
+    ah_mempool_trim(p, 0);
+    if (!fits_max(p, need)) {
+      free(b);
+      return hipErrorOutOfMemory;
+    }
+  }
   if (dev->backend->mem_alloc == NULL) {
     free(b);
     return hipErrorNotSupported;

@@ -197,8 +197,8 @@ static void *open_later(void *p) {
   return NULL;
 }
 
-/* hipMemcpy and hipMemset run on the null stream: they wait for work queued
- * before them on blocking streams. */
+/* hipMemcpy and hipMemset run on the null stream, after work queued before them on
+ * blocking streams; hipMemcpy waits for it. */
 AH_TEST(memcpy_sync_waits_for_streams) {
   struct gate g = GATE_INIT;
   pthread_t t;
@@ -218,10 +218,12 @@ AH_TEST(memcpy_sync_waits_for_streams) {
   atomic_store(&g.entered, 0);
   CHECK_HIP(hipLaunchHostFunc(s, gate_fn, &g));
   CHECK_EQ(pthread_create(&t, NULL, open_later, &g), 0);
+  /* hipMemset of device memory may return before (HIP: asynchronous with respect to the
+   * host), but it is ordered after the stream's work: the copy back sees it. */
   CHECK_HIP(hipMemset(d, 0x11, sizeof(int)));
+  CHECK_HIP(hipMemcpy(&out, d, sizeof(out), hipMemcpyDeviceToHost));
   CHECK(is_open(&g));
   pthread_join(t, NULL);
-  CHECK_HIP(hipMemcpy(&out, d, sizeof(out), hipMemcpyDeviceToHost));
   CHECK_EQ(out, 0x11111111);
   CHECK_HIP(hipFree(d));
   CHECK_HIP(hipStreamDestroy(s));

@@ -5,6 +5,10 @@
 #include <hip/hip_runtime.h>
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_vector_types.h>
+#include <hip/hiprtc.h>
+#include <hip/hip_complex.h>
+#include <hip/hip_bfloat16.h>
+#include <hip/math_functions.h>
 
 #include <stddef.h>
 
@@ -135,3 +139,13 @@ int ah_header_compiles_as_c(void) {
          (attr.type == hipMemoryTypeDevice) + (prop.warpSize == 64) + (int)grid.x +
          (f.w == 4.0f) + (d.x == 2.0) + (int)lim + (per_thread != 0);
 }
+
+/* hiprtc's codes (HIP 6.2), HIP's older success spelling, the array formats. */
+AH_CHECK(rtc_compilation, HIPRTC_ERROR_COMPILATION == 6 && HIPRTC_ERROR_INTERNAL_ERROR == 11);
+AH_CHECK(rtc_linking, HIPRTC_ERROR_LINKING == 100);
+AH_CHECK(hip_success, HIP_SUCCESS == 0);
+AH_CHECK(ad_format, HIP_AD_FORMAT_SIGNED_INT32 == 0x0a && HIP_AD_FORMAT_FLOAT == 0x20);
+AH_CHECK(bf16_size, sizeof(hip_bfloat16) == 2);
+AH_CHECK(complex_size, sizeof(hipDoubleComplex) == 16);
+AH_CHECK(pool_props_max, offsetof(hipMemPoolProps, maxSize) + sizeof(size_t) + 56 ==
+                            sizeof(hipMemPoolProps));

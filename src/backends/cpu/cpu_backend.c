@@ -93,23 +93,6 @@ static void cpu_model(char *out, size_t n) {
     snprintf(out, n, "unknown");
 }
 
-/* Peak clock in kHz: cpufreq's maximum when the kernel exposes it, else the
- * current "cpu MHz" of /proc/cpuinfo (virtual machines), else 0 (unknown). */
-static int cpu_clock_khz(void) {
-  long khz = read_long_file("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
-  char mhz[64];
-
-  if (khz > 0 && khz <= INT_MAX)
-    return (int)khz;
-  if (cpuinfo_value("cpu MHz", mhz, sizeof(mhz))) {
-    double v = strtod(mhz, NULL);
-
-    if (v > 0 && v * 1000 <= INT_MAX)
-      return (int)(v * 1000 + 0.5);
-  }
-  return 0;
-}
-
 /* Parses sysfs cache sizes such as "1024K" or "32M". */
 static long parse_size(const char *s) {
   char *end;
@@ -265,7 +248,9 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->maxBlocksPerMultiProcessor = 1;
   p->regsPerBlock = 65536;
   p->regsPerMultiprocessor = 65536;
-  p->clockRate = cpu_clock_khz();
+  /* clock64() counts nanoseconds, and code converts its ticks to time with clockRate (as
+   * hip-tests and AMD's guide do): the two must agree, so the rate is 1 GHz. */
+  p->clockRate = AH_CPU_WALL_CLOCK_KHZ;
   p->clockInstructionRate = AH_CPU_WALL_CLOCK_KHZ; /* clock64() counts nanoseconds too */
   p->major = 9; /* every HIP feature of a gfx9 (CDNA) device is there */
   p->minor = 0;

@@ -153,6 +153,31 @@ AH_ATOMIC_INLINE double safeAtomicAdd(double *address, double val) {
 AH_ATOMIC_INLINE void atomicAddNoRet(float *address, float val) {
   (void)anyhip::cpu::atomic_add(address, val);
 }
+/* ... and min/max, fast and safe alike. */
+AH_ATOMIC_INLINE float unsafeAtomicMax(float *address, float val) {
+  return anyhip::cpu::atomic_max(address, val);
+}
+AH_ATOMIC_INLINE double unsafeAtomicMax(double *address, double val) {
+  return anyhip::cpu::atomic_max(address, val);
+}
+AH_ATOMIC_INLINE float unsafeAtomicMin(float *address, float val) {
+  return anyhip::cpu::atomic_min(address, val);
+}
+AH_ATOMIC_INLINE double unsafeAtomicMin(double *address, double val) {
+  return anyhip::cpu::atomic_min(address, val);
+}
+AH_ATOMIC_INLINE float safeAtomicMax(float *address, float val) {
+  return anyhip::cpu::atomic_max(address, val);
+}
+AH_ATOMIC_INLINE double safeAtomicMax(double *address, double val) {
+  return anyhip::cpu::atomic_max(address, val);
+}
+AH_ATOMIC_INLINE float safeAtomicMin(float *address, float val) {
+  return anyhip::cpu::atomic_min(address, val);
+}
+AH_ATOMIC_INLINE double safeAtomicMin(double *address, double val) {
+  return anyhip::cpu::atomic_min(address, val);
+}
 
 #undef AH_ATOMIC_3
 #undef AH_ATOMIC_BINARY
@@ -170,9 +195,35 @@ AH_ATOMIC_INLINE void atomicAddNoRet(float *address, float val) {
 #define __HIP_MEMORY_SCOPE_AGENT 4
 #define __HIP_MEMORY_SCOPE_SYSTEM 5
 #endif
-#define __hip_atomic_load(p, order, scope) __atomic_load_n((p), (order))
-#define __hip_atomic_store(p, v, order, scope) __atomic_store_n((p), (v), (order))
-#define __hip_atomic_exchange(p, v, order, scope) __atomic_exchange_n((p), (v), (order))
+/* Loads, stores, exchanges and compare-exchanges of any type of 1 to 8 bytes, floats included
+ * (clang's __hip_atomic_* take them; GCC's _n builtins take only integers and pointers). */
+namespace anyhip {
+namespace cpu {
+template <typename T> AH_ATOMIC_INLINE T hip_atomic_load(T *p, int order) {
+  typename std::remove_cv<T>::type r;
+  __atomic_load(p, &r, order);
+  return r;
+}
+template <typename T, typename U> AH_ATOMIC_INLINE void hip_atomic_store(T *p, U v, int order) {
+  T t = static_cast<T>(v);
+  __atomic_store(p, &t, order);
+}
+template <typename T, typename U> AH_ATOMIC_INLINE T hip_atomic_exchange(T *p, U v, int order) {
+  T t = static_cast<T>(v), r;
+  __atomic_exchange(p, &t, &r, order);
+  return r;
+}
+template <typename T, typename U>
+AH_ATOMIC_INLINE bool hip_atomic_cas(T *p, T *expected, U desired, bool weak, int succ, int fail) {
+  T d = static_cast<T>(desired);
+  return __atomic_compare_exchange(p, expected, &d, weak, succ, fail);
+}
+} // namespace cpu
+} // namespace anyhip
+#define __hip_atomic_load(p, order, scope) anyhip::cpu::hip_atomic_load((p), (order))
+#define __hip_atomic_store(p, v, order, scope) anyhip::cpu::hip_atomic_store((p), (v), (order))
+#define __hip_atomic_exchange(p, v, order, scope)                                                 \
+  anyhip::cpu::hip_atomic_exchange((p), (v), (order))
 #define __hip_atomic_fetch_add(p, v, order, scope) anyhip::cpu::atomic_add_any((p), (v))
 #define __hip_atomic_fetch_and(p, v, order, scope) __atomic_fetch_and((p), (v), (order))
 #define __hip_atomic_fetch_or(p, v, order, scope) __atomic_fetch_or((p), (v), (order))
@@ -180,8 +231,8 @@ AH_ATOMIC_INLINE void atomicAddNoRet(float *address, float val) {
 #define __hip_atomic_fetch_min(p, v, order, scope) anyhip::cpu::atomic_min_any((p), (v))
 #define __hip_atomic_fetch_max(p, v, order, scope) anyhip::cpu::atomic_max_any((p), (v))
 #define __hip_atomic_compare_exchange_strong(p, expected, desired, succ, fail, scope)              \
-  __atomic_compare_exchange_n((p), (expected), (desired), false, (succ), (fail))
+  anyhip::cpu::hip_atomic_cas((p), (expected), (desired), false, (succ), (fail))
 #define __hip_atomic_compare_exchange_weak(p, expected, desired, succ, fail, scope)                \
-  __atomic_compare_exchange_n((p), (expected), (desired), true, (succ), (fail))
+  anyhip::cpu::hip_atomic_cas((p), (expected), (desired), true, (succ), (fail))
 
 #endif

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
+#include <sched.h>
 #include <limits>
 
 #define AH_DEV_INLINE inline __attribute__((always_inline))
@@ -330,6 +331,14 @@ AH_DEV_INLINE long long wall_clock64() {
  * which also only goes forward. */
 AH_DEV_INLINE long long clock64() { return wall_clock64(); }
 AH_DEV_INLINE long long __clock64() { return clock64(); }
+AH_DEV_INLINE long long __clock() { return clock64(); }
+
+/* AMD's s_sleep(n) waits about 64*n cycles so that a polling wave leaves the SIMD to others;
+ * here the worker thread gives its core away for a moment, as polling code expects. */
+AH_DEV_INLINE void __builtin_amdgcn_s_sleep(int n) {
+  (void)n;
+  sched_yield();
+}
 
 /* ---- traps ---- */
 

@@ -23,9 +23,18 @@
 struct __half_raw {
   unsigned short x;
 };
+/* `data` is HIP's name for both lanes at once (a two-lane vector there): data.x, data.y. */
 struct __half2_raw {
-  unsigned short x;
-  unsigned short y;
+  union {
+    struct {
+      unsigned short x;
+      unsigned short y;
+    };
+    struct {
+      unsigned short x;
+      unsigned short y;
+    } data;
+  };
 };
 
 struct __half;
@@ -98,12 +107,15 @@ struct __attribute__((aligned(4))) __half2 {
   __half2() = default;
   constexpr __half2(const __half &a, const __half &b) : x(a), y(b) {}
   constexpr __half2(const __half2_raw &r) : x(__half_raw{r.x}), y(__half_raw{r.y}) {}
+  /* A scalar gives both halves (HIP's __half2 is a two-lane vector, which a scalar splats). */
+  template <typename T, typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>
+  explicit __half2(T v) : x(__half(v)), y(x) {}
   __half2 &operator=(const __half2_raw &r) {
     x = __half_raw{r.x};
     y = __half_raw{r.y};
     return *this;
   }
-  constexpr operator __half2_raw() const { return __half2_raw{x.__x, y.__x}; }
+  constexpr operator __half2_raw() const { return __half2_raw{{{x.__x, y.__x}}}; }
 };
 
 typedef __half half;
@@ -440,12 +452,17 @@ AH_HF __half operator--(__half &a, int) {
 }
 AH_HF __half operator+(const __half &a) { return a; }
 AH_HF __half operator-(const __half &a) { return __hneg(a); }
-AH_HF bool operator==(const __half &a, const __half &b) { return __heq(a, b); }
-AH_HF bool operator!=(const __half &a, const __half &b) { return __hneu(a, b); }
-AH_HF bool operator<(const __half &a, const __half &b) { return __hlt(a, b); }
-AH_HF bool operator<=(const __half &a, const __half &b) { return __hle(a, b); }
-AH_HF bool operator>(const __half &a, const __half &b) { return __hgt(a, b); }
-AH_HF bool operator>=(const __half &a, const __half &b) { return __hge(a, b); }
+/* The comparisons are templates that take __half alone: a program may define its own
+ * host comparisons of __half by value (HIP's are device-only, so ROCm's unit suite does),
+ * and a non-template is then the better match instead of an ambiguous one. */
+#define AH_HALF_ONLY(H, T) \
+  template <typename H, typename std::enable_if<std::is_same<H, T>::value, int>::type = 0>
+AH_HALF_ONLY(H, __half) AH_HF bool operator==(const H &a, const H &b) { return __heq(a, b); }
+AH_HALF_ONLY(H, __half) AH_HF bool operator!=(const H &a, const H &b) { return __hneu(a, b); }
+AH_HALF_ONLY(H, __half) AH_HF bool operator<(const H &a, const H &b) { return __hlt(a, b); }
+AH_HALF_ONLY(H, __half) AH_HF bool operator<=(const H &a, const H &b) { return __hle(a, b); }
+AH_HALF_ONLY(H, __half) AH_HF bool operator>(const H &a, const H &b) { return __hgt(a, b); }
+AH_HALF_ONLY(H, __half) AH_HF bool operator>=(const H &a, const H &b) { return __hge(a, b); }
 
 AH_HF __half2 operator+(const __half2 &a, const __half2 &b) { return __hadd2(a, b); }
 AH_HF __half2 operator-(const __half2 &a, const __half2 &b) { return __hsub2(a, b); }
@@ -456,10 +473,10 @@ AH_HF __half2 &operator-=(__half2 &a, const __half2 &b) { return a = __hsub2(a, 
 AH_HF __half2 &operator*=(__half2 &a, const __half2 &b) { return a = __hmul2(a, b); }
 AH_HF __half2 &operator/=(__half2 &a, const __half2 &b) { return a = __h2div(a, b); }
 AH_HF __half2 &operator++(__half2 &a) {
-  return a = __hadd2(a, __half2(__half2_raw{0x3c00u, 0x3c00u}));
+  return a = __hadd2(a, __half2(__half2_raw{{{0x3c00u, 0x3c00u}}}));
 }
 AH_HF __half2 &operator--(__half2 &a) {
-  return a = __hsub2(a, __half2(__half2_raw{0x3c00u, 0x3c00u}));
+  return a = __hsub2(a, __half2(__half2_raw{{{0x3c00u, 0x3c00u}}}));
 }
 AH_HF __half2 operator++(__half2 &a, int) {
   __half2 old = a;
@@ -473,8 +490,9 @@ AH_HF __half2 operator--(__half2 &a, int) {
 }
 AH_HF __half2 operator+(const __half2 &a) { return a; }
 AH_HF __half2 operator-(const __half2 &a) { return __hneg2(a); }
-AH_HF bool operator==(const __half2 &a, const __half2 &b) { return __hbeq2(a, b); }
-AH_HF bool operator!=(const __half2 &a, const __half2 &b) { return __hbneu2(a, b); }
+AH_HALF_ONLY(H, __half2) AH_HF bool operator==(const H &a, const H &b) { return __hbeq2(a, b); }
+AH_HALF_ONLY(H, __half2) AH_HF bool operator!=(const H &a, const H &b) { return __hbneu2(a, b); }
+#undef AH_HALF_ONLY
 AH_HF bool operator<(const __half2 &a, const __half2 &b) { return __hblt2(a, b); }
 AH_HF bool operator<=(const __half2 &a, const __half2 &b) { return __hble2(a, b); }
 AH_HF bool operator>(const __half2 &a, const __half2 &b) { return __hbgt2(a, b); }
@@ -497,12 +515,15 @@ AH_HF __half2 atomicAdd(__half2 *addr, __half2 val) {
   unsigned *p = reinterpret_cast<unsigned *>(addr);
   unsigned old = __atomic_load_n(p, __ATOMIC_RELAXED), want;
   do {
-    __half2 a(__half2_raw{(unsigned short)old, (unsigned short)(old >> 16)});
+    __half2 a(__half2_raw{{{(unsigned short)old, (unsigned short)(old >> 16)}}});
     __half2 s = __hadd2(a, val);
     want = (unsigned)s.x.__x | ((unsigned)s.y.__x << 16);
   } while (!__atomic_compare_exchange_n(p, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-  return __half2(__half2_raw{(unsigned short)old, (unsigned short)(old >> 16)});
+  return __half2(__half2_raw{{{(unsigned short)old, (unsigned short)(old >> 16)}}});
 }
+AH_HF __half2 unsafeAtomicAdd(__half2 *addr, __half2 val) { return atomicAdd(addr, val); }
+AH_HF __half2 safeAtomicAdd(__half2 *addr, __half2 val) { return atomicAdd(addr, val); }
+AH_HF __half unsafeAtomicAdd(__half *addr, __half val) { return atomicAdd(addr, val); }
 
 #undef AH_HF
 

@@ -148,6 +148,13 @@ __device__ inline long long wall_clock64() {
   return (long long)t;
 }
 
+/* AMD's s_sleep(n) (about 64*n cycles): a nanosleep of the same order. */
+__device__ inline void __builtin_amdgcn_s_sleep(int n) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+  __nanosleep(64u * (unsigned)n);
+#endif
+}
+
 /* ---- atomics HIP has and CUDA lacks ------------------------------------- */
 
 namespace anyhip {

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// How the synchronous copies and sets order with the null stream, as ROCm's unit suite checks
+// it (a 100 ms kernel, then the call, then hipStreamQuery of the null stream):
+// hipMemcpy from pageable host memory returns after the earlier work has finished, and so does
+// a copy between host buffers (hipMemcpyAsync between pinned buffers stays asynchronous, as in
+// CUDA: docs/conformance.md); hipMemset of device memory is asynchronous with respect to the
+// host (hipErrorNotReady right after), and still ordered: a following hipMemcpy sees the bytes.
+#include "engine_test.h"
+
+__global__ void delay(long long ns) {
+  long long t = wall_clock64();
+  while (wall_clock64() - t < ns) {
+  }
+}
+
+static const long long k100ms = 100000000;
+
+int main() {
+  char *pageable = static_cast<char *>(malloc(4096)), *p2 = static_cast<char *>(malloc(4096));
+  char *pinned, *pinned2, *dev;
+  CHECK_HIP(hipHostMalloc(reinterpret_cast<void **>(&pinned), 4096, 0));
+  CHECK_HIP(hipHostMalloc(reinterpret_cast<void **>(&pinned2), 4096, 0));
+  CHECK_HIP(hipMalloc(reinterpret_cast<void **>(&dev), 4096));
+  memset(pageable, 7, 4096);
+
+  delay<<<1, 1>>>(k100ms);
+  CHECK_HIP(hipMemcpy(dev, pageable, 4096, hipMemcpyHostToDevice));
+  CHECK_HIP(hipStreamQuery(nullptr));
+
+  delay<<<1, 1>>>(k100ms);
+  CHECK_HIP(hipMemcpy(p2, pageable, 4096, hipMemcpyHostToHost));
+  CHECK_HIP(hipStreamQuery(nullptr));
+
+  delay<<<1, 1>>>(k100ms);
+  CHECK_HIP(hipMemcpy(pinned2, pinned, 4096, hipMemcpyHostToHost));
+  CHECK_HIP(hipStreamQuery(nullptr));
+
+  delay<<<1, 1>>>(k100ms);
+  CHECK_HIP(hipMemset(dev, 3, 4096));
+  CHECK_ERR(hipStreamQuery(nullptr), hipErrorNotReady);
+  CHECK_HIP(hipMemcpy(pageable, dev, 4096, hipMemcpyDeviceToHost));
+  CHECK_EQ(pageable[0], 3);
+  CHECK_EQ(pageable[4095], 3);
+
+  // Pinned memory is set by return.
+  delay<<<1, 1>>>(k100ms);
+  CHECK_HIP(hipMemset(pinned, 5, 4096));
+  CHECK_HIP(hipStreamQuery(nullptr));
+  CHECK_EQ(pinned[100], 5);
+
+  CHECK_HIP(hipFree(dev));
+  CHECK_HIP(hipHostFree(pinned));
+  CHECK_HIP(hipHostFree(pinned2));
+  free(pageable);
+  free(p2);
+  printf("compat_sync: ok\n");
+  return 0;
+}
