@@ -8,6 +8,9 @@
 // graph setup, the source node and a CPU BFS to compare with (the guide's validation
 // advice) are written here. Runs the guide's 4-node example graph (R-A, R-B, A-C, B-C) and a
 // random graph from a fixed seed; costs must equal the CPU's exactly.
+// Race-free: several frontier nodes (threads of any block) may discover the same node, and
+// every discovered node raises the flag, so those writes are atomic (the flags are ints for
+// atomicExch; the guide's bools were plain stores, a data race even though the values agree).
 #include "common/example_utils.hpp"
 
 #include <algorithm>
@@ -23,7 +26,7 @@ struct Node {
 };
 
 __global__ void Kernel1(Node *g_graph_nodes, int *g_graph_edges, bool *g_graph_mask,
-                        bool *g_updating_graph_mask, bool *g_graph_visited, int *g_graph_cost,
+                        int *g_updating_graph_mask, bool *g_graph_visited, int *g_graph_cost,
                         int no_of_nodes) {
   int tid = hipBlockIdx_x * MAX_THREADS_PER_BLOCK + hipThreadIdx_x;
 
@@ -34,22 +37,22 @@ __global__ void Kernel1(Node *g_graph_nodes, int *g_graph_edges, bool *g_graph_m
       int id = g_graph_edges[i];
       if (!g_graph_visited[id]) {
         // Several frontier nodes may write here; they all write the same cost.
-        g_graph_cost[id] = g_graph_cost[tid] + 1;
-        g_updating_graph_mask[id] = true;
+        atomicExch(&g_graph_cost[id], g_graph_cost[tid] + 1);
+        atomicExch(&g_updating_graph_mask[id], 1);
       }
     }
   }
 }
 
-__global__ void Kernel2(bool *g_graph_mask, bool *g_updating_graph_mask, bool *g_graph_visited,
-                        bool *g_over, int no_of_nodes) {
+__global__ void Kernel2(bool *g_graph_mask, int *g_updating_graph_mask, bool *g_graph_visited,
+                        int *g_over, int no_of_nodes) {
   int tid = hipBlockIdx_x * MAX_THREADS_PER_BLOCK + hipThreadIdx_x;
 
   if (tid < no_of_nodes && g_updating_graph_mask[tid]) {
     g_graph_mask[tid] = true;
     g_graph_visited[tid] = true;
-    *g_over = true;
-    g_updating_graph_mask[tid] = false;
+    atomicExch(g_over, 1);
+    g_updating_graph_mask[tid] = 0;
   }
 }
 
@@ -82,15 +85,15 @@ static std::vector<int> bfs_gpu(const Graph &g, int source) {
   cost[source] = 0;
 
   Node *d_graph_nodes;
-  int *d_graph_edges, *d_graph_cost;
-  bool *d_graph_mask, *d_graph_updating_graph_mask, *d_graph_visited, *d_over;
+  int *d_graph_edges, *d_graph_cost, *d_graph_updating_graph_mask, *d_over;
+  bool *d_graph_mask, *d_graph_visited;
   HIP_CHECK(hipMalloc(&d_graph_nodes, no_of_nodes * sizeof(Node)));
   HIP_CHECK(hipMalloc(&d_graph_edges, (edge_count + 1) * sizeof(int)));
   HIP_CHECK(hipMalloc(&d_graph_cost, no_of_nodes * sizeof(int)));
   HIP_CHECK(hipMalloc(&d_graph_mask, no_of_nodes * sizeof(bool)));
-  HIP_CHECK(hipMalloc(&d_graph_updating_graph_mask, no_of_nodes * sizeof(bool)));
+  HIP_CHECK(hipMalloc(&d_graph_updating_graph_mask, no_of_nodes * sizeof(int)));
   HIP_CHECK(hipMalloc(&d_graph_visited, no_of_nodes * sizeof(bool)));
-  HIP_CHECK(hipMalloc(&d_over, sizeof(bool)));
+  HIP_CHECK(hipMalloc(&d_over, sizeof(int)));
 
   static_assert(sizeof(bool) == sizeof(char), "bool arrays are copied from char vectors");
   HIP_CHECK(hipMemcpy(d_graph_nodes, g.nodes.data(), no_of_nodes * sizeof(Node),
@@ -101,14 +104,14 @@ static std::vector<int> bfs_gpu(const Graph &g, int source) {
                       hipMemcpyHostToDevice));
   HIP_CHECK(hipMemcpy(d_graph_mask, mask.data(), no_of_nodes, hipMemcpyHostToDevice));
   HIP_CHECK(hipMemcpy(d_graph_visited, visited.data(), no_of_nodes, hipMemcpyHostToDevice));
-  HIP_CHECK(hipMemset(d_graph_updating_graph_mask, 0, no_of_nodes));
+  HIP_CHECK(hipMemset(d_graph_updating_graph_mask, 0, no_of_nodes * sizeof(int)));
 
   const int num_blocks = (no_of_nodes + MAX_THREADS_PER_BLOCK - 1) / MAX_THREADS_PER_BLOCK;
-  bool h_over;
+  int h_over;
   int levels = 0;
   do {
-    h_over = false;
-    HIP_CHECK(hipMemcpy(d_over, &h_over, sizeof(bool), hipMemcpyHostToDevice));
+    h_over = 0;
+    HIP_CHECK(hipMemcpy(d_over, &h_over, sizeof(int), hipMemcpyHostToDevice));
 
     Kernel1<<<num_blocks, MAX_THREADS_PER_BLOCK>>>(d_graph_nodes, d_graph_edges, d_graph_mask,
                                                    d_graph_updating_graph_mask, d_graph_visited,
@@ -121,7 +124,7 @@ static std::vector<int> bfs_gpu(const Graph &g, int source) {
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 
-    HIP_CHECK(hipMemcpy(&h_over, d_over, sizeof(bool), hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemcpy(&h_over, d_over, sizeof(int), hipMemcpyDeviceToHost));
     ++levels;
   } while (h_over && levels <= no_of_nodes);
 

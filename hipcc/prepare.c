@@ -1617,6 +1617,77 @@ static size_t extern_shared(struct prep *p, const struct ah_tokens *ts, size_t i
   return k + 1;
 }
 
+/* ---- static __shared__ size ---------------------------------------------- */
+
+/* The CPU device's shared memory per block (cpu_backend.c's
+ * sharedMemPerBlock). */
+#define AH_CPU_SHARED_LIMIT 65536
+
+/* `[static] __shared__ [attrs] T a[...], b;` with ts->t[i] the `__shared__`:
+ * each declared name gets a static_assert after the `;` that its size fits
+ * the device's shared memory, as a GPU toolchain refuses a kernel whose
+ * static shared memory is over the limit. On the line of the `;` (line
+ * numbers kept). Declarations it cannot read are left alone. */
+static void static_shared(struct prep *p, const struct ah_tokens *ts, size_t i) {
+  size_t k, last = 0, *names = NULL, nnames = 0, cap = 0;
+  int angle = 0, done = 0;
+
+  if (i > 0 && is(p, &ts->t[i - 1], "extern"))
+    return;
+  for (k = i + 1; k < ts->n; k++) {
+    const struct ah_token *t = &ts->t[k];
+    size_t n = skip_attribute(p, ts, k);
+
+    if (n != k) {
+      k = n - 1;
+    } else if (t->kind == AH_TOK_EOF || t->kind == AH_TOK_DIRECTIVE || is(p, t, "{") ||
+               is(p, t, "}") || is(p, t, "(")) {
+      break; /* not a declaration read here */
+    } else if (is(p, t, ";")) {
+      if (!done && last != 0) {
+        names = grow_array(names, &cap, nnames + 1, sizeof(*names));
+        names[nnames++] = last;
+      }
+      break;
+    } else if (done) {
+      continue;
+    } else if (is(p, t, "<")) {
+      angle++;
+    } else if (is(p, t, ">")) {
+      angle--;
+    } else if (is(p, t, ">>")) {
+      angle -= 2;
+    } else if (is(p, t, "[") || is(p, t, "=") || (is(p, t, ",") && angle <= 0)) {
+      if (last != 0) {
+        names = grow_array(names, &cap, nnames + 1, sizeof(*names));
+        names[nnames++] = last;
+        last = 0;
+      }
+      if (is(p, t, "["))
+        k = match_fwd(p, ts, k);
+      else if (is(p, t, "="))
+        done = 1; /* an initialiser (not HIP's, but g++ takes it): no more names */
+      if (k >= ts->n - 1)
+        break;
+    } else if (is_ident(t)) {
+      last = k;
+    }
+  }
+  if (k < ts->n && ts->t[k].kind != AH_TOK_EOF && is(p, &ts->t[k], ";")) {
+    for (size_t d = 0; d < nnames; d++) {
+      const struct ah_token *nt = &ts->t[names[d]];
+
+      add_edit(p, ts->t[k].off + 1, 0,
+               ah_xasprintf(" static_assert(sizeof(%.*s) <= %d, \"anyhip: __shared__ '%.*s' "
+                            "is larger than the device's shared memory per block (%d "
+                            "bytes)\");",
+                            (int)nt->len, p->s + nt->off, AH_CPU_SHARED_LIMIT, (int)nt->len,
+                            p->s + nt->off, AH_CPU_SHARED_LIMIT));
+    }
+  }
+  free(names);
+}
+
 /* ---- preprocessor lines ---------------------------------------------------- */
 
 /* The directive's name ("if", "define", ...) into buf; returns the offset after it. */
@@ -1930,6 +2001,8 @@ static void scan(struct prep *p) {
         continue;
       }
     }
+    if (p->cx->target == AH_TARGET_CPU && is(p, t, "__shared__"))
+      static_shared(p, ts, i);
     if (p->cx->target == AH_TARGET_CPU && is_ident(t) && !ns)
       by_address(p, i);
     if (t->kind != AH_TOK_PUNCT)

@@ -21,6 +21,9 @@
 #   CASE=input_safety an output path that is one of the inputs is refused
 #                     (-o x.hip x.hip, -c -o x.hip x.hip) and the source is kept;
 #                     an unterminated /* at the end of a file is an error
+#   CASE=shared_size  a static __shared__ array over the device's 64 KiB is a
+#                     compile error naming the user's line (a kernel's and a
+#                     template's); arrays that fit compile and run
 #   CASE=headers      launches and kernels in user headers (e2e/headers/), one
 #                     command and separate compiles; the .d file names them
 #   CASE=<dir>        e2e/<dir>/*.hip built together (-s), run (header_vars)
@@ -94,6 +97,25 @@ elseif(CASE STREQUAL "deduce")
   must(${HIPCC} -Wall -Wextra -Werror -O1 ${SRC}/deduce.hip -o ${WORK}/deduce)
   expect_passed(${WORK}/deduce)
   expect_no_temporaries()
+elseif(CASE STREQUAL "shared_size")
+  must(${HIPCC} ${SRC}/shared_size.hip -o ${WORK}/shared_size)
+  must(${WORK}/shared_size)
+  foreach(def TOO_BIG:22 TEMPLATE_TOO_BIG:15)
+    string(REPLACE ":" ";" parts ${def})
+    list(GET parts 0 macro)
+    list(GET parts 1 line)
+    execute_process(COMMAND ${HIPCC} -D${macro} -c ${SRC}/shared_size.hip -o ${WORK}/x.o
+      WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE e)
+    if(rc EQUAL 0)
+      message(FATAL_ERROR "hipcc compiled shared_size.hip with -D${macro}")
+    endif()
+    foreach(want "shared_size\\.hip:${line}:"
+        "__shared__ '(big|buf)' is larger than the device's shared memory per block")
+      if(NOT e MATCHES "${want}")
+        message(FATAL_ERROR "-D${macro}: the error does not say '${want}':\n${e}")
+      endif()
+    endforeach()
+  endforeach()
 elseif(CASE STREQUAL "deduce_error")
   execute_process(COMMAND ${HIPCC} -c ${SRC}/deduce_error.hip -o ${WORK}/deduce_error.o
     WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE e)

@@ -79,11 +79,12 @@ __global__ void bits(Bits *c, int *exch_olds) {
     atomicXor_system(&c->bxor64, 1ull << (j % 64));
     atomicInc(&c->inc, 999u);
     atomicDec(&c->dec, 999u);
-    // An add made of compare-and-swap.
-    unsigned int old = c->cas, seen;
+    // An add made of compare-and-swap. The first guess is read atomically
+    // (a plain read of a location other threads update is a data race).
+    unsigned int old = atomicAdd(&c->cas, 0u), seen;
     while ((seen = atomicCAS(&c->cas, old, old + 3)) != old)
       old = seen;
-    unsigned long long o64 = c->cas64, s64;
+    unsigned long long o64 = atomicAdd(&c->cas64, 0ull), s64;
     while ((s64 = atomicCAS(&c->cas64, o64, o64 + 5)) != o64)
       o64 = s64;
     exch_olds[j] = atomicExch(&c->exch, j + 1);

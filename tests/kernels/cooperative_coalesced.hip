@@ -5,7 +5,8 @@
 // ballot by rank, any/all, match_any, sync, and tiles of 4 of the group
 // (tiled_partition(coalesced, 4)). The lanes that skip the branch return
 // (first kernel) or go on to a barrier (second kernel). Checked against the
-// members worked out on the host.
+// members worked out on the host. Each block of the second kernel writes its
+// own part of the output (two blocks writing the same words would race).
 #include "engine_test.h"
 
 #include <hip/hip_cooperative_groups.h>
@@ -63,14 +64,15 @@ __global__ void branch_then_barrier(int *out, int *after) {
   if (t == 0)
     count = 0;
   __syncthreads();
+  int g = blockIdx.x * kThreads + t;
   if (taken(t))
-    members(t, out + t * kOut);
+    members(t, out + g * kOut);
   atomicAdd(&count, 1);
   __syncthreads();
-  after[t] = count;
+  after[g] = count;
 }
 
-static int check(const std::vector<int> &h, int ws) {
+static int check(const int *h, int ws) {
   for (int w0 = 0; w0 < kThreads; w0 += ws) {
     std::vector<int> m; // the members of this warp, by rank
     for (int t = w0; t < w0 + ws && t < kThreads; t++)
@@ -115,25 +117,26 @@ static int check(const std::vector<int> &h, int ws) {
 
 static int body(int ws) {
   int *out = nullptr, *after = nullptr;
-  std::vector<int> h(kThreads * kOut), a(kThreads);
+  std::vector<int> h(2 * kThreads * kOut), a(2 * kThreads);
 
   CHECK_HIP(hipMalloc(&out, h.size() * sizeof(int)));
-  CHECK_HIP(hipMalloc(&after, kThreads * sizeof(int)));
+  CHECK_HIP(hipMalloc(&after, a.size() * sizeof(int)));
   CHECK_HIP(hipMemset(out, 0xff, h.size() * sizeof(int)));
   branch_then_return<<<1, kThreads>>>(out);
   CHECK_HIP(hipGetLastError());
   CHECK_HIP(hipMemcpy(h.data(), out, h.size() * sizeof(int), hipMemcpyDeviceToHost));
-  if (check(h, ws) != AH_PASS)
+  if (check(h.data(), ws) != AH_PASS)
     return AH_FAIL;
 
   CHECK_HIP(hipMemset(out, 0xff, h.size() * sizeof(int)));
   branch_then_barrier<<<2, kThreads>>>(out, after);
   CHECK_HIP(hipGetLastError());
   CHECK_HIP(hipMemcpy(h.data(), out, h.size() * sizeof(int), hipMemcpyDeviceToHost));
-  CHECK_HIP(hipMemcpy(a.data(), after, kThreads * sizeof(int), hipMemcpyDeviceToHost));
-  if (check(h, ws) != AH_PASS)
-    return AH_FAIL;
-  for (int t = 0; t < kThreads; t++)
+  CHECK_HIP(hipMemcpy(a.data(), after, a.size() * sizeof(int), hipMemcpyDeviceToHost));
+  for (int b = 0; b < 2; b++)
+    if (check(h.data() + b * kThreads * kOut, ws) != AH_PASS)
+      return AH_FAIL;
+  for (int t = 0; t < 2 * kThreads; t++)
     CHECK_EQ(a[t], kThreads);
   CHECK_HIP(hipFree(out));
   CHECK_HIP(hipFree(after));

@@ -116,7 +116,7 @@ struct Atom {
 
 // A float add done with atomicCAS on float, the way HIP code writes it.
 __device__ void cas_add(float *p, float v) {
-  float old = *p, assumed;
+  float old = atomicAdd(p, 0.0f), assumed; // an atomic first read (a plain one races)
 
   do {
     assumed = old;
@@ -125,7 +125,7 @@ __device__ void cas_add(float *p, float v) {
 }
 
 __device__ void cas_add(double *p, double v) {
-  double old = *p, assumed;
+  double old = atomicAdd(p, 0.0), assumed;
 
   do {
     assumed = old;

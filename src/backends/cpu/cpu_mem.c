@@ -17,6 +17,7 @@
 #include "../../os/symbols.h"
 
 #include <dlfcn.h>
+#include <gnu/libc-version.h>
 #include <link.h>
 #include <search.h>
 #include <stdio.h>
@@ -30,11 +31,14 @@
  * built without it), every block comes from the heap: they put redzones
  * around heap blocks only. */
 __attribute__((unused)) static int asan_in_process(void) {
-  static int known = -1;
+  static int known = -1; /* atomic: threads allocate concurrently */
+  int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
 
-  if (known < 0)
-    known = dlsym(RTLD_DEFAULT, "__asan_init") != NULL;
-  return known;
+  if (k < 0) {
+    k = dlsym(RTLD_DEFAULT, "__asan_init") != NULL;
+    __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+  }
+  return k;
 }
 #if defined(__SANITIZE_ADDRESS__)
 #define HEAP_ONLY() 1
@@ -226,7 +230,10 @@ static int may_be_variable(const void *addr) {
   if (object_base((const void *)&ah_cpu_symbol_address, &self) && d.base != 0 &&
       self == d.base)
     return 0;
-  if (object_base((const void *)(uintptr_t)&fclose, &libc) && d.base != 0 && libc == d.base)
+  /* A libc function no sanitizer intercepts: ASan's and TSan's runtimes
+   * replace fclose and the like, whose address is then theirs. */
+  if (object_base((const void *)(uintptr_t)&gnu_get_libc_version, &libc) && d.base != 0 &&
+      libc == d.base)
     return 0;
   return 1;
 }

@@ -19,7 +19,7 @@ __global__ void empty() {}
 } // namespace ns
 
 template <typename K, typename... A> void launch(K kernel, hipStream_t s, A... args) {
-  kernel<<<1, 4, 0, s>>>(args...);
+  kernel<<<1, 2, 0, s>>>(args...); // 2 threads: launched at d + 2 of 4 ints
 }
 
 int main() {
