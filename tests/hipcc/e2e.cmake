@@ -21,6 +21,10 @@
 #   CASE=input_safety an output path that is one of the inputs is refused
 #                     (-o x.hip x.hip, -c -o x.hip x.hip) and the source is kept;
 #                     an unterminated /* at the end of a file is an error
+#   CASE=signals      SIGTERM or SIGINT to hipcc while its compiler runs (HIPCC_CXX
+#                     is a script that starts a grandchild, as g++ starts cc1plus,
+#                     and waits): hipcc dies of that signal, the compiler and its
+#                     child are gone, no temporary file is left
 #   CASE=headers      launches and kernels in user headers (e2e/headers/), one
 #                     command and separate compiles; the .d file names them
 #   CASE=<dir>        e2e/<dir>/*.hip built together (-s), run (header_vars)
@@ -169,6 +173,53 @@ elseif(CASE STREQUAL "input_safety")
   if(rc EQUAL 0 OR NOT e MATCHES "open_comment\\.hip:2:[0-9]+: .*unterminated comment")
     message(FATAL_ERROR "an unterminated /* was accepted (exit ${rc}):\n${e}")
   endif()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "signals")
+  file(WRITE ${WORK}/slowcxx.sh "#!/bin/sh
+case \" $* \" in
+*' -c '*) sleep 300 & echo $! > \"$AH_PIDS.grandchild\"; echo $$ > \"$AH_PIDS.child\"; wait ;;
+*) exec g++ \"$@\" ;;
+esac
+")
+  file(CHMOD ${WORK}/slowcxx.sh PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+  foreach(sig TERM INT)
+    set(ENV{AH_PIDS} ${WORK}/${sig})
+    # A shell's background job starts with SIGINT ignored (no job control),
+    # and hipcc keeps an ignored signal ignored: env gives it back.
+    execute_process(COMMAND sh -c "
+HIPCC_CXX=${WORK}/slowcxx.sh HIPCC_KERNEL_COMPILER=0 env --default-signal=INT ${HIPCC} -c ${SRC}/vector_add.hip -o v.o &
+h=$!
+i=0
+while [ ! -s ${WORK}/${sig}.child ] || [ ! -s ${WORK}/${sig}.grandchild ]; do
+  i=$((i+1)); [ $i -gt 600 ] && { echo 'the compiler never started' >&2; kill -KILL $h; exit 2; }
+  sleep 0.1
+done
+kill -${sig} $h
+i=0
+while kill -0 $h 2>/dev/null && ! grep -q 'State:.*Z' /proc/$h/status 2>/dev/null; do
+  i=$((i+1)); [ $i -gt 100 ] && { echo 'hipcc did not end' >&2; kill -KILL $h; break; }
+  sleep 0.1
+done
+wait $h
+rc=$?
+sleep 0.3
+for p in $(cat ${WORK}/${sig}.child) $(cat ${WORK}/${sig}.grandchild); do
+  # A zombie waiting for init to reap it has ended.
+  if kill -0 $p 2>/dev/null && ! grep -q 'State:.*Z' /proc/$p/status 2>/dev/null; then
+    echo \"process $p still runs\" >&2; kill -KILL $p; exit 3
+  fi
+done
+echo \"rc=$rc\"
+" WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+    if(sig STREQUAL "TERM")
+      set(want "rc=143")
+    else()
+      set(want "rc=130")
+    endif()
+    if(NOT rc EQUAL 0 OR NOT o MATCHES "${want}")
+      message(FATAL_ERROR "SIG${sig} to hipcc (exit ${rc}, want ${want}):\n${o}\n${e}")
+    endif()
+  endforeach()
   expect_no_temporaries()
 elseif(CASE STREQUAL "headers")
   set(h ${SRC}/headers)
