@@ -196,13 +196,115 @@ void ah_print_argv(void *fp, char *const argv[]) {
   fputc('\n', f);
 }
 
+/* GCC shows the source line under each error whole: 4,000 errors on one
+ * 100 KB line are 400 MB of output. When stderr is no terminal (a build log,
+ * an IDE), the sub-command's stderr comes through this filter, which cuts an
+ * indented line (a source line shown as "  12 | ...", its "     | ^~~", a
+ * fix-it hint) to AH_SOURCE_SHOWN bytes and " [...]"; messages pass whole. On a terminal GCC colours its
+ * output and nothing is filtered. */
+#define AH_SOURCE_SHOWN 400
+
+static int is_source_display(const char *l, size_t n) {
+  /* Messages start at column 0 with a place ("x.hip:3:4: error: ...", "In
+   * function"); source lines, carets and fix-it hints are indented. */
+  return n > 0 && l[0] == ' ';
+}
+
+static void write_all(int fd, const char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return;
+    p += w;
+    n -= (size_t)w;
+  }
+}
+
+/* Copies fd to stderr line by line, cutting long source displays. */
+static void filter_stderr(int fd) {
+  static const char cut[] = " [...]\n";
+  char buf[4096], line[AH_SOURCE_SHOWN + 1];
+  size_t len = 0;   /* bytes of the current line held in `line` */
+  int passing = 0;  /* the current line is a message: written through */
+  int dropping = 0; /* the current source display is past the cut */
+  ssize_t got;
+
+  while ((got = read(fd, buf, sizeof(buf))) != 0) {
+    if (got < 0) {
+      if (errno == EINTR)
+        continue;
+      break;
+    }
+    for (ssize_t i = 0; i < got; i++) {
+      char c = buf[i];
+
+      if (c == '\n') {
+        if (dropping)
+          write_all(2, cut, sizeof(cut) - 1);
+        else if (!passing)
+          write_all(2, line, len);
+        if (!dropping)
+          write_all(2, "\n", 1);
+        len = 0;
+        passing = dropping = 0;
+        continue;
+      }
+      if (passing) {
+        write_all(2, &c, 1);
+        continue;
+      }
+      if (dropping)
+        continue;
+      if (len < AH_SOURCE_SHOWN) {
+        line[len++] = c;
+        continue;
+      }
+      /* The line is longer than the cut: a message goes on whole. */
+      if (is_source_display(line, len)) {
+        size_t keep = len;
+
+        while (keep > 0 && ((unsigned char)line[keep] & 0xc0) == 0x80)
+          keep--; /* never half a UTF-8 character */
+        write_all(2, line, keep);
+        dropping = 1;
+      } else {
+        write_all(2, line, len);
+        write_all(2, &c, 1);
+        passing = 1;
+      }
+      len = 0;
+    }
+  }
+  if (!passing && !dropping)
+    write_all(2, line, len);
+  else if (dropping)
+    write_all(2, cut, sizeof(cut) - 2);
+}
+
 int ah_spawn(char *const argv[]) {
+  posix_spawn_file_actions_t fa;
+  int fds[2] = {-1, -1};
+  int filter = !isatty(2) && pipe2(fds, O_CLOEXEC) == 0;
   pid_t pid;
   int status, err;
 
   fflush(stdout);
   fflush(stderr);
-  err = spawn_group(&pid, argv, NULL);
+  if (filter) {
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+  }
+  err = spawn_group(&pid, argv, filter ? &fa : NULL);
+  if (filter) {
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (err == 0)
+      filter_stderr(fds[0]);
+    close(fds[0]);
+  }
   if (err != 0) {
     ah_error("cannot run '%s': %s", argv[0], strerror(err));
     return 127;

@@ -25,6 +25,9 @@
 #                     is a script that starts a grandchild, as g++ starts cc1plus,
 #                     and waits): hipcc dies of that signal, the compiler and its
 #                     child are gone, no temporary file is left
+#   CASE=long_line    300 errors on one 3 KB line (g++): no line of hipcc's
+#                     stderr is over 1000 bytes (the source line is shown cut,
+#                     not whole under every error), every error is reported
 #   CASE=headers      launches and kernels in user headers (e2e/headers/), one
 #                     command and separate compiles; the .d file names them
 #   CASE=<dir>        e2e/<dir>/*.hip built together (-s), run (header_vars)
@@ -220,6 +223,33 @@ echo \"rc=$rc\"
       message(FATAL_ERROR "SIG${sig} to hipcc (exit ${rc}, want ${want}):\n${o}\n${e}")
     endif()
   endforeach()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "long_line")
+  set(line "__global__ void k(int *p) {")
+  foreach(i RANGE 1 300)
+    string(APPEND line " u${i};")
+  endforeach()
+  file(WRITE ${WORK}/long.hip "${line} }\n")
+  set(ENV{HIPCC_KERNEL_COMPILER} 0) # g++, which shows the source line
+  execute_process(COMMAND ${HIPCC} -c long.hip -o long.o WORKING_DIRECTORY ${WORK}
+    RESULT_VARIABLE rc ERROR_VARIABLE e)
+  string(LENGTH "${e}" n)
+  string(REGEX MATCHALL "error: [^\n]*u[0-9]+" errors "${e}")
+  list(LENGTH errors nerr)
+  string(REPLACE ";" "," lines "${e}")
+  string(REPLACE "\n" ";" lines "${lines}")
+  set(longest 0)
+  foreach(l IN LISTS lines)
+    string(LENGTH "${l}" ln)
+    if(ln GREATER longest)
+      set(longest ${ln})
+    endif()
+  endforeach()
+  if(rc EQUAL 0 OR nerr LESS 300 OR longest GREATER 1000)
+    string(SUBSTRING "${e}" 0 3000 head)
+    message(FATAL_ERROR
+      "long line: exit ${rc}, ${nerr} errors, ${n} bytes, a line of ${longest}:\n${head}")
+  endif()
   expect_no_temporaries()
 elseif(CASE STREQUAL "headers")
   set(h ${SRC}/headers)
