@@ -173,10 +173,19 @@ hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr) 
   return hipSuccess;
 }
 
+/* Whether func is a kernel: hipcc registers every __global__ function (and
+ * each template specialisation whose address is taken) before main, so a
+ * pointer the registry does not know (a host function, data, garbage) is no
+ * kernel, as on HIP. Module functions come as hipFunction_t, not here. */
+hipError_t ah_launch_is_kernel(const void *func) {
+  return func != NULL && ah_kernel_sig(func) != NULL ? hipSuccess
+                                                     : hipErrorInvalidDeviceFunction;
+}
+
 AH_EXPORT hipError_t hipFuncGetAttributes(hipFuncAttributes *attr, const void *func) {
   AH_ENTER();
   AH_REQUIRE(attr != NULL, hipErrorInvalidValue);
-  AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
+  AH_REQUIRE_OK(ah_launch_is_kernel(func));
   AH_RETURN(ah_launch_func_attributes(func, attr));
 }
 

@@ -3,8 +3,10 @@
  * the block size that maximizes them (the C function, and the search the C++
  * templates of hip_runtime.h call with a per-block-size shared memory
  * function). Codes are HIP's: a block size of 0 is hipErrorInvalidValue, one
- * above the kernel's limit gives 0 blocks and hipSuccess. */
+ * above the kernel's limit gives 0 blocks and hipSuccess, a pointer that is
+ * no registered kernel hipErrorInvalidDeviceFunction. */
 #include "internal.h"
+#include "launch_internal.h"
 #include "occupancy.h"
 
 #define OCCUPANCY_FLAGS hipOccupancyDisableCachingOverride
@@ -16,7 +18,7 @@ AH_EXPORT hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
   AH_ENTER();
   AH_REQUIRE(numBlocks != NULL, hipErrorInvalidValue);
   AH_REQUIRE((flags & ~OCCUPANCY_FLAGS) == 0, hipErrorInvalidValue);
-  AH_REQUIRE(f != NULL, hipErrorInvalidDeviceFunction);
+  AH_REQUIRE_OK(ah_launch_is_kernel(f)); /* hip_launch.c */
   dev = ah_current_device();
   AH_REQUIRE(dev != NULL, hipErrorNoDevice);
   AH_REQUIRE(blockSize > 0, hipErrorInvalidValue);
@@ -41,7 +43,7 @@ AH_EXPORT hipError_t __ahOccupancyMaxPotentialBlockSize(int *gridSize, int *bloc
   AH_ENTER();
   AH_REQUIRE(gridSize != NULL && blockSize != NULL, hipErrorInvalidValue);
   AH_REQUIRE((flags & ~OCCUPANCY_FLAGS) == 0, hipErrorInvalidValue);
-  AH_REQUIRE(f != NULL, hipErrorInvalidDeviceFunction);
+  AH_REQUIRE_OK(ah_launch_is_kernel(f)); /* hip_launch.c */
   dev = ah_current_device();
   AH_REQUIRE(dev != NULL, hipErrorNoDevice);
   AH_REQUIRE(blockSizeLimit >= 0, hipErrorInvalidValue); /* 0: the kernel's own limit */

@@ -13,5 +13,7 @@ hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, d
                             size_t shmem, hipStream_t stream, void **args, int cooperative);
 /* hipFuncGetAttributes for fn on the current device (arguments unchecked). */
 hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr);
+/* hipSuccess when func is a registered kernel, else hipErrorInvalidDeviceFunction. */
+hipError_t ah_launch_is_kernel(const void *func);
 
 #endif

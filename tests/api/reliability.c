@@ -263,3 +263,50 @@ AH_TEST(host_malloc_huge_and_empty_argument) {
   CHECK_HIP(hipSetupArgument(NULL, 0, 0));
   return AH_PASS;
 }
+
+/* hipFuncGetAttributes and the occupancy functions take kernels only: a host
+ * function the registry does not know, or a pointer to data, is
+ * hipErrorInvalidDeviceFunction (HIP's code), not a made-up answer. */
+static void rel_kernel(void) {
+}
+static void rel_invoke(const void *fn, void **args) {
+  (void)args;
+  ((void (*)(void))fn)();
+}
+static void rel_host_function(void) {
+}
+static const size_t rel_zero[] = {0};
+static const ahKernelSig rel_sig = {rel_invoke, 0, rel_zero, rel_zero};
+
+AH_TEST(func_queries_on_non_kernels) {
+  static int data;
+  const void *bad[] = {(const void *)rel_host_function, &data, (const void *)stdout};
+  hipFuncAttributes a;
+  int n = -1, grid = -1, block = -1;
+
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    CHECK_ERR(hipFuncGetAttributes(&a, bad[i]), hipErrorInvalidDeviceFunction);
+    CHECK_ERR(hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, bad[i], 64, 0),
+              hipErrorInvalidDeviceFunction);
+    CHECK_ERR(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, bad[i], 64, 0, 0),
+              hipErrorInvalidDeviceFunction);
+    CHECK_ERR(hipOccupancyMaxPotentialBlockSize(&grid, &block, bad[i], 0, 0),
+              hipErrorInvalidDeviceFunction);
+  }
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidDeviceFunction);
+  {
+    hipDeviceProp_t p;
+
+    CHECK_HIP(hipGetDeviceProperties(&p, 0));
+    if (strcmp(p.gcnArchName, "cpu") != 0)
+      return AH_PASS; /* C kernels run on the CPU device only */
+  }
+  __ahRegisterKernel((const void *)rel_kernel, &rel_sig); /* what hipcc's constructor does */
+  CHECK_HIP(hipFuncGetAttributes(&a, (const void *)rel_kernel));
+  CHECK(a.maxThreadsPerBlock > 0);
+  CHECK_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, (const void *)rel_kernel, 64, 0));
+  CHECK(n >= 1);
+  CHECK_HIP(hipOccupancyMaxPotentialBlockSize(&grid, &block, (const void *)rel_kernel, 0, 0));
+  CHECK(block >= 1);
+  return AH_PASS;
+}

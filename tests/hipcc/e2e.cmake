@@ -24,6 +24,13 @@
 #   CASE=shared_size  a static __shared__ array over the device's 64 KiB is a
 #                     compile error naming the user's line (a kernel's and a
 #                     template's); arrays that fit compile and run
+#   CASE=signals      SIGTERM or SIGINT to hipcc while its compiler runs (HIPCC_CXX
+#                     is a script that starts a grandchild, as g++ starts cc1plus,
+#                     and waits): hipcc dies of that signal, the compiler and its
+#                     child are gone, no temporary file is left
+#   CASE=long_line    300 errors on one 3 KB line (g++): no line of hipcc's
+#                     stderr is over 1000 bytes (the source line is shown cut,
+#                     not whole under every error), every error is reported
 #   CASE=headers      launches and kernels in user headers (e2e/headers/), one
 #                     command and separate compiles; the .d file names them
 #   CASE=<dir>        e2e/<dir>/*.hip built together (-s), run (header_vars)
@@ -190,6 +197,80 @@ elseif(CASE STREQUAL "input_safety")
     WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE e)
   if(rc EQUAL 0 OR NOT e MATCHES "open_comment\\.hip:2:[0-9]+: .*unterminated comment")
     message(FATAL_ERROR "an unterminated /* was accepted (exit ${rc}):\n${e}")
+  endif()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "signals")
+  file(WRITE ${WORK}/slowcxx.sh "#!/bin/sh
+case \" $* \" in
+*' -c '*) sleep 300 & echo $! > \"$AH_PIDS.grandchild\"; echo $$ > \"$AH_PIDS.child\"; wait ;;
+*) exec g++ \"$@\" ;;
+esac
+")
+  file(CHMOD ${WORK}/slowcxx.sh PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+  foreach(sig TERM INT)
+    set(ENV{AH_PIDS} ${WORK}/${sig})
+    # A shell's background job starts with SIGINT ignored (no job control),
+    # and hipcc keeps an ignored signal ignored: env gives it back.
+    execute_process(COMMAND sh -c "
+HIPCC_CXX=${WORK}/slowcxx.sh HIPCC_KERNEL_COMPILER=0 env --default-signal=INT ${HIPCC} -c ${SRC}/vector_add.hip -o v.o &
+h=$!
+i=0
+while [ ! -s ${WORK}/${sig}.child ] || [ ! -s ${WORK}/${sig}.grandchild ]; do
+  i=$((i+1)); [ $i -gt 600 ] && { echo 'the compiler never started' >&2; kill -KILL $h; exit 2; }
+  sleep 0.1
+done
+kill -${sig} $h
+i=0
+while kill -0 $h 2>/dev/null && ! grep -q 'State:.*Z' /proc/$h/status 2>/dev/null; do
+  i=$((i+1)); [ $i -gt 100 ] && { echo 'hipcc did not end' >&2; kill -KILL $h; break; }
+  sleep 0.1
+done
+wait $h
+rc=$?
+sleep 0.3
+for p in $(cat ${WORK}/${sig}.child) $(cat ${WORK}/${sig}.grandchild); do
+  # A zombie waiting for init to reap it has ended.
+  if kill -0 $p 2>/dev/null && ! grep -q 'State:.*Z' /proc/$p/status 2>/dev/null; then
+    echo \"process $p still runs\" >&2; kill -KILL $p; exit 3
+  fi
+done
+echo \"rc=$rc\"
+" WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+    if(sig STREQUAL "TERM")
+      set(want "rc=143")
+    else()
+      set(want "rc=130")
+    endif()
+    if(NOT rc EQUAL 0 OR NOT o MATCHES "${want}")
+      message(FATAL_ERROR "SIG${sig} to hipcc (exit ${rc}, want ${want}):\n${o}\n${e}")
+    endif()
+  endforeach()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "long_line")
+  set(line "__global__ void k(int *p) {")
+  foreach(i RANGE 1 300)
+    string(APPEND line " u${i};")
+  endforeach()
+  file(WRITE ${WORK}/long.hip "${line} }\n")
+  set(ENV{HIPCC_KERNEL_COMPILER} 0) # g++, which shows the source line
+  execute_process(COMMAND ${HIPCC} -c long.hip -o long.o WORKING_DIRECTORY ${WORK}
+    RESULT_VARIABLE rc ERROR_VARIABLE e)
+  string(LENGTH "${e}" n)
+  string(REGEX MATCHALL "error: [^\n]*u[0-9]+" errors "${e}")
+  list(LENGTH errors nerr)
+  string(REPLACE ";" "," lines "${e}")
+  string(REPLACE "\n" ";" lines "${lines}")
+  set(longest 0)
+  foreach(l IN LISTS lines)
+    string(LENGTH "${l}" ln)
+    if(ln GREATER longest)
+      set(longest ${ln})
+    endif()
+  endforeach()
+  if(rc EQUAL 0 OR nerr LESS 300 OR longest GREATER 1000)
+    string(SUBSTRING "${e}" 0 3000 head)
+    message(FATAL_ERROR
+      "long line: exit ${rc}, ${nerr} errors, ${n} bytes, a line of ${longest}:\n${head}")
   endif()
   expect_no_temporaries()
 elseif(CASE STREQUAL "headers")

@@ -19,6 +19,22 @@
 
 #define AH_MATH_INLINE inline __attribute__((always_inline))
 
+/* lgammaf and lgamma set libm's global signgam: every thread of a kernel
+ * would write it at once. Here they are bound to libanyhip's versions built
+ * on lgammaf_r/lgamma_r (src/backends/cpu/cpu_math.c), which leave signgam
+ * alone inside kernels and set it in host code as C says. GCC binds
+ * std::lgamma(float) too; clang 14 (the kernel compiler) still calls
+ * libm's lgammaf for std::lgamma(float) and lgamma(float), so device code
+ * built with it should call lgammaf (docs/math.md). */
+#ifdef __THROW
+#define AH_LGAMMA_THROW __THROW
+#else
+#define AH_LGAMMA_THROW
+#endif
+extern "C" float lgammaf(float) AH_LGAMMA_THROW __asm__("__ah_lgammaf");
+extern "C" double lgamma(double) AH_LGAMMA_THROW __asm__("__ah_lgamma");
+#undef AH_LGAMMA_THROW
+
 /* ---- fast intrinsics ---- */
 
 AH_MATH_INLINE float __expf(float x) { return expf(x); }
