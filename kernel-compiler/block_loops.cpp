@@ -52,11 +52,6 @@ using namespace llvm;
 namespace anyhip {
 namespace {
 
-// block_abi.h
-constexpr uint32_t kAbi = 1;
-constexpr uint32_t kPcDone = 0xffffffffu;
-constexpr uint32_t kPcRun = 0x80000000u;
-
 bool debugEnabled() {
   static const bool on = [] {
     const char *v = std::getenv("ANYHIP_KERNEL_COMPILER_DEBUG");
@@ -539,15 +534,18 @@ bool BlockBuilder::placeAllocas() {
 
 void BlockBuilder::emitDescriptor() {
   Type *i32 = Type::getInt32Ty(c_);
-  std::vector<Constant *> info{ConstantInt::get(i32, 0)};
-  for (Split &s : splits_)
-    info.push_back(ConstantInt::get(i32, s.info));
-  auto *infoTy = ArrayType::get(i32, info.size());
-  auto *infoVar = new GlobalVariable(m_, infoTy, true, GlobalValue::PrivateLinkage,
-                                     ConstantArray::get(infoTy, info), "ah.split.info");
+  Constant *infoPtr = Constant::getNullValue(i32->getPointerTo());
+  if (!splits_.empty()) { // a barrier-free kernel has no split_info
+    std::vector<Constant *> info{ConstantInt::get(i32, 0)};
+    for (Split &s : splits_)
+      info.push_back(ConstantInt::get(i32, s.info));
+    auto *infoTy = ArrayType::get(i32, info.size());
+    auto *infoVar = new GlobalVariable(m_, infoTy, true, GlobalValue::PrivateLinkage,
+                                       ConstantArray::get(infoTy, info), "ah.split.info");
+    infoPtr = ConstantExpr::getPointerCast(infoVar, i32->getPointerTo());
+  }
   Constant *fields[] = {ConstantInt::get(i32, kAbi), ConstantInt::get(i32, frameBytes_),
-                        ConstantInt::get(i32, splits_.size()), ConstantInt::get(i32, 0),
-                        ConstantExpr::getPointerCast(infoVar, i32->getPointerTo())};
+                        ConstantInt::get(i32, splits_.size()), ConstantInt::get(i32, 0), infoPtr};
   desc_ = new GlobalVariable(m_, abi_.desc, true, GlobalValue::PrivateLinkage,
                              ConstantStruct::get(abi_.desc, fields), "ah.block.kernel");
 }
@@ -907,8 +905,8 @@ void BlockBuilder::buildBody() {
   GlobalVariable *ws = builtinVar(m_, kWarpSizeVar, i32);
   ws->setThreadLocal(false);
   warpMask_ = ir.CreateSub(ir.CreateLoad(i32, ws, "warpSize"), ir.getInt32(1));
+  emitDescriptor();
   if (!splits_.empty()) {
-    emitDescriptor();
     FunctionCallee begin = m_.getOrInsertFunction(
         "__ah_cpu_block_begin",
         FunctionType::get(abi_.ctx->getPointerTo(), {abi_.desc->getPointerTo()}, false));
@@ -1070,23 +1068,12 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
   std::vector<Function *> blocks;
   std::vector<GlobalVariable *> descs;
   std::vector<std::string> whys;
-  // A block-less descriptor for barrier-free kernels: frame 0, no splits.
   for (Function *k : kernels) {
     BlockBuilder bb(m, *k, td, level_, fam);
     Function *b = bb.build();
     blocks.push_back(b);
     whys.push_back(bb.why());
     GlobalVariable *desc = bb.descriptor();
-    if (b != nullptr && desc == nullptr) {
-      LLVMContext &c = m.getContext();
-      AbiTypes abi = abiTypes(c);
-      Type *i32 = Type::getInt32Ty(c);
-      Constant *fields[] = {ConstantInt::get(i32, kAbi), ConstantInt::get(i32, 0),
-                            ConstantInt::get(i32, 0), ConstantInt::get(i32, 0),
-                            Constant::getNullValue(i32->getPointerTo())};
-      desc = new GlobalVariable(m, abi.desc, true, GlobalValue::PrivateLinkage,
-                                ConstantStruct::get(abi.desc, fields), "ah.block.kernel");
-    }
     descs.push_back(desc);
     if (debugEnabled())
       errs() << "anyhip kernel compiler: " << k->getName() << ": "

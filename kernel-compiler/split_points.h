@@ -5,6 +5,8 @@
 #ifndef ANYHIP_KERNEL_COMPILER_SPLIT_POINTS_H
 #define ANYHIP_KERNEL_COMPILER_SPLIT_POINTS_H
 
+#include <hip/anyhip/cpu/block_abi.h>
+
 #include <cstdint>
 
 namespace anyhip {
@@ -25,9 +27,12 @@ constexpr const char *kLaneVar = "__ah_cpu_lane";
 constexpr const char *kWarpSizeVar = "warpSize";
 constexpr const char *kSharedVar = "__ah_cpu_shared"; // dynamic shared memory
 
-// block_abi.h: split_info bits.
-constexpr uint32_t kSplitWarp = 0x100u;
-constexpr uint32_t kOpDynamic = 0xffu;
+// block_abi.h's numbers, as the pass uses them.
+constexpr uint32_t kAbi = AH_CPU_BLOCK_ABI;
+constexpr uint32_t kPcDone = AH_CPU_PC_DONE;
+constexpr uint32_t kPcRun = AH_CPU_PC_RUN;
+constexpr uint32_t kSplitWarp = AH_CPU_SPLIT_WARP;
+constexpr uint32_t kOpDynamic = AH_CPU_SPLIT_OP_DYNAMIC;
 
 } // namespace anyhip
 
