@@ -186,20 +186,24 @@ static void fast_main(void *arg) {
 
 /* ---- a compiled block ---- */
 
-/* The runner fiber of a block run by the kernel's block function: one call
- * runs every GPU thread (block_abi.h). It keeps no threadIdx. */
-static void compiled_main(void *arg) {
-  struct ah_cpu_worker *w = arg;
-  const struct ah_cpu_grid *g = w->block.grid;
+/* A block run by the kernel's block function: one call runs every GPU
+ * thread (block_abi.h), on the worker's own stack. No fiber: the block
+ * function never yields, and a fault or ah_cpu_block_fail jumps straight
+ * back to the worker's loop, up the same stack (b->direct tells the fault
+ * handler there is no stack switch to undo). The switch to a runner fiber
+ * and back was a third of a small block's cost. It keeps no threadIdx. */
+static hipError_t run_compiled(struct ah_cpu_worker *w, const struct ah_cpu_grid *g) {
+  struct ah_cpu_block *b = &w->block;
 
-  AH_ASAN_FINISH(NULL, &w->native_bottom, &w->native_size);
   threadIdx = (ahCpuIndex){0, 0, 0};
   __ah_cpu_lane = 0;
+  b->direct = 1;
+  w->in_kernel = 1;
   g->sig->invoke(g->block_fn, g->args);
-  AH_ASAN_START(NULL, w->native_bottom, w->native_size);
-  AH_TSAN_SWITCH(w->tsan_native);
-  ah_fiber_switch(&w->runner, &w->native);
-  __builtin_unreachable();
+  w->in_kernel = 0;
+  b->direct = 0;
+  ah_cpu_block_abandon(w);
+  return hipSuccess;
 }
 
 /* ---- fiber mode ---- */
@@ -452,9 +456,6 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
 
   if (err != hipSuccess)
     return err;
-  b->runner_stack = ah_cpu_stack_get(w);
-  if (b->runner_stack == NULL)
-    return hipErrorOutOfMemory;
   b->grid = g;
   b->nthreads = n;
   b->warp_size = ws;
@@ -484,9 +485,13 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
   gridDim = (ahCpuIndex){g->grid.x, g->grid.y, g->grid.z};
   __ah_cpu_shared = w->shared;
   shared_bounds(w, g->shared_bytes);
+  if (b->compiled)
+    return run_compiled(w, g);
+  b->runner_stack = ah_cpu_stack_get(w);
+  if (b->runner_stack == NULL)
+    return hipErrorOutOfMemory;
 
-  ah_fiber_init(&w->runner, b->runner_stack, ah_cpu_stack_usable(w, 0),
-                b->compiled ? compiled_main : fast_main, w);
+  ah_fiber_init(&w->runner, b->runner_stack, ah_cpu_stack_usable(w, 0), fast_main, w);
   w->in_kernel = 1;
 #if defined(__SANITIZE_THREAD__)
   if (w->tsan_native == NULL)
@@ -555,6 +560,8 @@ void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why)
   w->fault_err = err;
   w->fault_why = why;
   w->in_kernel = 0;
+  if (w->block.direct) /* already on the worker's stack (run_compiled) */
+    siglongjmp(w->jb, 1);
   w->fail_jump = 1;
   AH_ASAN_START(NULL, w->native_bottom, w->native_size);
   AH_TSAN_SWITCH(w->tsan_native);

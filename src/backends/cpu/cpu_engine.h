@@ -75,6 +75,7 @@ struct ah_cpu_block {
   unsigned warp_shift; /* log2(warp_size): lane and warp of a tid without a division */
   int fiber_mode;    /* 0: fast path, threads one after another */
   int compiled;      /* run by the kernel's block function (cpu_compiled.c) */
+  int direct;        /* ... called on the worker's own stack, no fiber (run_compiled) */
   unsigned cur;      /* running thread (fiber mode; see ah_cpu_fast_tid) */
   unsigned live;     /* threads not returned (fiber mode) */
   unsigned runnable; /* threads NEW or READY */

@@ -83,8 +83,10 @@ static void handler(int sig, siginfo_t *si, void *uc) {
   for (unsigned i = 0; i < NSIG_FAULT; i++) /* an interposed handler (TSan) may block them all */
     sigaddset(&set, fault_signals[i]);
   pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-  AH_ASAN_START(NULL, w->native_bottom, w->native_size);
-  AH_TSAN_SWITCH(w->tsan_native);
+  if (!w->block.direct) { /* from a fiber's stack back to the worker's */
+    AH_ASAN_START(NULL, w->native_bottom, w->native_size);
+    AH_TSAN_SWITCH(w->tsan_native);
+  }
   siglongjmp(w->jb, 1);
 }
 

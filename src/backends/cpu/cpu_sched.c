@@ -141,7 +141,9 @@ static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t onl
   if (sigsetjmp(w->jb, 0) != 0) {
     int compiled = w->block.compiled;
 
-    AH_ASAN_FINISH(NULL, NULL, NULL);
+    if (!w->block.direct)
+      AH_ASAN_FINISH(NULL, NULL, NULL);
+    w->block.direct = 0;
     ah_cpu_block_abandon(w);
     w->fault_compiled = compiled;
     if (atomic_exchange(&r->failed, 1) == 0) {
