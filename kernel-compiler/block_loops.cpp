@@ -21,6 +21,7 @@
 #include "block_loops.h"
 #include "kernel_module.h"
 #include "split_points.h"
+#include "uniformity.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
@@ -35,15 +36,26 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Pass.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/LICM.h>
+#include <llvm/Transforms/Scalar/LoopBoundSplit.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Scalar/LoopRotation.h>
 #include <llvm/Transforms/Scalar/LowerAtomic.h>
+#include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
+#include <llvm/Transforms/Utils/SSAUpdater.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -147,12 +159,19 @@ public:
   const std::string &why() const { return why_; }
   GlobalVariable *descriptor() const { return desc_; }
   unsigned nsplits() const { return (unsigned)splits_.size(); }
+  unsigned nkept() const { return (unsigned)kept_.size(); }
 
 private:
   bool inlineThreadDependent();
   void promoteLocals();
   void cutAtSplitPoints();
+  void analyseUniformity();
+  SmallVector<unsigned, 4> crossedSplits(Instruction *inst);
   void demoteValuesAcrossSplits();
+  void keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
+                   const std::vector<BasicBlock *> &clones,
+                   const std::vector<std::pair<BasicBlock *, unsigned>> &stops,
+                   const DenseMap<unsigned, Value *> &vins);
   bool recomputable(Value *v, int depth);
   Value *recompute(Value *v, Instruction *before);
   void findRegions();
@@ -172,6 +191,7 @@ private:
   BasicBlock *buildGuardCheck(Value *ok, BasicBlock *checked, BasicBlock *unchecked);
   void emitDescriptor();
   void plainSharedAtomics();
+  void hoistUniformBranches();
   void describeBuiltins();
   bool fail(const std::string &why) {
     why_ = why;
@@ -194,6 +214,19 @@ private:
   std::vector<std::vector<BasicBlock *>> regions_; // blocks of region r, in function order
   std::vector<DenseSet<BasicBlock *>> regionSets_;
   SmallSetVector<AllocaInst *, 16> frameVars_;
+  // Uniform values live across aligned barriers only: kept as SSA values,
+  // one copy per block (`slot`, a local of the block function) that each
+  // thread stopping at such a barrier writes and the next region reads
+  // once, before its thread loops (keepUniform).
+  std::unique_ptr<Uniformity> uni_;
+  struct Kept {
+    Instruction *v;
+    SmallVector<unsigned, 4> splits; // the split points it lives across
+    AllocaInst *slot;
+  };
+  std::vector<Kept> kept_;
+  DenseMap<Instruction *, unsigned> keptIndex_;
+  DenseMap<BasicBlock *, unsigned> contToSplit_;
   DenseMap<AllocaInst *, std::pair<uint64_t, uint64_t>> frameLayout_; // prefix, stride
   uint64_t frameBytes_ = 0;
   AllocaInst *tidVar_ = nullptr, *laneVar_ = nullptr;
@@ -344,8 +377,56 @@ Value *BlockBuilder::recompute(Value *v, Instruction *before) {
   return copy;
 }
 
+void BlockBuilder::analyseUniformity() {
+  UniformityInputs in;
+  in.threadVars.insert(tidVar_);
+  in.threadVars.insert(laneVar_);
+  for (auto &bv : blockVars_)
+    in.blockVars.insert(bv.first);
+  for (unsigned k = 0; k < splits_.size(); k++) {
+    in.splitBlocks.insert(splits_[k].pre);
+    contToSplit_[splits_[k].cont] = k;
+  }
+  // A barrier's result (__syncthreads_count/_and/_or) is the block's.
+  in.uniformCall = [this](const CallInst *ci) {
+    auto it = resultToSplit_.find(const_cast<CallInst *>(ci));
+    return it != resultToSplit_.end() && !splits_[it->second].warp;
+  };
+  uni_ = std::make_unique<Uniformity>(*b_, in);
+}
+
+// The split points inst lives across: those whose continuation a use of
+// inst is reached from without passing its definition.
+SmallVector<unsigned, 4> BlockBuilder::crossedSplits(Instruction *inst) {
+  BasicBlock *def = inst->getParent();
+  SmallVector<BasicBlock *, 16> work;
+  SmallPtrSet<BasicBlock *, 16> seen;
+  SmallVector<unsigned, 4> out;
+  for (Use &u : inst->uses()) {
+    auto *user = cast<Instruction>(u.getUser());
+    BasicBlock *at = user->getParent();
+    if (auto *phi = dyn_cast<PHINode>(user))
+      at = phi->getIncomingBlock(u);
+    if (at != def)
+      work.push_back(at);
+  }
+  while (!work.empty()) {
+    BasicBlock *bb = work.pop_back_val();
+    if (!seen.insert(bb).second)
+      continue;
+    auto c = contToSplit_.find(bb);
+    if (c != contToSplit_.end())
+      out.push_back(c->second);
+    for (BasicBlock *pred : predecessors(bb))
+      if (pred != def)
+        work.push_back(pred);
+  }
+  return out;
+}
+
 // An SSA value is live across split s when a use of it is reached from
-// s.cont without passing its definition: it then moves to the frame.
+// s.cont without passing its definition: it then moves to the frame, or is
+// computed again, or (uniform, across aligned barriers only) kept.
 void BlockBuilder::demoteValuesAcrossSplits() {
   DenseSet<BasicBlock *> conts;
   for (Split &s : splits_)
@@ -383,11 +464,24 @@ void BlockBuilder::demoteValuesAcrossSplits() {
   for (;;) {
     SmallVector<Instruction *, 32> live;
     for (Instruction &i : instructions(*b_))
-      if (!isa<AllocaInst>(i) && !i.getType()->isVoidTy() && crosses(&i))
+      if (!isa<AllocaInst>(i) && !i.getType()->isVoidTy() && !keptIndex_.count(&i) &&
+          crosses(&i))
         live.push_back(&i);
     if (live.empty())
       break;
     for (Instruction *i : live) {
+      if (!recomputable(i, 0) && uni_ != nullptr && uni_->uniform(i) &&
+          !i->getType()->isTokenTy()) {
+        SmallVector<unsigned, 4> crossed = crossedSplits(i);
+        bool keep = !crossed.empty();
+        for (unsigned k : crossed)
+          keep &= !splits_[k].warp && uni_->aligned(splits_[k].pre);
+        if (keep) {
+          keptIndex_[i] = (unsigned)kept_.size();
+          kept_.push_back(Kept{i, crossed, nullptr});
+          continue;
+        }
+      }
       if (recomputable(i, 0)) {
         SmallVector<Use *, 8> uses;
         for (Use &u : i->uses())
@@ -560,13 +654,24 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
   BasicBlock *pre = block("pre"), *exit = block("exit"), *after = block("after");
   IRBuilder<> ir(pre);
-  // Where the threads stopped. Masked: each thread's pc, and the smallest
-  // and largest (lo, hi). For all threads: lo is the first thread's stop
-  // and hi says whether another thread stopped elsewhere; until one does,
-  // no pc is written (every thread stopping at one place is the rule).
+  // Where the threads stopped: each thread's pc, and the smallest and
+  // largest (lo, hi). A store and two min/max reductions per thread, no
+  // branch and no call, so the thread loop still vectorises; when lo == hi
+  // (every thread stopped at one place, the rule) the engine reads no pc.
   if (hasSplits) {
-    ir.CreateStore(ir.getInt32(masked ? kPcDone : 0), loVar_);
+    ir.CreateStore(ir.getInt32(kPcDone), loVar_);
     ir.CreateStore(ir.getInt32(0), hiVar_);
+  }
+  // Kept uniform values the region uses or stores: read once, here.
+  DenseMap<unsigned, Value *> vins;
+  for (unsigned k = 0; k < kept_.size(); k++) {
+    bool used = false;
+    for (User *u : kept_[k].v->users())
+      used |= regionSets_[r].count(cast<Instruction>(u)->getParent()) != 0;
+    for (unsigned sp : kept_[k].splits)
+      used |= regionSets_[r].count(splits_[sp].pre) != 0;
+    if (used)
+      vins[k] = ir.CreateLoad(kept_[k].v->getType(), kept_[k].slot, kept_[k].v->getName() + ".in");
   }
   ThreadLoops loops = openThreadLoops(ir, tag, after);
   Value *t = loops.t;
@@ -611,6 +716,7 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     vm[bb] = nb;
     clones.push_back(nb);
   }
+  BasicBlock *threadEntry = ir.GetInsertBlock();
   ir.CreateBr(cast<BasicBlock>(vm[r == 0 ? regions_[0].front() : splits_[r - 1].cont]));
   PHINode *code = nullptr;
   if (hasSplits) {
@@ -620,6 +726,7 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   for (BasicBlock *nb : clones)
     for (Instruction &i : *nb)
       RemapInstruction(&i, vm, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+  std::vector<std::pair<BasicBlock *, unsigned>> stops; // (copy, split) where threads stop
   for (size_t bi = 0; bi < clones.size(); bi++) {
     BasicBlock *orig = regions_[r][bi], *nb = clones[bi];
     // Edges from blocks outside the region do not exist in this copy.
@@ -643,6 +750,7 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     auto sp = preToSplit_.find(orig);
     if (sp != preToSplit_.end()) {
       // The thread stops here: operands to its slot, then out.
+      stops.push_back({nb, sp->second});
       Split &s = splits_[sp->second];
       auto *call = cast<CallInst>(vm[s.call]);
       IRBuilder<> sb(call);
@@ -672,39 +780,19 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
         code->addIncoming(ConstantInt::get(i32, kPcDone), nb);
     }
   }
+  if (!vins.empty())
+    keepUniform(threadEntry, vm, clones, stops, vins);
   if (takeSucc >= 0) { // every thread passes the kernel's guard: no test
     auto *br = cast<BranchInst>(clones.front()->getTerminator());
     BranchInst::Create(br->getSuccessor((unsigned)takeSucc), br);
     br->eraseFromParent();
   }
   ir.SetInsertPoint(exit);
-  if (hasSplits && code->getNumIncomingValues() > 0 && masked) {
+  if (hasSplits && code->getNumIncomingValues() > 0) {
     ir.CreateStore(code, pcAt);
     Value *lo = ir.CreateLoad(i32, loVar_), *hi = ir.CreateLoad(i32, hiVar_);
     ir.CreateStore(ir.CreateSelect(ir.CreateICmpULT(code, lo), code, lo), loVar_);
     ir.CreateStore(ir.CreateSelect(ir.CreateICmpUGT(code, hi), code, hi), hiVar_);
-  } else if (hasSplits && code->getNumIncomingValues() > 0) {
-    BasicBlock *store = block("pc"), *same = block("same"), *firstThread = block("first"),
-               *diverge = block("diverge");
-    ir.CreateCondBr(ir.CreateICmpNE(ir.CreateLoad(i32, hiVar_), ir.getInt32(0)), store, same);
-    ir.SetInsertPoint(same);
-    Value *first = ir.CreateLoad(i32, loVar_);
-    BasicBlock *notSame = block("other");
-    ir.CreateCondBr(ir.CreateICmpEQ(first, code), xl, notSame);
-    ir.SetInsertPoint(notSame);
-    ir.CreateCondBr(ir.CreateICmpEQ(first, ir.getInt32(0)), firstThread, diverge);
-    ir.SetInsertPoint(firstThread);
-    ir.CreateStore(code, loVar_);
-    ir.CreateBr(xl);
-    ir.SetInsertPoint(diverge);
-    FunctionCallee divergeFn = m_.getOrInsertFunction(
-        "__ah_cpu_block_diverge",
-        FunctionType::get(Type::getVoidTy(c_), {abi_.ctx->getPointerTo(), i32, i32}, false));
-    ir.CreateCall(divergeFn, {ctx_, t, first});
-    ir.CreateStore(ir.getInt32(1), hiVar_);
-    ir.CreateBr(store);
-    ir.SetInsertPoint(store);
-    ir.CreateStore(code, pcAt);
   } else if (code != nullptr) {
     code->eraseFromParent();
   }
@@ -718,16 +806,73 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
         "__ah_cpu_block_next", FunctionType::get(i32, {abi_.ctx->getPointerTo(), i32, i32, i32},
                                                  false));
     Value *lo = ir.CreateLoad(i32, loVar_), *hi = ir.CreateLoad(i32, hiVar_);
-    if (!masked) { // diverged: every pc is written; make the engine scan them
-      Value *diverged = ir.CreateICmpNE(hi, ir.getInt32(0));
-      hi = ir.CreateSelect(diverged, ir.getInt32(kPcDone), lo);
-      lo = ir.CreateSelect(diverged, ir.getInt32(0), lo);
-    }
     Value *n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(masked ? 0 : 1)});
     next->addIncoming(n, after);
     ir.CreateBr(dispatch);
   }
   return pre;
+}
+
+// A region's copy sees each kept uniform value as `vin` (read before the
+// thread loops) where it enters the region, and as the copy's own
+// definition after that; threads stopping at a barrier the value lives
+// across store it. Each thread starts from vin again: a definition by the
+// previous thread (a loop counter's next value) must not reach the next.
+void BlockBuilder::keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
+                               const std::vector<BasicBlock *> &clones,
+                               const std::vector<std::pair<BasicBlock *, unsigned>> &stops,
+                               const DenseMap<unsigned, Value *> &vins) {
+  for (auto &kv : vins) {
+    Kept &k = kept_[kv.first];
+    Instruction *def = nullptr;
+    auto it = vm.find(k.v);
+    if (it != vm.end())
+      def = cast<Instruction>(it->second);
+    SmallVector<PHINode *, 8> phis;
+    SSAUpdater su(&phis);
+    su.Initialize(k.v->getType(), k.v->getName());
+    su.AddAvailableValue(threadEntry, kv.second);
+    if (def != nullptr)
+      su.AddAvailableValue(def->getParent(), def);
+    SmallVector<Use *, 16> uses;
+    for (BasicBlock *nb : clones)
+      for (Instruction &i : *nb)
+        for (Use &u : i.operands())
+          if (u.get() == k.v || (def != nullptr && u.get() == def))
+            uses.push_back(&u);
+    for (Use *u : uses) {
+      auto *user = cast<Instruction>(u->getUser());
+      if (def != nullptr && !isa<PHINode>(user) && user->getParent() == def->getParent() &&
+          def->comesBefore(user)) {
+        u->set(def);
+        continue;
+      }
+      su.RewriteUse(*u);
+    }
+    for (auto &st : stops)
+      if (std::find(k.splits.begin(), k.splits.end(), st.second) != k.splits.end())
+        new StoreInst(su.GetValueAtEndOfBlock(st.first), k.slot, st.first->getTerminator());
+  }
+}
+
+// Kept uniform values are loop-invariant in the thread loops: LICM takes
+// what is computed from them out, and non-trivial unswitching (which -O2
+// does not do) makes one thread loop per way a uniform branch goes (a loop
+// counter's test), so that each holds straight-line code; a bound split
+// then turns `if (tid < s)` into a shorter loop.
+void BlockBuilder::hoistUniformBranches() {
+  FunctionPassManager fpm;
+  fpm.addPass(SROAPass());
+  fpm.addPass(EarlyCSEPass(true));
+  fpm.addPass(InstCombinePass());
+  fpm.addPass(createFunctionToLoopPassAdaptor(LICMPass(), /*UseMemorySSA=*/true));
+  fpm.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true)));
+  fpm.addPass(SimplifyCFGPass());
+  fpm.addPass(InstCombinePass());
+  fpm.addPass(createFunctionToLoopPassAdaptor(LoopRotatePass()));
+  fpm.addPass(createFunctionToLoopPassAdaptor(LoopBoundSplitPass()));
+  fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
+  fpm.run(*b_, fam_);
 }
 
 // Atomics on shared memory need no atomicity here: a block's shared memory
@@ -896,6 +1041,8 @@ void BlockBuilder::buildBody() {
   zVar_ = ir.CreateAlloca(i32, nullptr, "ah.z");
   for (auto &bv : blockVars_)
     ir.CreateStore(ir.CreateLoad(bv.second->getValueType(), bv.second), bv.first);
+  for (Kept &k : kept_)
+    k.slot = ir.CreateAlloca(k.v->getType(), nullptr, k.v->getName() + ".uniform");
   GlobalVariable *dim = builtinVar(m_, kBlockDimVar, idxTy);
   Type *dimTy = dim->getValueType();
   dx_ = ir.CreateLoad(i32, ir.CreateConstInBoundsGEP2_32(dimTy, dim, 0, 0), "dx");
@@ -1029,6 +1176,8 @@ Function *BlockBuilder::build() {
         blockVars_.push_back({local, g});
       }
     cutAtSplitPoints();
+    if (level_ != OptimizationLevel::O0)
+      analyseUniformity();
     demoteValuesAcrossSplits();
     findRegions();
     ok = placeAllocas();
@@ -1037,6 +1186,8 @@ Function *BlockBuilder::build() {
     buildBody();
     plainSharedAtomics();
     describeBuiltins();
+    if (!kept_.empty())
+      hoistUniformBranches();
     std::string err;
     raw_string_ostream os(err);
     if (verifyFunction(*b_, &os)) {
@@ -1077,7 +1228,9 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
     descs.push_back(desc);
     if (debugEnabled())
       errs() << "anyhip kernel compiler: " << k->getName() << ": "
-             << (b != nullptr ? "block function, " + std::to_string(bb.nsplits()) + " split points"
+             << (b != nullptr ? "block function, " + std::to_string(bb.nsplits()) +
+                                    " split points, " + std::to_string(bb.nkept()) +
+                                    " uniform values kept once per block"
                               : "fibers: " + bb.why())
              << "\n";
   }

@@ -262,11 +262,6 @@ static int32_t general(struct ah_cpu_region *r) {
   return (int32_t)(bar_lo * 2 + 1);
 }
 
-AH_EXPORT void __ah_cpu_block_diverge(ahCpuBlockCtx *c, uint32_t t, uint32_t pc) {
-  for (uint32_t i = 0; i < t; i++)
-    c->pc[i] = pc;
-}
-
 AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all) {
   struct ah_cpu_region *r = (struct ah_cpu_region *)c;
 

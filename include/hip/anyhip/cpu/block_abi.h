@@ -30,7 +30,7 @@ extern "C" {
 
 /* Bump when the layout below changes: the engine refuses block functions of
  * another version (and runs the per-thread entry instead). */
-#define AH_CPU_BLOCK_ABI 1
+#define AH_CPU_BLOCK_ABI 2
 
 /* A thread's pc[t] (one uint32_t per thread, linear id t = x + dx*(y + dy*z)):
  *   - after the thread ran a region: the split point s (1..nsplits) it
@@ -87,21 +87,13 @@ ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k);
 
 /* Called after each region. lo and hi are the smallest and largest pc[t]
  * the threads that ran it wrote (lo == hi: they all stopped at the same
- * place); `all` is 1 when the region ran for every thread of the block.
- * (A region that ran for every thread passes its stop as lo == hi, or
- * lo = 0 and hi = AH_CPU_PC_DONE after __ah_cpu_block_diverge.)
+ * place: the engine then reads no pc[]); `all` is 1 when the region ran
+ * for every thread of the block. Every thread that ran writes its pc[t].
  * Returns the next region to run as r * 2 + masked (masked: only threads
  * with pc[t] == (AH_CPU_PC_RUN | r)), or -1 when every thread has returned.
  * Before returning it completes the split point: barrier results and warp
  * collectives are written to the slots of the threads that go on. */
 int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all);
-
-/* A region that ran for every thread writes no pc[t] while each thread
- * stops where the first one did. The first thread t that stops elsewhere
- * calls this: threads 0..t-1 stopped at `pc`; it writes their pc[], and
- * the region writes every pc[] from t on. The block function then passes
- * lo = 0, hi = AH_CPU_PC_DONE to __ah_cpu_block_next, which scans. */
-void __ah_cpu_block_diverge(ahCpuBlockCtx *c, uint32_t t, uint32_t pc);
 
 /* Emitted by the plugin in a constructor of each compiled program, once per
  * kernel: `kernel` is the per-thread entry (the address HIP code launches),

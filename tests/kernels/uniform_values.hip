@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+// Uniform values across barriers (kernel-compiler/uniformity.cpp): a value
+// every thread of a block has in common, live across a barrier that every
+// running thread reaches together, is kept once per block and read once per
+// region, and a branch on it is taken out of the thread loop. Each kernel
+// here is checked against a host loop, in both modes (ctest's cpu/ and
+// cpu-fibers/ entries):
+//  - a counter whose next value each thread computes in the region after
+//    the barrier (every thread must start from the old value, not from the
+//    one the thread before it computed);
+//  - a uniform value that changes non-monotonically, read after the barrier
+//    in another thread's order, in 2D blocks;
+//  - a barrier's count as a loop bound;
+//  - counters in divergent code with barriers (AMD's any-barrier rule):
+//    those must stay per thread, and both modes agree.
+#include "engine_test.h"
+
+#include <vector>
+
+// k's next value is computed after each barrier by every thread; sh mixes
+// threads so that a wrong k in any thread shows in others' results.
+__global__ void recurrence(int *out, int rounds) {
+  __shared__ int sh[256];
+  unsigned n = blockDim.x * blockDim.y;
+  unsigned t = threadIdx.y * blockDim.x + threadIdx.x;
+  int k = 1 + (int)blockIdx.x, acc = 0;
+  for (int r = 0; r < rounds; r++) {
+    sh[t] = k + (int)t;
+    __syncthreads();
+    acc += sh[(t + 1) % n] * (r + 1);
+    k = (k * 7 + r) % 1009 - (r & 1 ? 300 : 0); // not monotonic
+    __syncthreads();
+  }
+  out[blockIdx.x * n + t] = acc + k;
+}
+
+static std::vector<int> recurrence_host(unsigned blocks, unsigned n, int rounds) {
+  std::vector<int> out(blocks * n);
+  for (unsigned b = 0; b < blocks; b++)
+    for (unsigned t = 0; t < n; t++) {
+      int k = 1 + (int)b, acc = 0;
+      for (int r = 0; r < rounds; r++) {
+        acc += (k + (int)((t + 1) % n)) * (r + 1);
+        k = (k * 7 + r) % 1009 - (r & 1 ? 300 : 0);
+      }
+      out[b * n + t] = acc + k;
+    }
+  return out;
+}
+
+// Tree reduction with a halving counter and a tail (`t < s` then a barrier,
+// s > 0 tested after it): the counter kept once, the test unswitched.
+__global__ void halving(const int *in, int *out) {
+  extern __shared__ int sh[];
+  unsigned t = threadIdx.x;
+  sh[t] = in[blockIdx.x * blockDim.x + t];
+  __syncthreads();
+  unsigned s = blockDim.x / 2;
+  while (s > 0) {
+    if (t < s)
+      sh[t] += sh[t + s];
+    __syncthreads();
+    s >>= 1;
+  }
+  if (t == 0)
+    out[blockIdx.x] = sh[0];
+}
+
+// __syncthreads_count's result (the same in every thread) bounds a loop
+// with a barrier in it.
+__global__ void counted(const int *in, int *out) {
+  __shared__ int sh[128];
+  unsigned t = threadIdx.x;
+  int odd = __syncthreads_count(in[t] & 1);
+  int v = 0;
+  for (int i = 0; i < odd; i++) {
+    sh[t] = v + i;
+    __syncthreads();
+    v += sh[(t + i) % blockDim.x];
+    __syncthreads();
+  }
+  out[t] = v * 1000 + odd;
+}
+
+// Counters in divergent code: each half of the block loops a different
+// number of times around a barrier (AMD: any barrier site counts). i is the
+// same in the threads of one half only: it must stay per thread.
+__global__ void divergent_counters(int *out) {
+  unsigned t = threadIdx.x;
+  int acc = 0;
+  if (t < blockDim.x / 2) {
+    for (int i = 0; i < 3; i++) {
+      acc += i * 10 + 1;
+      __syncthreads();
+    }
+  } else {
+    for (int i = 0; i < 3; i++) {
+      acc += i * 100 + 2;
+      __syncthreads();
+    }
+  }
+  out[t] = acc;
+}
+
+static int body(int) {
+  unsigned long long compiled0 = __ah_cpu_blocks_compiled();
+  int fails = 0;
+
+  // recurrence: 1D and 2D blocks, the second not a multiple of the warp.
+  for (dim3 block : {dim3(128), dim3(10, 7)}) {
+    const unsigned blocks = 5, n = block.x * block.y;
+    const int rounds = 9;
+    int *dout;
+    CHECK_HIP(hipMalloc(&dout, blocks * n * sizeof(int)));
+    recurrence<<<blocks, block>>>(dout, rounds);
+    std::vector<int> got(blocks * n), want = recurrence_host(blocks, n, rounds);
+    CHECK_HIP(hipMemcpy(got.data(), dout, got.size() * sizeof(int), hipMemcpyDeviceToHost));
+    for (unsigned i = 0; i < got.size(); i++)
+      CHECK_EQ(got[i], want[i]);
+    CHECK_HIP(hipFree(dout));
+  }
+
+  // halving: blocks of 256 and 64.
+  for (unsigned threads : {256u, 64u}) {
+    const unsigned blocks = 6;
+    std::vector<int> in(blocks * threads), got(blocks);
+    for (unsigned i = 0; i < in.size(); i++)
+      in[i] = (int)(i * 37 % 101) - 50;
+    int *din, *dout;
+    CHECK_HIP(hipMalloc(&din, in.size() * sizeof(int)));
+    CHECK_HIP(hipMalloc(&dout, blocks * sizeof(int)));
+    CHECK_HIP(hipMemcpy(din, in.data(), in.size() * sizeof(int), hipMemcpyHostToDevice));
+    halving<<<blocks, threads, threads * sizeof(int)>>>(din, dout);
+    CHECK_HIP(hipMemcpy(got.data(), dout, blocks * sizeof(int), hipMemcpyDeviceToHost));
+    for (unsigned b = 0; b < blocks; b++) {
+      int want = 0;
+      for (unsigned t = 0; t < threads; t++)
+        want += in[b * threads + t];
+      CHECK_EQ(got[b], want);
+    }
+    CHECK_HIP(hipFree(din));
+    CHECK_HIP(hipFree(dout));
+  }
+
+  // counted: 100 threads, 37 of them with an odd input.
+  {
+    const unsigned n = 100;
+    std::vector<int> in(n), got(n);
+    int odd = 0;
+    for (unsigned t = 0; t < n; t++) {
+      in[t] = t % 8 < 3 ? 2 * (int)t + 1 : 2 * (int)t;
+      odd += in[t] & 1;
+    }
+    int *din, *dout;
+    CHECK_HIP(hipMalloc(&din, n * sizeof(int)));
+    CHECK_HIP(hipMalloc(&dout, n * sizeof(int)));
+    CHECK_HIP(hipMemcpy(din, in.data(), n * sizeof(int), hipMemcpyHostToDevice));
+    counted<<<1, n>>>(din, dout);
+    CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(int), hipMemcpyDeviceToHost));
+    // Host model: v_t(i+1) = v_t(i) + v_{(t+i)%n}(i) + i (everyone stored v+i).
+    std::vector<int> v(n, 0), next(n);
+    for (int i = 0; i < odd; i++) {
+      for (unsigned t = 0; t < n; t++)
+        next[t] = v[t] + v[(t + i) % n] + i;
+      v = next;
+    }
+    for (unsigned t = 0; t < n; t++)
+      CHECK_EQ(got[t], v[t] * 1000 + odd);
+    CHECK_HIP(hipFree(din));
+    CHECK_HIP(hipFree(dout));
+  }
+
+  // divergent_counters: 96 threads.
+  {
+    const unsigned n = 96;
+    std::vector<int> got(n);
+    int *dout;
+    CHECK_HIP(hipMalloc(&dout, n * sizeof(int)));
+    divergent_counters<<<1, n>>>(dout);
+    CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(int), hipMemcpyDeviceToHost));
+    for (unsigned t = 0; t < n; t++)
+      CHECK_EQ(got[t], t < n / 2 ? 1 + 11 + 21 : 2 + 102 + 202);
+    CHECK_HIP(hipFree(dout));
+  }
+
+  unsigned long long compiled = __ah_cpu_blocks_compiled() - compiled0;
+  const char *sw = std::getenv("ANYHIP_CPU_COMPILED");
+  bool off = sw != nullptr && std::strcmp(sw, "0") == 0;
+#if defined(__ANYHIP_KERNEL_COMPILER__)
+  if (off)
+    CHECK_EQ(compiled, 0ull);
+  else
+    CHECK(compiled > 0);
+#else
+  CHECK_EQ(compiled, 0ull);
+#endif
+  return fails == 0 ? AH_PASS : AH_FAIL;
+}
+
+int main(int argc, char **argv) {
+  (void)argc;
+  if (!ah_on_cpu_device()) {
+    std::printf("skipped: uniform values are the CPU device's kernel compiler's\n");
+    return 77;
+  }
+  return ah_run_both_warp_sizes(argv, body);
+}
