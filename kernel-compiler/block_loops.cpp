@@ -461,7 +461,7 @@ void BlockBuilder::demoteValuesAcrossSplits() {
   // indices, the arguments and constants alone (tid, i = blockIdx.x *
   // blockDim.x + tid, lane, ...) are computed again where they are used
   // instead: no frame traffic, and the optimizer sees them as affine in x.
-  for (;;) {
+  for (bool firstRound = true;; firstRound = false) {
     SmallVector<Instruction *, 32> live;
     for (Instruction &i : instructions(*b_))
       if (!isa<AllocaInst>(i) && !i.getType()->isVoidTy() && !keptIndex_.count(&i) &&
@@ -470,7 +470,10 @@ void BlockBuilder::demoteValuesAcrossSplits() {
     if (live.empty())
       break;
     for (Instruction *i : live) {
-      if (!recomputable(i, 0) && uni_ != nullptr && uni_->uniform(i) &&
+      // Only instructions the analysis saw (the first round: later rounds
+      // hold the loads demotion made, which may even reuse the addresses
+      // of instructions it erased).
+      if (firstRound && !recomputable(i, 0) && uni_ != nullptr && uni_->uniform(i) &&
           !i->getType()->isTokenTy()) {
         SmallVector<unsigned, 4> crossed = crossedSplits(i);
         bool keep = !crossed.empty();

@@ -66,6 +66,8 @@ bool reachesNoSplit(const BasicBlock *s, const DenseSet<const BasicBlock *> &spl
 
 Uniformity::Uniformity(Function &f, const UniformityInputs &in) {
   PostDominatorTree pdt(f);
+  for (Instruction &i : instructions(f))
+    analysed_.insert(&i);
   DenseSet<const BasicBlock *> branches, reached; // divergent branches, what they decide
   auto divergentInst = [&](const Instruction &i) -> bool {
     if (auto *phi = dyn_cast<PHINode>(&i)) {

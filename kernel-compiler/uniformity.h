@@ -30,14 +30,19 @@ public:
   // v has one value for every thread that computes it at one point of the
   // block's execution (constants, arguments, built-ins, what is computed
   // from them through uniform control flow).
-  bool uniform(const llvm::Value *v) const { return !divergent_.count(v); }
+  // Instructions made after the analysis are not known to be uniform.
+  bool uniform(const llvm::Value *v) const {
+    if (llvm::isa<llvm::Instruction>(v))
+      return analysed_.count(v) && !divergent_.count(v);
+    return !divergent_.count(v);
+  }
   // Every thread of the block that still runs reaches bb together: no
   // branch on a divergent value decides whether bb runs, except branches
   // whose other side reaches no split point again (threads that return).
   bool aligned(const llvm::BasicBlock *bb) const { return !unaligned_.count(bb); }
 
 private:
-  llvm::DenseSet<const llvm::Value *> divergent_;
+  llvm::DenseSet<const llvm::Value *> analysed_, divergent_;
   llvm::DenseSet<const llvm::BasicBlock *> unaligned_;
 };
 

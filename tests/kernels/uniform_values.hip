@@ -11,6 +11,7 @@
 //  - a uniform value that changes non-monotonically, read after the barrier
 //    in another thread's order, in 2D blocks;
 //  - a barrier's count as a loop bound;
+//  - a per-thread accumulator beside a uniform counter (tiled product);
 //  - counters in divergent code with barriers (AMD's any-barrier rule):
 //    those must stay per thread, and both modes agree.
 #include "engine_test.h"
@@ -80,6 +81,26 @@ __global__ void counted(const int *in, int *out) {
     __syncthreads();
   }
   out[t] = v * 1000 + odd;
+}
+
+// A per-thread accumulator that lives across both barriers of a loop with
+// a uniform counter (a tiled product): demotion leaves loads of it where
+// the phi was, which must not pass for uniform values.
+__global__ void tiled_dot(const float *a, const float *b, float *c, int n) {
+  __shared__ float ta[16][16], tb[16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+  float sum = 0.0f;
+  for (int t = 0; t < n; t += 16) {
+    ta[ty][tx] = row < n && t + tx < n ? a[row * n + t + tx] : 0.0f;
+    tb[ty][tx] = t + ty < n && col < n ? b[(t + ty) * n + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < 16; k++)
+      sum += ta[ty][k] * tb[k][tx];
+    __syncthreads();
+  }
+  if (row < n && col < n)
+    c[row * n + col] = sum;
 }
 
 // Counters in divergent code: each half of the block loops a different
@@ -168,6 +189,35 @@ static int body(int) {
       CHECK_EQ(got[t], v[t] * 1000 + odd);
     CHECK_HIP(hipFree(din));
     CHECK_HIP(hipFree(dout));
+  }
+
+  // tiled_dot: 40x40 small integers (exact in float), 16x16 blocks (the
+  // last ones partly outside).
+  {
+    const int n = 40;
+    std::vector<float> a(n * n), b(n * n), got(n * n);
+    for (int i = 0; i < n * n; i++) {
+      a[i] = (float)(i % 7 - 3);
+      b[i] = (float)(i % 5 - 2);
+    }
+    float *da, *db, *dc;
+    CHECK_HIP(hipMalloc(&da, n * n * sizeof(float)));
+    CHECK_HIP(hipMalloc(&db, n * n * sizeof(float)));
+    CHECK_HIP(hipMalloc(&dc, n * n * sizeof(float)));
+    CHECK_HIP(hipMemcpy(da, a.data(), n * n * sizeof(float), hipMemcpyHostToDevice));
+    CHECK_HIP(hipMemcpy(db, b.data(), n * n * sizeof(float), hipMemcpyHostToDevice));
+    tiled_dot<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(da, db, dc, n);
+    CHECK_HIP(hipMemcpy(got.data(), dc, n * n * sizeof(float), hipMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        float want = 0.0f;
+        for (int k = 0; k < n; k++)
+          want += a[i * n + k] * b[k * n + j];
+        CHECK_EQ(got[i * n + j], want);
+      }
+    CHECK_HIP(hipFree(da));
+    CHECK_HIP(hipFree(db));
+    CHECK_HIP(hipFree(dc));
   }
 
   // divergent_counters: 96 threads.

@@ -191,7 +191,9 @@ static void fast_main(void *arg) {
  * function never yields, and a fault or ah_cpu_block_fail jumps straight
  * back to the worker's loop, up the same stack (b->direct tells the fault
  * handler there is no stack switch to undo). The switch to a runner fiber
- * and back was a third of a small block's cost. It keeps no threadIdx. */
+ * and back was a third of a small block's cost. A GPU thread's stack limit
+ * (hipLimitStackSize) larger than half the worker's own stack keeps the
+ * runner fiber, which is that size (compiled_main). It keeps no threadIdx. */
 static hipError_t run_compiled(struct ah_cpu_worker *w, const struct ah_cpu_grid *g) {
   struct ah_cpu_block *b = &w->block;
 
@@ -204,6 +206,22 @@ static hipError_t run_compiled(struct ah_cpu_worker *w, const struct ah_cpu_grid
   b->direct = 0;
   ah_cpu_block_abandon(w);
   return hipSuccess;
+}
+
+/* The runner fiber of a compiled block whose stack limit is too large for
+ * the worker's own stack. */
+static void compiled_main(void *arg) {
+  struct ah_cpu_worker *w = arg;
+  const struct ah_cpu_grid *g = w->block.grid;
+
+  AH_ASAN_FINISH(NULL, &w->native_bottom, &w->native_size);
+  threadIdx = (ahCpuIndex){0, 0, 0};
+  __ah_cpu_lane = 0;
+  g->sig->invoke(g->block_fn, g->args);
+  AH_ASAN_START(NULL, w->native_bottom, w->native_size);
+  AH_TSAN_SWITCH(w->tsan_native);
+  ah_fiber_switch(&w->runner, &w->native);
+  __builtin_unreachable();
 }
 
 /* ---- fiber mode ---- */
@@ -485,13 +503,14 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
   gridDim = (ahCpuIndex){g->grid.x, g->grid.y, g->grid.z};
   __ah_cpu_shared = w->shared;
   shared_bounds(w, g->shared_bytes);
-  if (b->compiled)
+  if (b->compiled && g->stack_size <= w->direct_stack)
     return run_compiled(w, g);
   b->runner_stack = ah_cpu_stack_get(w);
   if (b->runner_stack == NULL)
     return hipErrorOutOfMemory;
 
-  ah_fiber_init(&w->runner, b->runner_stack, ah_cpu_stack_usable(w, 0), fast_main, w);
+  ah_fiber_init(&w->runner, b->runner_stack, ah_cpu_stack_usable(w, 0),
+                b->compiled ? compiled_main : fast_main, w);
   w->in_kernel = 1;
 #if defined(__SANITIZE_THREAD__)
   if (w->tsan_native == NULL)

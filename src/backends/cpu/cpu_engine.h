@@ -132,6 +132,7 @@ struct ah_cpu_worker {
   volatile int fail_jump; /* ah_cpu_block_fail switched back to `native` to jump from there */
   void *altstack;
   size_t altstack_size;
+  size_t direct_stack; /* the most stack a block may take on the thread's own (run_compiled) */
   /* counters, read by other threads (relaxed) */
   _Atomic unsigned long long fibers, blocks, compiled;
   struct ah_cpu_worker *next; /* in the pool's list */

@@ -200,7 +200,18 @@ static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t onl
  * alternate signal stack the worker still runs blocks; only a GPU thread's
  * stack overflow then goes unreported. */
 static void worker_begin(struct ah_cpu_worker *w) {
+  pthread_attr_t a;
+  size_t size = 0;
+
   ah_cpu_self = w;
+  /* Compiled blocks run on this thread's own stack when a GPU thread's
+   * stack (hipLimitStackSize) fits in half of it (run_compiled). */
+  if (pthread_getattr_np(pthread_self(), &a) == 0) {
+    if (pthread_attr_getstacksize(&a, &size) != 0)
+      size = 0;
+    pthread_attr_destroy(&a);
+  }
+  w->direct_stack = size / 2;
   if (ah_cpu_fault_thread_init(w) != hipSuccess)
     AH_LOG(CPU, "worker without an alternate signal stack");
 }
