@@ -81,12 +81,13 @@ struct Split {
   CallInst *result;      // placeholder for the call's result in `cont`, or null
   bool warp;
   uint32_t info;         // block_abi.h split_info
+  bool inlined = false;  // a shuffle computed by the block function itself
 };
 
 // Types of block_abi.h, as the block function sees them.
 struct AbiTypes {
   StructType *slot; // ahCpuSplitSlot {i64 value, i64 mask, i32 arg, i32 width, i32 op, i32 pad}
-  StructType *ctx;  // ahCpuBlockCtx {i32 *pc, slot *slot, i8 *frame}
+  StructType *ctx;  // ahCpuBlockCtx {i32 *pc, slot *slot, i8 *frame, i64 *xch}
   StructType *desc; // ahCpuBlockKernel {i32 abi, i32 frame_bytes, i32 nsplits, i32 flags, i32 *info}
 };
 
@@ -94,7 +95,8 @@ AbiTypes abiTypes(LLVMContext &c) {
   AbiTypes t;
   Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
   t.slot = StructType::get(c, {i64, i64, i32, i32, i32, i32});
-  t.ctx = StructType::get(c, {i32->getPointerTo(), t.slot->getPointerTo(), Type::getInt8PtrTy(c)});
+  t.ctx = StructType::get(c, {i32->getPointerTo(), t.slot->getPointerTo(), Type::getInt8PtrTy(c),
+                              i64->getPointerTo()});
   t.desc = StructType::get(c, {i32, i32, i32, i32, i32->getPointerTo()});
   return t;
 }
@@ -160,12 +162,20 @@ public:
   GlobalVariable *descriptor() const { return desc_; }
   unsigned nsplits() const { return (unsigned)splits_.size(); }
   unsigned nkept() const { return (unsigned)kept_.size(); }
+  unsigned ninlined() const {
+    unsigned n = 0;
+    for (const Split &s : splits_)
+      n += s.inlined;
+    return n;
+  }
 
 private:
   bool inlineThreadDependent();
   void promoteLocals();
   void cutAtSplitPoints();
   void analyseUniformity();
+  void inlineShuffles();
+  Value *shuffleResult(IRBuilder<> &ir, CallInst *ph, Value *t, Value *rbuf);
   SmallVector<unsigned, 4> crossedSplits(Instruction *inst);
   void demoteValuesAcrossSplits();
   void keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
@@ -247,6 +257,10 @@ private:
   BasicBlock *entry_ = nullptr;
   Value *dx_ = nullptr, *dy_ = nullptr, *dz_ = nullptr, *nthreads_ = nullptr;
   Value *ctx_ = nullptr, *pc_ = nullptr, *slot_ = nullptr, *frame_ = nullptr, *warpMask_ = nullptr;
+  Value *xch_ = nullptr;                 // inline shuffles' two buffers
+  AllocaInst *parityVar_ = nullptr;      // which of them the next region reads
+  bool hasInline_ = false;
+  bool lockstep_ = false; // every split point aligned (inlineShuffles)
   DenseMap<AllocaInst *, Value *> frameBase_;
   AllocaInst *loVar_ = nullptr, *hiVar_ = nullptr, *xVar_ = nullptr, *yVar_ = nullptr,
              *zVar_ = nullptr;
@@ -395,6 +409,47 @@ void BlockBuilder::analyseUniformity() {
   uni_ = std::make_unique<Uniformity>(*b_, in);
 }
 
+// In a kernel whose every split point is aligned (lockstep_: all running
+// threads stop at each one in the same region run, so the region after it
+// runs next, for all of them), shuffles are computed by the block function: each thread stopping there writes its operand to the
+// block's exchange buffer, and the region after it reads the source lane's
+// (shuffleResult), with no call into the engine per lane. The result's
+// placeholder takes the shuffle's lane argument and width as operands, so
+// that they reach the region after the split like any value.
+void BlockBuilder::inlineShuffles() {
+  Type *i32 = Type::getInt32Ty(c_), *i64 = Type::getInt64Ty(c_);
+  lockstep_ = true;
+  for (Split &s : splits_)
+    lockstep_ &= uni_->aligned(s.pre);
+  if (!lockstep_)
+    return;
+  for (unsigned k = 0; k < splits_.size(); k++) {
+    Split &s = splits_[k];
+    uint32_t op = s.info & 0xff;
+    if (!s.warp || op < kShfl || op > kShflXor)
+      continue;
+    s.inlined = true;
+    s.info |= kSplitInline;
+    hasInline_ = true;
+    if (s.result == nullptr)
+      continue;
+    FunctionCallee ph = m_.getOrInsertFunction(
+        "ah.split.inline", FunctionType::get(i64, {i32, i32, i32}, false));
+    auto *ci = CallInst::Create(ph,
+                                {ConstantInt::get(i32, k + 1), s.call->getArgOperand(2),
+                                 s.call->getArgOperand(3)},
+                                s.result->getName(), s.result);
+    Value *r = ci;
+    if (!s.result->getType()->isIntegerTy(64))
+      r = new TruncInst(ci, s.result->getType(), "", s.result);
+    s.result->replaceAllUsesWith(r);
+    resultToSplit_.erase(s.result);
+    s.result->eraseFromParent();
+    s.result = ci;
+    resultToSplit_[ci] = k;
+  }
+}
+
 // The split points inst lives across: those whose continuation a use of
 // inst is reached from without passing its definition.
 SmallVector<unsigned, 4> BlockBuilder::crossedSplits(Instruction *inst) {
@@ -477,8 +532,10 @@ void BlockBuilder::demoteValuesAcrossSplits() {
           !i->getType()->isTokenTy()) {
         SmallVector<unsigned, 4> crossed = crossedSplits(i);
         bool keep = !crossed.empty();
+        // Across a barrier every thread stores the same value before any
+        // reads it; across a warp split only if no warp can run ahead.
         for (unsigned k : crossed)
-          keep &= !splits_[k].warp && uni_->aligned(splits_[k].pre);
+          keep &= uni_->aligned(splits_[k].pre) && (!splits_[k].warp || lockstep_);
         if (keep) {
           keptIndex_[i] = (unsigned)kept_.size();
           kept_.push_back(Kept{i, crossed, nullptr});
@@ -676,6 +733,17 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     if (used)
       vins[k] = ir.CreateLoad(kept_[k].v->getType(), kept_[k].slot, kept_[k].v->getName() + ".in");
   }
+  // Inline shuffles: this region reads the buffer the last one wrote, and
+  // writes the other (a thread may write before another thread reads).
+  Value *rbuf = nullptr, *wbuf = nullptr;
+  if (hasInline_) {
+    Value *p = ir.CreateLoad(i32, parityVar_, "parity");
+    Value *n64 = ir.CreateZExt(nthreads_, i64);
+    rbuf = ir.CreateInBoundsGEP(i64, xch_, ir.CreateMul(ir.CreateZExt(p, i64), n64), "xch.read");
+    Value *q = ir.CreateXor(p, ir.getInt32(1));
+    wbuf = ir.CreateInBoundsGEP(i64, xch_, ir.CreateMul(ir.CreateZExt(q, i64), n64), "xch.write");
+    ir.CreateStore(q, parityVar_);
+  }
   ThreadLoops loops = openThreadLoops(ir, tag, after);
   Value *t = loops.t;
   BasicBlock *xl = loops.next;
@@ -684,7 +752,19 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   if (masked) {
     BasicBlock *run = block("run");
     Value *mine = ir.CreateLoad(i32, pcAt);
-    ir.CreateCondBr(ir.CreateICmpEQ(mine, ir.getInt32(kPcRun | r)), run, xl);
+    BasicBlock *skip = xl;
+    if (hasInline_) {
+      // A thread that has returned writes 0 to the buffer the next region
+      // reads (it did at its return, for the one after that region).
+      skip = block("skip");
+      BasicBlock *zero = block("zero");
+      IRBuilder<> sb(skip);
+      sb.CreateCondBr(sb.CreateICmpEQ(mine, sb.getInt32(kPcDone)), zero, xl);
+      sb.SetInsertPoint(zero);
+      sb.CreateStore(sb.getInt64(0), sb.CreateInBoundsGEP(i64, wbuf, t64));
+      sb.CreateBr(xl);
+    }
+    ir.CreateCondBr(ir.CreateICmpEQ(mine, ir.getInt32(kPcRun | r)), run, skip);
     ir.SetInsertPoint(run);
   }
   storeThreadBuiltins(ir, loops);
@@ -738,10 +818,16 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
         if (!inRegion.count(phi.getIncomingBlock(k)) &&
             std::find(clones.begin(), clones.end(), phi.getIncomingBlock(k)) == clones.end())
           phi.removeIncomingValue(k, false);
-    // Placeholders for split results: the slot's value.
+    // Placeholders for split results: the slot's value, or the source
+    // lane's operand of an inline shuffle.
     for (Instruction &i : make_early_inc_range(*nb))
       if (auto *ci = dyn_cast<CallInst>(&i))
         if (ci->getCalledFunction() != nullptr &&
+            ci->getCalledFunction()->getName() == "ah.split.inline") {
+          IRBuilder<> rb(ci);
+          ci->replaceAllUsesWith(shuffleResult(rb, ci, t, rbuf));
+          ci->eraseFromParent();
+        } else if (ci->getCalledFunction() != nullptr &&
             ci->getCalledFunction()->getName().startswith("ah.split.result.")) {
           IRBuilder<> rb(ci);
           Value *v = rb.CreateLoad(i64, rb.CreateStructGEP(abi_.slot, slotAt, 0));
@@ -758,7 +844,9 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
       auto *call = cast<CallInst>(vm[s.call]);
       IRBuilder<> sb(call);
       uint32_t op = s.info & 0xff;
-      if (s.warp) {
+      if (s.inlined) {
+        sb.CreateStore(call->getArgOperand(1), sb.CreateInBoundsGEP(i64, wbuf, t64));
+      } else if (s.warp) {
         sb.CreateStore(call->getArgOperand(1), sb.CreateStructGEP(abi_.slot, slotAt, 0));
         sb.CreateStore(call->getArgOperand(4), sb.CreateStructGEP(abi_.slot, slotAt, 1));
         sb.CreateStore(call->getArgOperand(2), sb.CreateStructGEP(abi_.slot, slotAt, 2));
@@ -777,6 +865,10 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
       continue;
     }
     if (auto *ret = dyn_cast<ReturnInst>(nb->getTerminator())) {
+      if (hasInline_) { // a lane that returned reads as 0 in later shuffles
+        IRBuilder<> zb(ret);
+        zb.CreateStore(zb.getInt64(0), zb.CreateInBoundsGEP(i64, wbuf, t64));
+      }
       BranchInst::Create(hasSplits ? exit : xl, ret);
       ret->eraseFromParent();
       if (hasSplits)
@@ -814,6 +906,44 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     ir.CreateBr(dispatch);
   }
   return pre;
+}
+
+// An inline shuffle's result for linear thread t: the source lane's operand
+// from rbuf, by the engine's rules (cpu_warp.c, shfl_source): a width that
+// is 0, above the warp or not a power of two means the warp; a source out
+// of the caller's sub-group reads the caller's own; a lane beyond the block
+// reads 0, as one that returned does.
+Value *BlockBuilder::shuffleResult(IRBuilder<> &ir, CallInst *ph, Value *t, Value *rbuf) {
+  Type *i64 = ir.getInt64Ty();
+  uint32_t op = splits_[cast<ConstantInt>(ph->getArgOperand(0))->getZExtValue() - 1].info & 0xff;
+  Value *arg = ph->getArgOperand(1), *w = ph->getArgOperand(2);
+  Value *ws = ir.CreateAdd(warpMask_, ir.getInt32(1));
+  Value *bad = ir.CreateOr(ir.CreateOr(ir.CreateICmpEQ(w, ir.getInt32(0)), ir.CreateICmpUGT(w, ws)),
+                           ir.CreateICmpNE(ir.CreateAnd(w, ir.CreateSub(w, ir.getInt32(1))),
+                                           ir.getInt32(0)));
+  w = ir.CreateSelect(bad, ws, w);
+  Value *wm = ir.CreateSub(w, ir.getInt32(1));
+  Value *l = ir.CreateAnd(t, warpMask_, "lane");
+  Value *base = ir.CreateAnd(l, ir.CreateNot(wm));
+  Value *src;
+  if (op == kShfl) {
+    src = ir.CreateAdd(base, ir.CreateAnd(arg, wm));
+  } else if (op == kShflUp) {
+    src = ir.CreateSelect(ir.CreateICmpUGT(arg, ir.CreateSub(l, base)), l, ir.CreateSub(l, arg));
+  } else if (op == kShflDown) {
+    src = ir.CreateSelect(ir.CreateICmpUGE(ir.CreateAdd(ir.CreateSub(l, base), arg), w), l,
+                          ir.CreateAdd(l, arg));
+  } else {
+    Value *x = ir.CreateXor(l, arg);
+    src = ir.CreateSelect(ir.CreateICmpUGE(x, ir.CreateAdd(base, w)), l, x);
+  }
+  Value *st = ir.CreateAdd(ir.CreateSub(t, l), src, "shfl.src");
+  Value *in = ir.CreateICmpULT(st, nthreads_);
+  // The load is made safe with a clamped index (a select of two addresses
+  // would keep the optimizer from vectorising it).
+  Value *idx = ir.CreateZExt(ir.CreateSelect(in, st, t), i64);
+  Value *v = ir.CreateLoad(i64, ir.CreateInBoundsGEP(i64, rbuf, idx));
+  return ir.CreateSelect(in, v, ir.getInt64(0));
 }
 
 // A region's copy sees each kept uniform value as `vin` (read before the
@@ -1064,6 +1194,12 @@ void BlockBuilder::buildBody() {
     pc_ = ir.CreateLoad(i32->getPointerTo(), ir.CreateStructGEP(abi_.ctx, ctx_, 0), "pc");
     slot_ = ir.CreateLoad(abi_.slot->getPointerTo(), ir.CreateStructGEP(abi_.ctx, ctx_, 1), "slot");
     frame_ = ir.CreateLoad(Type::getInt8PtrTy(c_), ir.CreateStructGEP(abi_.ctx, ctx_, 2), "frame");
+    if (hasInline_) {
+      xch_ = ir.CreateLoad(ir.getInt64Ty()->getPointerTo(), ir.CreateStructGEP(abi_.ctx, ctx_, 3),
+                           "xch");
+      parityVar_ = ir.CreateAlloca(i32, nullptr, "ah.parity");
+      ir.CreateStore(ir.getInt32(0), parityVar_);
+    }
     Value *n64 = ir.CreateZExt(nthreads_, ir.getInt64Ty());
     for (AllocaInst *a : frameVars_)
       frameBase_[a] = ir.CreateInBoundsGEP(
@@ -1179,8 +1315,10 @@ Function *BlockBuilder::build() {
         blockVars_.push_back({local, g});
       }
     cutAtSplitPoints();
-    if (level_ != OptimizationLevel::O0)
+    if (level_ != OptimizationLevel::O0) {
       analyseUniformity();
+      inlineShuffles();
+    }
     demoteValuesAcrossSplits();
     findRegions();
     ok = placeAllocas();
@@ -1233,7 +1371,8 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
       errs() << "anyhip kernel compiler: " << k->getName() << ": "
              << (b != nullptr ? "block function, " + std::to_string(bb.nsplits()) +
                                     " split points, " + std::to_string(bb.nkept()) +
-                                    " uniform values kept once per block"
+                                    " uniform values kept once per block, " +
+                                    std::to_string(bb.ninlined()) + " shuffles inline"
                               : "fibers: " + bb.why())
              << "\n";
   }

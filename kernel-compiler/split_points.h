@@ -6,6 +6,7 @@
 #define ANYHIP_KERNEL_COMPILER_SPLIT_POINTS_H
 
 #include <hip/anyhip/cpu/block_abi.h>
+#include <hip/anyhip/cpu/state.h>
 
 #include <cstdint>
 
@@ -32,6 +33,10 @@ constexpr uint32_t kAbi = AH_CPU_BLOCK_ABI;
 constexpr uint32_t kPcDone = AH_CPU_PC_DONE;
 constexpr uint32_t kPcRun = AH_CPU_PC_RUN;
 constexpr uint32_t kSplitWarp = AH_CPU_SPLIT_WARP;
+constexpr uint32_t kSplitInline = AH_CPU_SPLIT_INLINE;
+// state.h's shuffle ops: the ones a block function may compute itself.
+constexpr uint32_t kShfl = AH_CPU_WARP_SHFL, kShflUp = AH_CPU_WARP_SHFL_UP,
+                   kShflDown = AH_CPU_WARP_SHFL_DOWN, kShflXor = AH_CPU_WARP_SHFL_XOR;
 constexpr uint32_t kOpDynamic = AH_CPU_SPLIT_OP_DYNAMIC;
 
 } // namespace anyhip

@@ -25,6 +25,7 @@ static int grow(struct ah_cpu_region *r, unsigned n, size_t frame) {
   if (n > r->cap) {
     uint32_t *pc = realloc(r->ctx.pc, n * sizeof(*pc));
     ahCpuSplitSlot *slot;
+    uint64_t *xch;
 
     if (pc == NULL)
       return 0;
@@ -33,6 +34,10 @@ static int grow(struct ah_cpu_region *r, unsigned n, size_t frame) {
     if (slot == NULL)
       return 0;
     r->ctx.slot = slot;
+    xch = realloc(r->ctx.xch, 2 * (size_t)n * sizeof(*xch));
+    if (xch == NULL)
+      return 0;
+    r->ctx.xch = xch;
     r->cap = n;
   }
   frame *= n;
@@ -55,6 +60,7 @@ void ah_cpu_region_free(struct ah_cpu_worker *w) {
   free(r->ctx.pc);
   free(r->ctx.slot);
   free(r->ctx.frame);
+  free(r->ctx.xch);
   memset(r, 0, sizeof(*r));
 }
 
@@ -142,6 +148,8 @@ static void all_at(struct ah_cpu_region *r, uint32_t info) {
   ahCpuSplitSlot *slot = r->ctx.slot;
   unsigned n = r->nthreads, ws = r->warp_size;
 
+  if (info & AH_CPU_SPLIT_INLINE)
+    return; /* the block function computes it */
   if (info & AH_CPU_SPLIT_WARP) {
     int op = warp_op(info);
 
@@ -228,7 +236,8 @@ static int32_t general(struct ah_cpu_region *r) {
           W |= 1ull << l;
       if (W == 0)
         continue;
-      warp_groups(slot + base, W, ws, op);
+      if (!(info[warp] & AH_CPU_SPLIT_INLINE))
+        warp_groups(slot + base, W, ws, op);
       for (uint64_t m = W; m != 0; m &= m - 1)
         pc[base + (unsigned)__builtin_ctzll(m)] = AH_CPU_PC_RUN | warp;
       taking += (unsigned)__builtin_popcountll(W);

@@ -59,9 +59,15 @@ typedef struct ahCpuSplitSlot {
 /* split_info[s] for split point s (index 0 unused):
  *   bits 0..7:  the op (AH_CPU_BAR_* or AH_CPU_WARP_*), or AH_CPU_SPLIT_OP_DYNAMIC
  *               when the thread stored it in its slot;
- *   bit 8:      AH_CPU_SPLIT_WARP for a warp function, else a block barrier. */
+ *   bit 8:      AH_CPU_SPLIT_WARP for a warp function, else a block barrier;
+ *   bit 9:      AH_CPU_SPLIT_INLINE: a shuffle the block function computes
+ *               itself (every thread reaches it together): the engine only
+ *               releases the threads, and leaves the slots alone. Each
+ *               thread stopping there writes its operand to `xch`, and the
+ *               region after it reads the source lane's (block_loops.cpp). */
 #define AH_CPU_SPLIT_OP_DYNAMIC 0xffu
 #define AH_CPU_SPLIT_WARP 0x100u
+#define AH_CPU_SPLIT_INLINE 0x200u
 
 /* One per compiled kernel, static in the compiled program. */
 typedef struct ahCpuBlockKernel {
@@ -78,6 +84,8 @@ typedef struct ahCpuBlockCtx {
   uint32_t *pc;         /* nthreads entries */
   ahCpuSplitSlot *slot; /* nthreads entries */
   char *frame;          /* frame_bytes * nthreads bytes, 64-byte aligned */
+  uint64_t *xch;        /* 2 * nthreads: inline shuffles' operands, two
+                           buffers used in turn by successive regions */
 } ahCpuBlockCtx;
 
 /* Called once by the block function of a kernel with split points, before

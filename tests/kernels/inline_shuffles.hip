@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// Shuffles the kernel compiler computes inside block functions (a kernel
+// whose every barrier and warp function all running threads reach together:
+// block_loops.cpp, inlineShuffles), against host models of HIP's rules, in
+// both modes (ctest's cpu/ and cpu-fibers/ entries) and at both warp sizes:
+//  - a warp scan with __shfl_up in a loop: each step reads lower lanes,
+//    which have already stopped at the next step when a higher lane reads
+//    (the two exchange buffers must keep them apart);
+//  - a butterfly with __shfl_xor: every lane ends with its warp's sum;
+//  - __shfl from a computed lane with width 16, and __shfl_down with width
+//    8, in a block of 100 threads (the last warp partial: lanes beyond the
+//    block read 0);
+//  - whole warps returning before the shuffles (they read 0 too).
+#include "engine_test.h"
+
+#include <vector>
+
+__global__ void warp_scan(const int *in, int *out) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = in[t];
+  for (int d = 1; d < warpSize; d *= 2) {
+    int up = __shfl_up(v, d);
+    if ((int)(threadIdx.x % warpSize) >= d)
+      v += up;
+  }
+  out[t] = v;
+}
+
+__global__ void butterfly(const int *in, int *out) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = in[t];
+  for (int m = warpSize / 2; m > 0; m /= 2)
+    v += __shfl_xor(v, m);
+  out[t] = v;
+}
+
+__global__ void widths(const int *in, int *out) {
+  unsigned t = threadIdx.x;
+  int v = in[t];
+  int a = __shfl(v, (int)(t * 5 + 3), 16);
+  int b = __shfl_down(a, 3, 8);
+  out[t] = a * 1000 + b;
+}
+
+__global__ void after_return(const int *in, int *out, unsigned live) {
+  unsigned t = threadIdx.x;
+  if (t >= live)
+    return;
+  int v = in[t];
+  for (int d = warpSize / 2; d > 0; d /= 2)
+    v += __shfl_down(v, d);
+  out[t] = v;
+}
+
+// HIP's source lane (cpu_warp.c, shfl_source); -1 when it is out of range
+// and the caller reads its own value.
+static int src_lane(int op, int l, int arg, int width) {
+  int base = l & ~(width - 1);
+  switch (op) {
+  case 0:
+    return base + (arg & (width - 1));
+  case 2:
+    return l - base + arg >= width ? l : l + arg;
+  default:
+    return -1;
+  }
+}
+
+static int body(int ws) {
+  unsigned long long compiled0 = __ah_cpu_blocks_compiled();
+  int fails = 0;
+  const unsigned blocks = 3, threads = 128, n = blocks * threads;
+  std::vector<int> in(n), got(n);
+  for (unsigned i = 0; i < n; i++)
+    in[i] = (int)(i * 31 % 97) - 40;
+  int *din, *dout;
+  CHECK_HIP(hipMalloc(&din, n * sizeof(int)));
+  CHECK_HIP(hipMalloc(&dout, n * sizeof(int)));
+  CHECK_HIP(hipMemcpy(din, in.data(), n * sizeof(int), hipMemcpyHostToDevice));
+
+  warp_scan<<<blocks, threads>>>(din, dout);
+  CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(int), hipMemcpyDeviceToHost));
+  for (unsigned w = 0; w < n / ws; w++) {
+    int sum = 0;
+    for (int l = 0; l < ws; l++) {
+      sum += in[w * ws + l];
+      CHECK_EQ(got[w * ws + l], sum);
+    }
+  }
+
+  butterfly<<<blocks, threads>>>(din, dout);
+  CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(int), hipMemcpyDeviceToHost));
+  for (unsigned w = 0; w < n / ws; w++) {
+    int sum = 0;
+    for (int l = 0; l < ws; l++)
+      sum += in[w * ws + l];
+    for (int l = 0; l < ws; l++)
+      CHECK_EQ(got[w * ws + l], sum);
+  }
+
+  // widths: one block of 100 threads; lanes beyond the block read 0.
+  {
+    const int m = 100;
+    auto lane_value = [&](const std::vector<int> &v, int t, int l) {
+      int id = t - t % ws + l;
+      return id < m ? v[id] : 0;
+    };
+    std::vector<int> a(m), want(m);
+    for (int t = 0; t < m; t++) {
+      int s = src_lane(0, t % ws, t * 5 + 3, 16);
+      a[t] = lane_value(in, t, s);
+    }
+    for (int t = 0; t < m; t++) {
+      int s = src_lane(2, t % ws, 3, 8);
+      want[t] = a[t] * 1000 + lane_value(a, t, s);
+    }
+    widths<<<1, m>>>(din, dout);
+    CHECK_HIP(hipMemcpy(got.data(), dout, m * sizeof(int), hipMemcpyDeviceToHost));
+    for (int t = 0; t < m; t++)
+      CHECK_EQ(got[t], want[t]);
+  }
+
+  // after_return: the lanes of the last warp at and beyond `live` returned.
+  {
+    const unsigned live = threads - (unsigned)ws / 2;
+    std::vector<int> before(threads, -7);
+    CHECK_HIP(hipMemcpy(dout, before.data(), threads * sizeof(int), hipMemcpyHostToDevice));
+    after_return<<<1, threads>>>(din, dout, live);
+    CHECK_HIP(hipMemcpy(got.data(), dout, threads * sizeof(int), hipMemcpyDeviceToHost));
+    for (unsigned t = 0; t < threads; t++) {
+      if (t >= live) {
+        CHECK_EQ(got[t], -7);
+        continue;
+      }
+      // Tree of __shfl_down over the warp, returned lanes reading 0.
+      std::vector<int> v(ws);
+      unsigned w0 = t - t % ws;
+      for (int l = 0; l < ws; l++)
+        v[l] = w0 + l < live ? in[w0 + l] : 0;
+      for (int d = ws / 2; d > 0; d /= 2) {
+        std::vector<int> next(v);
+        for (int l = 0; l < ws; l++)
+          next[l] = v[l] + (l + d < ws ? v[l + d] : v[l]);
+        v = next;
+      }
+      CHECK_EQ(got[t], v[t % ws]);
+    }
+  }
+  CHECK_HIP(hipFree(din));
+  CHECK_HIP(hipFree(dout));
+
+  unsigned long long compiled = __ah_cpu_blocks_compiled() - compiled0;
+  const char *sw = std::getenv("ANYHIP_CPU_COMPILED");
+  bool off = sw != nullptr && std::strcmp(sw, "0") == 0;
+#if defined(__ANYHIP_KERNEL_COMPILER__)
+  if (off)
+    CHECK_EQ(compiled, 0ull);
+  else
+    CHECK(compiled > 0);
+#else
+  CHECK_EQ(compiled, 0ull);
+#endif
+  return fails == 0 ? AH_PASS : AH_FAIL;
+}
+
+int main(int argc, char **argv) {
+  (void)argc;
+  if (!ah_on_cpu_device()) {
+    std::printf("skipped: inline shuffles are the CPU device's kernel compiler's\n");
+    return 77;
+  }
+  return ah_run_both_warp_sizes(argv, body);
+}
