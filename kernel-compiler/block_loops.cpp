@@ -714,8 +714,8 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
   BasicBlock *pre = block("pre"), *exit = block("exit"), *after = block("after");
   IRBuilder<> ir(pre);
-  // Where the threads stopped: each thread's pc, and the smallest and
-  // largest (lo, hi). A store and two min/max reductions per thread, no
+  // Where the threads stopped: each thread's pc, and the AND and the OR of
+  // them all (lo, hi). A store and two bitwise reductions per thread, no
   // branch and no call, so the thread loop still vectorises; when lo == hi
   // (every thread stopped at one place, the rule) the engine reads no pc.
   if (hasSplits) {
@@ -885,9 +885,8 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   ir.SetInsertPoint(exit);
   if (hasSplits && code->getNumIncomingValues() > 0) {
     ir.CreateStore(code, pcAt);
-    Value *lo = ir.CreateLoad(i32, loVar_), *hi = ir.CreateLoad(i32, hiVar_);
-    ir.CreateStore(ir.CreateSelect(ir.CreateICmpULT(code, lo), code, lo), loVar_);
-    ir.CreateStore(ir.CreateSelect(ir.CreateICmpUGT(code, hi), code, hi), hiVar_);
+    ir.CreateStore(ir.CreateAnd(ir.CreateLoad(i32, loVar_), code), loVar_);
+    ir.CreateStore(ir.CreateOr(ir.CreateLoad(i32, hiVar_), code), hiVar_);
   } else if (code != nullptr) {
     code->eraseFromParent();
   }

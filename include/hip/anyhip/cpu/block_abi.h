@@ -93,10 +93,10 @@ typedef struct ahCpuBlockCtx {
  * engine gives up the block, as on a fault, when it has no memory). */
 ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k);
 
-/* Called after each region. lo and hi are the smallest and largest pc[t]
- * the threads that ran it wrote (lo == hi: they all stopped at the same
- * place: the engine then reads no pc[]); `all` is 1 when the region ran
- * for every thread of the block. Every thread that ran writes its pc[t].
+/* Called after each region. lo and hi are the bitwise AND and OR of the
+ * pc[t] the threads that ran it wrote (lo == hi: they all stopped at the
+ * same place: the engine then reads no pc[]); `all` is 1 when the region
+ * ran for every thread of the block. Every thread that ran writes its pc[t].
  * Returns the next region to run as r * 2 + masked (masked: only threads
  * with pc[t] == (AH_CPU_PC_RUN | r)), or -1 when every thread has returned.
  * Before returning it completes the split point: barrier results and warp
