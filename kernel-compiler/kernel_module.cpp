@@ -96,6 +96,7 @@ ThreadDependence analyseThreadDependence(Module &m) {
 // A constructor registering every kernel's block function (or why none).
 void emitRegistration(Module &m, const std::vector<Function *> &kernels,
                       const std::vector<Function *> &blocks,
+                      const std::vector<Function *> &avx2,
                       const std::vector<GlobalVariable *> &descs,
                       const std::vector<std::string> &whys) {
   LLVMContext &c = m.getContext();
@@ -114,6 +115,12 @@ void emitRegistration(Module &m, const std::vector<Function *> &kernels,
     Value *desc = descs[i] != nullptr ? ir.CreatePointerCast(descs[i], i8p)
                                       : Constant::getNullValue(i8p);
     ir.CreateCall(reg, {ir.CreatePointerCast(kernels[i], i8p), block, desc, why});
+    if (avx2[i] != nullptr) {
+      FunctionCallee regAvx2 = m.getOrInsertFunction(
+          "__ahCpuRegisterBlockAvx2", FunctionType::get(Type::getVoidTy(c), {i8p, i8p}, false));
+      ir.CreateCall(regAvx2, {ir.CreatePointerCast(kernels[i], i8p),
+                              ir.CreatePointerCast(avx2[i], i8p)});
+    }
   }
   ir.CreateRetVoid();
   appendToGlobalCtors(m, ctor, 65535);

@@ -28,9 +28,11 @@ struct ThreadDependence {
 ThreadDependence analyseThreadDependence(llvm::Module &m);
 
 // A constructor calling __ahCpuRegisterBlock once per kernel: its block
-// function and descriptor, or null and why there is none.
+// function and descriptor, or null and why there is none; and
+// __ahCpuRegisterBlockAvx2 for the kernels with an AVX2 copy (avx2[i]).
 void emitRegistration(llvm::Module &m, const std::vector<llvm::Function *> &kernels,
                       const std::vector<llvm::Function *> &blocks,
+                      const std::vector<llvm::Function *> &avx2,
                       const std::vector<llvm::GlobalVariable *> &descs,
                       const std::vector<std::string> &whys);
 

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ah_config ah_config = {.cpu_warp_size = 64, .cpu_devices = 1, .cpu_compiled = 1};
+struct ah_config ah_config = {.cpu_warp_size = 64, .cpu_devices = 1, .cpu_compiled = 1,
+                             .cpu_avx2 = 1};
 
 static long env_long(const char *name, long def, long min, long max) {
   const char *s = getenv(name);
@@ -101,6 +102,7 @@ void ah_config_load(void) {
   ah_config.cpu_warp_size = (int)warp;
   ah_config.cpu_devices = (int)env_long("ANYHIP_CPU_DEVICES", 1, 0, 64);
   ah_config.cpu_compiled = (int)env_long("ANYHIP_CPU_COMPILED", 1, 0, 1);
+  ah_config.cpu_avx2 = (int)env_long("ANYHIP_CPU_AVX2", 1, 0, 1);
   ah_config.cpu_memory = env_size("ANYHIP_CPU_MEMORY");
   ah_config.log = parse_log(getenv("ANYHIP_LOG"));
   {

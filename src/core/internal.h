@@ -213,6 +213,7 @@ struct ah_config {
   int cpu_warp_size;         /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
   int cpu_devices;           /* ANYHIP_CPU_DEVICES, default 1 */
   int cpu_compiled;          /* ANYHIP_CPU_COMPILED: run block functions (default 1) */
+  int cpu_avx2;              /* ANYHIP_CPU_AVX2: their AVX2 copies where the CPU has it (1) */
   size_t cpu_memory;         /* ANYHIP_CPU_MEMORY in bytes, 0 = physical RAM */
   unsigned log;              /* ANYHIP_LOG areas */
   const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */

@@ -18,6 +18,7 @@
 struct entry {
   const void *fn; /* the per-thread entry; NULL: empty slot */
   const void *block_fn;
+  const void *block_fn_avx2; /* the same compiled for AVX2, or NULL */
   const ahCpuBlockKernel *k;
   const char *why;   /* why there is no block function (may be NULL) */
   atomic_int logged; /* ANYHIP_LOG=cpu said how this kernel runs */
@@ -95,6 +96,34 @@ AH_EXPORT void __ahCpuRegisterBlock(const void *kernel, const void *block_fn,
   pthread_rwlock_unlock(&lock);
 }
 
+AH_EXPORT void __ahCpuRegisterBlockAvx2(const void *kernel, const void *block_fn) {
+  struct entry *e;
+
+  if (kernel == NULL || block_fn == NULL)
+    return;
+  pthread_rwlock_wrlock(&lock);
+  e = insert(kernel);
+  if (e != NULL)
+    e->block_fn_avx2 = block_fn;
+  pthread_rwlock_unlock(&lock);
+}
+
+/* Whether block functions compiled for AVX2 may run: the CPU has it and
+ * ANYHIP_CPU_AVX2 does not say 0. */
+static int avx2_ok(void) {
+#if defined(__x86_64__)
+  static int ok = -1;
+
+  if (ok < 0) {
+    __builtin_cpu_init();
+    ok = ah_config.cpu_avx2 && __builtin_cpu_supports("avx2");
+  }
+  return ok;
+#else
+  return 0;
+#endif
+}
+
 /* ANYHIP_LOG=cpu, at a kernel's first launch: how it runs, and why. */
 static void say(const struct ah_cpu_grid *g, const struct entry *e) {
   char name[512];
@@ -102,8 +131,8 @@ static void say(const struct ah_cpu_grid *g, const struct entry *e) {
   if (ah_symbol_pretty(g->fn, name, sizeof(name)) == NULL)
     snprintf(name, sizeof(name), "%p", g->fn);
   if (g->block_fn != NULL)
-    ah_log("CPU", "kernel '%s': compiled block function (%u split points)", name,
-           g->block_k->nsplits);
+    ah_log("CPU", "kernel '%s': compiled block function (%u split points%s)", name,
+           g->block_k->nsplits, g->block_fn == e->block_fn_avx2 ? ", AVX2" : "");
   else if (e->block_fn != NULL && e->k->abi != AH_CPU_BLOCK_ABI)
     ah_log("CPU", "kernel '%s': fibers: block function of ABI %u, this engine runs ABI %u", name,
            e->k->abi, (unsigned)AH_CPU_BLOCK_ABI);
@@ -128,6 +157,7 @@ void ah_cpu_compiled_pick(struct ah_cpu_grid *g) {
   if (p != NULL && p->fn != NULL) {
     found = 1;
     e.block_fn = p->block_fn;
+    e.block_fn_avx2 = p->block_fn_avx2;
     e.k = p->k;
     e.why = p->why;
     first = log && atomic_exchange(&p->logged, 1) == 0;
@@ -139,6 +169,7 @@ void ah_cpu_compiled_pick(struct ah_cpu_grid *g) {
     p = insert(g->fn);
     if (p != NULL) {
       e.block_fn = p->block_fn;
+      e.block_fn_avx2 = p->block_fn_avx2;
       e.k = p->k;
       e.why = p->why;
       first = atomic_exchange(&p->logged, 1) == 0;
@@ -146,7 +177,7 @@ void ah_cpu_compiled_pick(struct ah_cpu_grid *g) {
     pthread_rwlock_unlock(&lock);
   }
   if (e.block_fn != NULL && e.k->abi == AH_CPU_BLOCK_ABI && ah_config.cpu_compiled) {
-    g->block_fn = e.block_fn;
+    g->block_fn = e.block_fn_avx2 != NULL && avx2_ok() ? e.block_fn_avx2 : e.block_fn;
     g->block_k = e.k;
   }
   if (first)

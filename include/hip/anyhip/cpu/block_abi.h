@@ -111,6 +111,12 @@ int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t 
 void __ahCpuRegisterBlock(const void *kernel, const void *block_fn, const ahCpuBlockKernel *k,
                           const char *why);
 
+/* After __ahCpuRegisterBlock, on x86-64: the same block function compiled
+ * for AVX2 (wider vectors, masked loads and stores; no FMA contraction, so
+ * results are bit for bit those of block_fn). The engine runs it instead
+ * where the CPU has AVX2, unless ANYHIP_CPU_AVX2=0. */
+void __ahCpuRegisterBlockAvx2(const void *kernel, const void *block_fn);
+
 #ifdef __cplusplus
 }
 #endif
