@@ -209,7 +209,9 @@ hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd
      * cannot be copied into a node. */
     err = hipErrorStreamCaptureUnsupported;
   } else {
-    err = ah_graph_add(c->graph, node_type(cmd->kind), cmd, c->leaves, c->nleaves, &n);
+    struct ah_gspec spec = {.type = node_type(cmd->kind), .cmd = *cmd};
+
+    err = ah_graph_add(c->graph, &spec, c->leaves, c->nleaves, &n);
   }
   if (err == hipSuccess) {
     c->nleaves = 0;
@@ -431,6 +433,30 @@ hipError_t ah_capture_end(void *q, struct ah_graph **out) {
   }
   *out = g;
   return hipSuccess;
+}
+
+hipError_t ah_capture_update_deps(void *q, struct ah_gnode *const *deps, size_t n, int set) {
+  struct capture *c;
+  hipError_t err = hipSuccess;
+
+  pthread_mutex_lock(&cap_lock);
+  c = find(q);
+  if (c == NULL) {
+    err = hipErrorIllegalState;
+  } else if (*c->invalid) {
+    err = hipErrorStreamCaptureInvalidated;
+  } else {
+    for (size_t i = 0; i < n && err == hipSuccess; i++)
+      if (deps[i]->graph != c->graph)
+        err = hipErrorInvalidValue;
+    if (err == hipSuccess) {
+      if (set)
+        c->nleaves = 0;
+      err = add_leaves(c, deps, n);
+    }
+  }
+  pthread_mutex_unlock(&cap_lock);
+  return err;
 }
 
 hipError_t ah_capture_info(struct ah_device *dev, void *q, hipStreamCaptureStatus *status,

@@ -1005,10 +1005,8 @@ AH_TEST(graph_memcpy_3d_node) {
     CHECK_ERR(hipGraphAddMemcpyNode(NULL, g, NULL, 0, &in), hipErrorInvalidValue);
   }
   CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
-  /* A 3D copy node takes no 1D parameters. */
-  CHECK_ERR(hipGraphMemcpyNodeSetParams1D(a, dev.ptr, src, 4, hipMemcpyHostToDevice),
-            hipErrorInvalidValue);
-  CHECK_ERR(hipGraphExecMemcpyNodeSetParams1D(x, a, dev.ptr, src, 4, hipMemcpyHostToDevice),
+  /* An executable graph's copy keeps its direction as given (HIP). */
+  CHECK_ERR(hipGraphExecMemcpyNodeSetParams1D(x, a, dev.ptr, src, 4, hipMemcpyDeviceToDevice),
             hipErrorInvalidValue);
   for (int rep = 0; rep < 2; rep++) {
     memset(back, 0, sizeof(back));
