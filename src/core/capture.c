@@ -194,8 +194,8 @@ hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd
     int forbid = q == dev->null_queue && null_forbidden();
 
     pthread_mutex_unlock(&cap_lock);
-    if (forbid)
-      return wait ? hipErrorStreamCaptureUnsupported : hipErrorStreamCaptureImplicit;
+    if (forbid) /* synchronous or not, an implicit use of the null stream (AMD's code) */
+      return hipErrorStreamCaptureImplicit;
     return dev->backend->submit(dev, q, cmd, wait);
   }
   /* Captured work does not run, so `wait` (a pageable copy's) has nothing
@@ -522,6 +522,21 @@ hipError_t ah_capture_check_unsafe(void) {
     return hipSuccess;
   pthread_mutex_lock(&cap_lock);
   hit = null_forbidden(); /* the same captures that forbid the null stream */
+  pthread_mutex_unlock(&cap_lock);
+  return hit ? hipErrorStreamCaptureUnsupported : hipSuccess;
+}
+
+hipError_t ah_capture_check_device_sync(void) {
+  int hit;
+
+  if (atomic_load(&ah_capture_count) == 0)
+    return hipSuccess;
+  pthread_mutex_lock(&cap_lock);
+  hit = null_forbidden();
+  /* The thread's own Relaxed captures refuse it too (AMD), without being
+   * invalidated; a thread in Relaxed mode is still never stopped. */
+  for (struct capture *c = caps; c != NULL && !hit; c = c->next)
+    hit = thread_mode != hipStreamCaptureModeRelaxed && pthread_equal(c->thread, pthread_self());
   pthread_mutex_unlock(&cap_lock);
   return hit ? hipErrorStreamCaptureUnsupported : hipSuccess;
 }

@@ -255,6 +255,10 @@ hipError_t ah_capture_update_deps(void *q, struct ah_gnode *const *deps, size_t 
  * thread work on the null stream (same rule and modes), invalidating those
  * captures. */
 hipError_t ah_capture_check_unsafe(void);
+/* hipDeviceSynchronize: refused as an unsafe call, and also while the
+ * calling thread (not in Relaxed mode) has a Relaxed capture of its own,
+ * which stays valid (AMD refuses it during every capture). */
+hipError_t ah_capture_check_device_sync(void);
 /* hipEventSynchronize / hipEventQuery: hipErrorCapturedEvent when e was last
  * recorded in a capture still going, which is invalidated (HIP's rule). */
 hipError_t ah_capture_check_event(struct ah_event *e);
