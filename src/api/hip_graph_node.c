@@ -212,8 +212,10 @@ static hipError_t alloc_spec(hipMemAllocNodeParams *p, struct ah_gspec *s) {
     return hipErrorInvalidValue;
   *s = (struct ah_gspec){.type = hipGraphNodeTypeMemAlloc};
   err = ah_gmem_create(dev, p->bytesize, &s->mem);
-  if (err == hipSuccess)
+  if (err == hipSuccess) {
     p->dptr = s->mem->ptr;
+    s->alloc = *p; /* read back as given (the access descriptors' address included) */
+  }
   return err;
 }
 
@@ -635,12 +637,7 @@ AH_EXPORT hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node,
   AH_REQUIRE(n != NULL, hipErrorInvalidValue);
   ah_gnode_get(n, &s);
   AH_REQUIRE(s.mem != NULL, hipErrorInvalidValue);
-  memset(pNodeParams, 0, sizeof(*pNodeParams));
-  pNodeParams->poolProps.allocType = hipMemAllocationTypePinned;
-  pNodeParams->poolProps.location.type = hipMemLocationTypeDevice;
-  pNodeParams->poolProps.location.id = s.mem->dev->ordinal;
-  pNodeParams->bytesize = s.mem->bytes;
-  pNodeParams->dptr = s.mem->ptr;
+  *pNodeParams = s.alloc;
   return hipSuccess;
 }
 

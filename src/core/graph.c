@@ -625,6 +625,13 @@ hipError_t ah_graph_add_mem(struct ah_graph *g, hipGraphNodeType type, struct ah
                             struct ah_gnode *const *deps, size_t ndeps, struct ah_gnode **out) {
   struct ah_gspec spec = {.type = type, .mem = m};
 
+  if (type == hipGraphNodeTypeMemAlloc) { /* hipGraphMemAllocNodeGetParams reads these */
+    spec.alloc.poolProps.allocType = hipMemAllocationTypePinned;
+    spec.alloc.poolProps.location.type = hipMemLocationTypeDevice;
+    spec.alloc.poolProps.location.id = m->dev->ordinal;
+    spec.alloc.bytesize = m->bytes;
+    spec.alloc.dptr = m->ptr;
+  }
   return ah_graph_add(g, &spec, deps, ndeps, out); /* the node takes its own reference */
 }
 

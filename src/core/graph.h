@@ -42,6 +42,7 @@ struct ah_gspec {
   hipEvent_t event;          /* event record and wait nodes: looked up at each launch */
   struct ah_graph *child;    /* child graph nodes: the node's own copy of the graph */
   struct ah_gmem *mem;       /* memory alloc and free nodes: the block */
+  hipMemAllocNodeParams alloc; /* alloc nodes: the parameters as given, dptr filled */
   hipAccessPolicyWindow apw; /* kernel node attributes: kept, not applied */
   int priority;
 };

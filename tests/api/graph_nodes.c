@@ -660,3 +660,43 @@ AH_TEST(graph_alloc_node_one_exec) {
   CHECK_HIP(hipGraphDestroy(g));
   return AH_PASS;
 }
+
+/* Calls AMD refuses during capture (hip-tests' expectations): synchronizing
+ * another stream and hipMalloc are unsafe calls (900) under the thread's
+ * Global or ThreadLocal capture; synchronous null-stream work is an
+ * implicit use of the null stream (906). A Relaxed capture allows them. */
+AH_TEST(graph_capture_unsafe_calls) {
+  hipStream_t s, other;
+  hipGraph_t g = NULL;
+  int *d, *p = NULL, h = 1;
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipStreamCreate(&other));
+  CHECK_HIP(hipMalloc((void **)&d, 64));
+  for (int mode = 0; mode < 2; mode++) {
+    hipStreamCaptureMode m = mode == 0 ? hipStreamCaptureModeGlobal
+                                       : hipStreamCaptureModeThreadLocal;
+
+    CHECK_HIP(hipStreamBeginCapture(s, m));
+    CHECK_ERR(hipStreamSynchronize(other), hipErrorStreamCaptureUnsupported);
+    CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+    CHECK_HIP(hipStreamBeginCapture(s, m));
+    CHECK_ERR(hipMalloc((void **)&p, 64), hipErrorStreamCaptureUnsupported);
+    CHECK(p == NULL);
+    CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+    CHECK_HIP(hipStreamBeginCapture(s, m));
+    CHECK_ERR(hipMemset(d, 0, 64), hipErrorStreamCaptureImplicit);
+    CHECK_ERR(hipMemcpy(d, &h, sizeof(h), hipMemcpyHostToDevice), hipErrorStreamCaptureImplicit);
+    CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+  }
+  CHECK_HIP(hipStreamBeginCapture(s, hipStreamCaptureModeRelaxed));
+  CHECK_HIP(hipStreamSynchronize(other));
+  CHECK_HIP(hipMalloc((void **)&p, 64));
+  CHECK_HIP(hipStreamEndCapture(s, &g));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(p));
+  CHECK_HIP(hipFree(d));
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_HIP(hipStreamDestroy(other));
+  return AH_PASS;
+}
