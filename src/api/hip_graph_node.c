@@ -988,3 +988,192 @@ AH_EXPORT hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec
   AH_ENTER();
   AH_RETURN(exec_set_event(hGraphExec, hNode, event, hipGraphNodeTypeWaitEvent));
 }
+
+/* ---- driver-style nodes (hipDrvGraph*) ---- */
+
+/* A context argument: NULL or a live context (the node is on the current
+ * device either way). */
+static int ctx_ok(hipCtx_t ctx) {
+  return ctx == NULL || ah_object_cast(ctx, AH_KIND_CONTEXT) != NULL;
+}
+
+/* One side of a driver-style copy as a pitched pointer; arrays are not
+ * taken (hipMemcpy3DParms here has none). */
+static hipError_t drv_side(hipMemoryType type, const void *host, hipDeviceptr_t dev,
+                           const void **out, int *is_dev) {
+  switch (type) {
+  case hipMemoryTypeHost:
+    *out = host;
+    *is_dev = 0;
+    return host != NULL ? hipSuccess : hipErrorInvalidValue;
+  case hipMemoryTypeDevice:
+  case hipMemoryTypeUnified:
+  case hipMemoryTypeManaged:
+    *out = (const void *)dev;
+    *is_dev = 1;
+    return dev != NULL ? hipSuccess : hipErrorInvalidValue;
+  default:
+    return hipErrorInvalidValue;
+  }
+}
+
+/* A HIP_MEMCPY3D as the 3D copy node it describes, checked as
+ * hipGraphAddMemcpyNode checks it; kept as given for
+ * hipDrvGraphMemcpyNodeGetParams. */
+static hipError_t drv_copy_spec(const HIP_MEMCPY3D *c, struct ah_gspec *s) {
+  hipMemcpy3DParms p;
+  const void *src, *dst;
+  int sdev, ddev;
+  hipError_t err;
+
+  if (c == NULL || c->srcLOD != 0 || c->dstLOD != 0)
+    return hipErrorInvalidValue;
+  if ((err = drv_side(c->srcMemoryType, c->srcHost, c->srcDevice, &src, &sdev)) != hipSuccess ||
+      (err = drv_side(c->dstMemoryType, c->dstHost, c->dstDevice, &dst, &ddev)) != hipSuccess)
+    return err;
+  if (c->WidthInBytes == 0 || c->Height == 0 || c->Depth == 0)
+    return hipErrorInvalidValue;
+  if (c->srcPitch < c->srcXInBytes + c->WidthInBytes || c->dstPitch < c->dstXInBytes + c->WidthInBytes)
+    return hipErrorInvalidValue;
+  if (c->Depth > 1 && (c->srcHeight < c->srcY + c->Height || c->dstHeight < c->dstY + c->Height))
+    return hipErrorInvalidValue;
+  memset(&p, 0, sizeof(p));
+  p.srcPtr = make_hipPitchedPtr((void *)src, c->srcPitch, c->WidthInBytes,
+                                c->srcHeight != 0 ? c->srcHeight : c->srcY + c->Height);
+  p.srcPos = make_hipPos(c->srcXInBytes, c->srcY, c->srcZ);
+  p.dstPtr = make_hipPitchedPtr((void *)dst, c->dstPitch, c->WidthInBytes,
+                                c->dstHeight != 0 ? c->dstHeight : c->dstY + c->Height);
+  p.dstPos = make_hipPos(c->dstXInBytes, c->dstY, c->dstZ);
+  p.extent = make_hipExtent(c->WidthInBytes, c->Height, c->Depth);
+  p.kind = sdev ? (ddev ? hipMemcpyDeviceToDevice : hipMemcpyDeviceToHost)
+                : (ddev ? hipMemcpyHostToDevice : hipMemcpyHostToHost);
+  err = copy3d_spec(&p, s);
+  if (err == hipSuccess)
+    s->drv3d = *c;
+  return err;
+}
+
+static hipError_t drv_set_spec(const HIP_MEMSET_NODE_PARAMS *m, struct ah_gspec *s) {
+  hipMemsetParams p;
+
+  if (m == NULL)
+    return hipErrorInvalidValue;
+  memset(&p, 0, sizeof(p));
+  p.dst = (void *)m->dst;
+  p.pitch = m->pitch;
+  p.value = m->value;
+  p.elementSize = m->elementSize;
+  p.width = m->width;
+  p.height = m->height;
+  return set_spec(&p, s);
+}
+
+AH_EXPORT hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
+                                              const hipGraphNode_t *dependencies,
+                                              size_t numDependencies,
+                                              const HIP_MEMCPY3D *copyParams, hipCtx_t ctx) {
+  struct ah_gspec s;
+
+  AH_ENTER();
+  AH_REQUIRE(phGraphNode != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(ah_graph_lookup(hGraph) != NULL && ctx_ok(ctx), hipErrorInvalidValue);
+  AH_REQUIRE_OK(drv_copy_spec(copyParams, &s));
+  AH_RETURN(add_spec(phGraphNode, hGraph, dependencies, numDependencies, &s));
+}
+
+/* The parameters as given to a hipDrvGraph* call; a node made otherwise
+ * gives its copy as host or device pointers. */
+AH_EXPORT hipError_t hipDrvGraphMemcpyNodeGetParams(hipGraphNode_t hNode,
+                                                    HIP_MEMCPY3D *nodeParams) {
+  struct ah_gnode *n;
+  struct ah_gspec s;
+  const hipMemcpy3DParms *p;
+
+  AH_ENTER();
+  AH_REQUIRE(nodeParams != NULL, hipErrorInvalidValue);
+  n = typed_node(hNode, hipGraphNodeTypeMemcpy);
+  AH_REQUIRE(n != NULL, hipErrorInvalidValue);
+  ah_gnode_get(n, &s);
+  if (s.drv3d.WidthInBytes != 0) {
+    *nodeParams = s.drv3d;
+    return hipSuccess;
+  }
+  p = &s.copy3d;
+  memset(nodeParams, 0, sizeof(*nodeParams));
+  nodeParams->srcXInBytes = p->srcPos.x;
+  nodeParams->srcY = p->srcPos.y;
+  nodeParams->srcZ = p->srcPos.z;
+  nodeParams->srcMemoryType = hipMemoryTypeUnified;
+  nodeParams->srcDevice = (hipDeviceptr_t)p->srcPtr.ptr;
+  nodeParams->srcPitch = p->srcPtr.pitch;
+  nodeParams->srcHeight = p->srcPtr.ysize;
+  nodeParams->dstXInBytes = p->dstPos.x;
+  nodeParams->dstY = p->dstPos.y;
+  nodeParams->dstZ = p->dstPos.z;
+  nodeParams->dstMemoryType = hipMemoryTypeUnified;
+  nodeParams->dstDevice = (hipDeviceptr_t)p->dstPtr.ptr;
+  nodeParams->dstPitch = p->dstPtr.pitch;
+  nodeParams->dstHeight = p->dstPtr.ysize;
+  nodeParams->WidthInBytes = p->extent.width;
+  nodeParams->Height = p->extent.height;
+  nodeParams->Depth = p->extent.depth;
+  return hipSuccess;
+}
+
+AH_EXPORT hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t hNode,
+                                                    const HIP_MEMCPY3D *nodeParams) {
+  struct ah_gspec s;
+
+  AH_ENTER();
+  AH_REQUIRE(typed_node(hNode, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(drv_copy_spec(nodeParams, &s));
+  AH_RETURN(set_spec_of(hNode, &s));
+}
+
+AH_EXPORT hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec,
+                                                        hipGraphNode_t hNode,
+                                                        const HIP_MEMCPY3D *copyParams,
+                                                        hipCtx_t ctx) {
+  struct ah_gspec s;
+
+  AH_ENTER();
+  AH_REQUIRE_OK(exec_handles(hGraphExec, hNode, hipGraphNodeTypeMemcpy));
+  AH_REQUIRE(ctx_ok(ctx), hipErrorInvalidValue);
+  AH_REQUIRE_OK(drv_copy_spec(copyParams, &s));
+  AH_RETURN(exec_set_spec(hGraphExec, hNode, &s));
+}
+
+AH_EXPORT hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
+                                              const hipGraphNode_t *dependencies,
+                                              size_t numDependencies,
+                                              const HIP_MEMSET_NODE_PARAMS *memsetParams,
+                                              hipCtx_t ctx) {
+  struct ah_gspec s;
+
+  AH_ENTER();
+  AH_REQUIRE(phGraphNode != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(ah_graph_lookup(hGraph) != NULL && ctx_ok(ctx), hipErrorInvalidValue);
+  AH_REQUIRE_OK(drv_set_spec(memsetParams, &s));
+  AH_RETURN(add_spec(phGraphNode, hGraph, dependencies, numDependencies, &s));
+}
+
+AH_EXPORT hipError_t hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec,
+                                                        hipGraphNode_t hNode,
+                                                        const HIP_MEMSET_NODE_PARAMS *memsetParams,
+                                                        hipCtx_t ctx) {
+  struct ah_gspec s;
+
+  AH_ENTER();
+  AH_REQUIRE_OK(exec_handles(hGraphExec, hNode, hipGraphNodeTypeMemset));
+  AH_REQUIRE(ctx_ok(ctx), hipErrorInvalidValue);
+  AH_REQUIRE_OK(drv_set_spec(memsetParams, &s));
+  AH_RETURN(exec_set_spec(hGraphExec, hNode, &s));
+}
+
+AH_EXPORT hipError_t hipDrvGraphAddMemFreeNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
+                                               const hipGraphNode_t *dependencies,
+                                               size_t numDependencies, hipDeviceptr_t dptr) {
+  AH_ENTER();
+  AH_RETURN(hipGraphAddMemFreeNode(phGraphNode, hGraph, dependencies, numDependencies,
+                                   (void *)dptr));
+}

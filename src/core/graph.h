@@ -39,6 +39,7 @@ struct ah_gspec {
   unsigned char *argbuf;     /* kernel argument values, copied */
   void **argv;
   hipMemcpy3DParms copy3d;   /* copy nodes: the parameters as given (GetParams) */
+  HIP_MEMCPY3D drv3d;        /* copy nodes made by hipDrvGraph*: their parameters as given */
   hipEvent_t event;          /* event record and wait nodes: looked up at each launch */
   struct ah_graph *child;    /* child graph nodes: the node's own copy of the graph */
   struct ah_gmem *mem;       /* memory alloc and free nodes: the block */

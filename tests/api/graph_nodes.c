@@ -700,3 +700,85 @@ AH_TEST(graph_capture_unsafe_calls) {
   CHECK_HIP(hipStreamDestroy(other));
   return AH_PASS;
 }
+
+/* The driver-style nodes: a HIP_MEMCPY3D box (rows 1..2 of a pitched
+ * source, at x offset 8) and a HIP_MEMSET_NODE_PARAMS set; their
+ * parameters read back as given. */
+AH_TEST(graph_drv_nodes) {
+  enum { W = 16, H = 4 };
+  unsigned char host[H][W], back[H][W];
+  unsigned char *d;
+  hipGraph_t g;
+  hipGraphNode_t set, up, down;
+  hipGraphExec_t x;
+  HIP_MEMSET_NODE_PARAMS mp;
+  HIP_MEMCPY3D c, q;
+
+  for (int y = 0; y < H; y++)
+    for (int i = 0; i < W; i++)
+      host[y][i] = (unsigned char)(y * W + i);
+  CHECK_HIP(hipMalloc((void **)&d, sizeof(host)));
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  memset(&mp, 0, sizeof(mp));
+  mp.dst = d;
+  mp.value = 0xee;
+  mp.elementSize = 1;
+  mp.width = sizeof(host);
+  mp.height = 1;
+  CHECK_HIP(hipDrvGraphAddMemsetNode(&set, g, NULL, 0, &mp, NULL));
+  memset(&c, 0, sizeof(c));
+  c.srcMemoryType = hipMemoryTypeHost;
+  c.srcHost = host;
+  c.srcPitch = W;
+  c.srcHeight = H;
+  c.srcXInBytes = 8;
+  c.srcY = 1;
+  c.dstMemoryType = hipMemoryTypeDevice;
+  c.dstDevice = d;
+  c.dstPitch = W;
+  c.dstHeight = H;
+  c.dstXInBytes = 8;
+  c.dstY = 1;
+  c.WidthInBytes = 8;
+  c.Height = 2;
+  c.Depth = 1;
+  CHECK_HIP(hipDrvGraphAddMemcpyNode(&up, g, &set, 1, &c, NULL));
+  CHECK_HIP(hipGraphAddMemcpyNode1D(&down, g, &up, 1, back, d, sizeof(back),
+                                    hipMemcpyDeviceToHost));
+  CHECK_HIP(hipDrvGraphMemcpyNodeGetParams(up, &q));
+  CHECK(memcmp(&c, &q, sizeof(c)) == 0);
+  /* Errors. */
+  q = c;
+  q.srcHost = NULL;
+  CHECK_ERR(hipDrvGraphAddMemcpyNode(&down, g, NULL, 0, &q, NULL),
+            hipErrorInvalidValue);
+  q = c;
+  q.WidthInBytes = 0;
+  CHECK_ERR(hipDrvGraphMemcpyNodeSetParams(up, &q), hipErrorInvalidValue);
+  q = c;
+  q.srcPitch = 8; /* x 8 + width 8 needs 16 */
+  CHECK_ERR(hipDrvGraphMemcpyNodeSetParams(up, &q), hipErrorInvalidValue);
+  CHECK_ERR(hipDrvGraphMemcpyNodeSetParams(set, &c), hipErrorInvalidValue);
+  CHECK_ERR(hipDrvGraphMemcpyNodeGetParams(NULL, &q), hipErrorInvalidValue);
+  CHECK_ERR(hipDrvGraphMemcpyNodeGetParams(up, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipDrvGraphAddMemsetNode(&set, g, NULL, 0, NULL, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipDrvGraphAddMemcpyNode(&up, g, NULL, 0, &c, (hipCtx_t)(uintptr_t)0x10),
+            hipErrorInvalidValue);
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  CHECK_HIP(hipGraphLaunch(x, NULL));
+  CHECK_HIP(hipStreamSynchronize(NULL));
+  for (int y = 0; y < H; y++)
+    for (int i = 0; i < W; i++)
+      CHECK_EQ(back[y][i], (y >= 1 && y < 3 && i >= 8) ? host[y][i] : 0xee);
+  /* The executable graph's set: 0x11. */
+  mp.value = 0x11;
+  CHECK_HIP(hipDrvGraphExecMemsetNodeSetParams(x, set, &mp, NULL));
+  CHECK_HIP(hipGraphLaunch(x, NULL));
+  CHECK_HIP(hipStreamSynchronize(NULL));
+  CHECK_EQ(back[0][0], 0x11);
+  CHECK_EQ(back[1][8], host[1][8]);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(d));
+  return AH_PASS;
+}
