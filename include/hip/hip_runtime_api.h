@@ -1454,6 +1454,18 @@ typedef union hipLaunchAttributeValue {
 #define hipKernelNodeAttributeCooperative hipLaunchAttributeCooperative
 #define hipKernelNodeAttributePriority hipLaunchAttributePriority
 #define hipKernelNodeAttrValue hipLaunchAttributeValue
+typedef enum hipGraphDebugDotFlags {
+  hipGraphDebugDotFlagsVerbose = 1 << 0,
+  hipGraphDebugDotFlagsKernelNodeParams = 1 << 2,
+  hipGraphDebugDotFlagsMemcpyNodeParams = 1 << 3,
+  hipGraphDebugDotFlagsMemsetNodeParams = 1 << 4,
+  hipGraphDebugDotFlagsHostNodeParams = 1 << 5,
+  hipGraphDebugDotFlagsEventNodeParams = 1 << 6,
+  hipGraphDebugDotFlagsExtSemasSignalNodeParams = 1 << 7,
+  hipGraphDebugDotFlagsExtSemasWaitNodeParams = 1 << 8,
+  hipGraphDebugDotFlagsKernelNodeAttributes = 1 << 9,
+  hipGraphDebugDotFlagsHandles = 1 << 10
+} hipGraphDebugDotFlags;
 /* hipGraphAddNode's parameters: the node type and that type's parameters. */
 typedef struct hipMemcpyNodeParams {
   int flags;       /* must be zero */
@@ -1580,6 +1592,7 @@ hipError_t hipGraphAddNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                            const hipGraphNode_t *pDependencies, size_t numDependencies,
                            hipGraphNodeParams *nodeParams);
 hipError_t hipGraphNodeSetParams(hipGraphNode_t node, hipGraphNodeParams *nodeParams);
+hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags);
 hipError_t hipGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t node,
                                      hipGraphNodeParams *nodeParams);
 #ifdef __cplusplus

@@ -329,3 +329,99 @@ AH_EXPORT hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t
   AH_REQUIRE(count != 0 && count <= INT_MAX, hipErrorInvalidValue);
   AH_RETURN(ah_graph_release_uobj(g, o, count));
 }
+
+/* ---- hipGraphDebugDotPrint ---- */
+
+static const char *copy_dir(hipMemcpyKind k) {
+  switch (k) {
+  case hipMemcpyHostToHost: return "HtoH";
+  case hipMemcpyHostToDevice: return "HtoD";
+  case hipMemcpyDeviceToHost: return "DtoH";
+  case hipMemcpyDeviceToDevice: return "DtoD";
+  default: return "Default";
+  }
+}
+
+static const char *type_name(hipGraphNodeType t) {
+  switch (t) {
+  case hipGraphNodeTypeKernel: return "KERNEL";
+  case hipGraphNodeTypeMemcpy: return "MEMCPY";
+  case hipGraphNodeTypeMemset: return "MEMSET";
+  case hipGraphNodeTypeHost: return "HOST";
+  case hipGraphNodeTypeGraph: return "GRAPH";
+  case hipGraphNodeTypeEmpty: return "EMPTY";
+  case hipGraphNodeTypeWaitEvent: return "EVENT_WAIT";
+  case hipGraphNodeTypeEventRecord: return "EVENT_RECORD";
+  case hipGraphNodeTypeMemAlloc: return "MEM_ALLOC";
+  case hipGraphNodeTypeMemFree: return "MEM_FREE";
+  default: return "UNKNOWN";
+  }
+}
+
+/* g's nodes (a child graph's as a cluster) and edges, in DOT. */
+static void dot_graph(FILE *f, struct ah_graph *g, unsigned flags, int depth) {
+  size_t n = ah_graph_list(g, 0, NULL, 0), ne;
+  struct ah_gnode **nodes = calloc(n + 1, sizeof(*nodes)), **from, **to;
+
+  if (nodes == NULL)
+    return;
+  n = ah_graph_list(g, 0, nodes, n);
+  for (size_t i = 0; i < n; i++) {
+    struct ah_gspec s;
+
+    ah_gnode_get(nodes[i], &s);
+    fprintf(f, "%*s\"n%p\" [shape=box label=\"%s", 2 * depth, "", (void *)nodes[i],
+            type_name(s.type));
+    if (s.type == hipGraphNodeTypeMemcpy)
+      fprintf(f, " %s %zu x %zu x %zu", copy_dir(s.copy3d.kind), s.copy3d.extent.width,
+              s.copy3d.extent.height, s.copy3d.extent.depth);
+    else if (s.type == hipGraphNodeTypeKernel && (flags & (hipGraphDebugDotFlagsVerbose |
+                                                            hipGraphDebugDotFlagsKernelNodeParams)))
+      fprintf(f, " grid (%u,%u,%u) block (%u,%u,%u) shared %zu", s.cmd.kernel.grid.x,
+              s.cmd.kernel.grid.y, s.cmd.kernel.grid.z, s.cmd.kernel.block.x,
+              s.cmd.kernel.block.y, s.cmd.kernel.block.z, s.cmd.kernel.shared_bytes);
+    else if (s.type == hipGraphNodeTypeMemset)
+      fprintf(f, " %u-byte value 0x%x, %zu x %zu", s.cmd.set.elem_size, s.cmd.set.value,
+              s.cmd.set.count, s.cmd.set.height);
+    if (flags & (hipGraphDebugDotFlagsVerbose | hipGraphDebugDotFlagsHandles))
+      fprintf(f, " node %p", (void *)nodes[i]);
+    fprintf(f, "\"];\n");
+    if (s.type == hipGraphNodeTypeGraph && s.child != NULL) {
+      fprintf(f, "%*ssubgraph \"cluster_%p\" {\n", 2 * depth, "", (void *)nodes[i]);
+      dot_graph(f, s.child, flags, depth + 1);
+      fprintf(f, "%*s}\n", 2 * depth, "");
+    }
+  }
+  free(nodes);
+  ne = ah_graph_edges(g, NULL, NULL, 0);
+  from = calloc(ne + 1, sizeof(*from));
+  to = calloc(ne + 1, sizeof(*to));
+  if (from != NULL && to != NULL) {
+    ne = ah_graph_edges(g, from, to, ne);
+    for (size_t i = 0; i < ne; i++)
+      fprintf(f, "%*s\"n%p\" -> \"n%p\";\n", 2 * depth, "", (void *)from[i], (void *)to[i]);
+  }
+  free(from);
+  free(to);
+}
+
+/* A DOT file of the graph: one box per node (its type, a copy's direction
+ * and extent, a set's value; kernel launch parameters and handles with the
+ * flags that ask for them), a child graph as a cluster, one arrow per edge.
+ * Every flag value is accepted. A file that cannot be written:
+ * hipErrorOperatingSystem. */
+AH_EXPORT hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags) {
+  struct ah_graph *g;
+  FILE *f;
+
+  AH_ENTER();
+  g = ah_graph_lookup(graph);
+  AH_REQUIRE(g != NULL && path != NULL, hipErrorInvalidValue);
+  f = fopen(path, "w");
+  AH_REQUIRE(f != NULL, hipErrorOperatingSystem);
+  fprintf(f, "digraph dot {\n");
+  dot_graph(f, g, flags, 1);
+  fprintf(f, "}\n");
+  AH_REQUIRE(fclose(f) == 0, hipErrorOperatingSystem);
+  return hipSuccess;
+}

@@ -4,16 +4,19 @@
  * child graph nodes, the generic hipGraphAddNode / hipGraphNodeSetParams /
  * hipGraphExecNodeSetParams, hipGraphExecUpdate, node enable/disable,
  * hipGraphUpload and hipGraphInstantiateWithParams, user objects,
- * hipStreamUpdateCaptureDependencies, and a graph with an alloc node
- * instantiated twice. Each result is checked against host arithmetic.
+ * hipStreamUpdateCaptureDependencies, a graph with an alloc node
+ * instantiated twice, refusals during capture, the driver-style nodes and
+ * hipGraphDebugDotPrint. Each result is checked against host arithmetic.
  * Kernel nodes (attributes, symbol copies, child graphs of kernels) are in
  * tests/kernels/graph_nodes.hip. */
 #include "ah_test.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { N = 256 };
 
@@ -779,6 +782,60 @@ AH_TEST(graph_drv_nodes) {
   CHECK_EQ(back[1][8], host[1][8]);
   CHECK_HIP(hipGraphExecDestroy(x));
   CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(d));
+  return AH_PASS;
+}
+
+/* Counts the occurrences of sub in the file at path. */
+static int count_in_file(const char *path, const char *sub) {
+  char buf[8192];
+  FILE *f = fopen(path, "r");
+  size_t n;
+  int count = 0;
+
+  if (f == NULL)
+    return -1;
+  n = fread(buf, 1, sizeof(buf) - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  for (const char *p = strstr(buf, sub); p != NULL; p = strstr(p + 1, sub))
+    count++;
+  return count;
+}
+
+/* hipGraphDebugDotPrint: a box per node (a child graph as a cluster of its
+ * own nodes), an arrow per edge. */
+AH_TEST(graph_debug_dot_print) {
+  int *d, back[N];
+  hipGraph_t g, child;
+  hipGraphNode_t set, cn, e;
+  hipMemsetParams sp;
+  char path[] = "/tmp/ah_graph_dot_XXXXXX";
+  int fd = mkstemp(path);
+
+  CHECK(fd >= 0);
+  close(fd);
+  CHECK_HIP(hipMalloc((void **)&d, N * sizeof(int)));
+  CHECK_HIP(set_copy_graph(&g, d, back, 1, &set));
+  CHECK_HIP(hipGraphCreate(&child, 0));
+  sp = set_params(d, 2, N);
+  CHECK_HIP(hipGraphAddMemsetNode(&set, child, NULL, 0, &sp));
+  CHECK_HIP(hipGraphAddEmptyNode(&e, child, &set, 1));
+  CHECK_HIP(hipGraphAddChildGraphNode(&cn, g, NULL, 0, child));
+  CHECK_HIP(hipGraphDebugDotPrint(g, path, hipGraphDebugDotFlagsVerbose));
+  CHECK_EQ(count_in_file(path, "->"), 2); /* set -> copy, and in the child */
+  CHECK_EQ(count_in_file(path, "MEMSET"), 2);
+  CHECK_EQ(count_in_file(path, "MEMCPY DtoH"), 1);
+  CHECK_EQ(count_in_file(path, "EMPTY"), 1);
+  CHECK_EQ(count_in_file(path, "subgraph"), 1);
+  CHECK_EQ(count_in_file(path, "digraph"), 1);
+  CHECK_HIP(hipGraphDebugDotPrint(g, path, 0xffffffffu)); /* any flags */
+  CHECK_ERR(hipGraphDebugDotPrint(NULL, path, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphDebugDotPrint(g, NULL, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphDebugDotPrint(g, "", 0), hipErrorOperatingSystem);
+  unlink(path);
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipGraphDestroy(child));
   CHECK_HIP(hipFree(d));
   return AH_PASS;
 }
