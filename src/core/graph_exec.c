@@ -403,7 +403,8 @@ static hipError_t xnode_set(struct ah_xnode *d, const struct ah_gspec *spec) {
     return err == hipSuccess ? hipSuccess : hipErrorInvalidValue;
   }
   if (d->s.type == hipGraphNodeTypeMemAlloc || d->s.type == hipGraphNodeTypeMemFree)
-    return hipErrorInvalidValue; /* CUDA: memory nodes cannot be changed */
+    /* CUDA: memory nodes cannot be changed (an update with the same block is no change) */
+    return spec->mem == d->s.mem ? hipSuccess : hipErrorInvalidValue;
   err = ah_gspec_copy(&c, spec, 0);
   if (err != hipSuccess)
     return err;
@@ -447,50 +448,67 @@ static int same_kernel_fn(const struct ah_gspec *a, const struct ah_gspec *b) {
   return a->type != hipGraphNodeTypeKernel || a->cmd.kernel.fn == b->cmd.kernel.fn;
 }
 
+/* Whether g has the shape of x's graph (x->lock and g->lock held); child
+ * graph nodes' graphs are compared with their executable graphs too, so
+ * that an update changes all or nothing. */
+static hipGraphExecUpdateResult same_shape(struct ah_gexec *x, struct ah_graph *g,
+                                           struct ah_gnode **bad) {
+  hipGraphExecUpdateResult r = hipGraphExecUpdateSuccess;
+
+  if (g->n != x->n)
+    return hipGraphExecUpdateErrorTopologyChanged;
+  /* Node i of g stands for the node added i-th to x's graph, which is
+   * x->nodes[x->pos[i]]; its dependencies must be the same nodes. */
+  for (size_t i = 0; i < g->n && r == hipGraphExecUpdateSuccess; i++) {
+    const struct ah_gnode *gn = g->nodes[i];
+    const struct ah_xnode *d = &x->nodes[x->pos[i]];
+
+    *bad = g->nodes[i];
+    if (gn->s.type != d->s.type)
+      r = hipGraphExecUpdateErrorNodeTypeChanged;
+    else if (!same_kernel_fn(&d->s, &gn->s))
+      r = hipGraphExecUpdateErrorFunctionChanged;
+    else if (gn->ndeps != d->ndeps)
+      r = hipGraphExecUpdateErrorTopologyChanged;
+    else if ((gn->s.type == hipGraphNodeTypeMemAlloc || gn->s.type == hipGraphNodeTypeMemFree) &&
+             gn->s.mem != d->s.mem)
+      r = hipGraphExecUpdateErrorNotSupported;
+    else if (gn->s.type == hipGraphNodeTypeMemcpy && gn->s.copy3d.kind != d->s.copy3d.kind)
+      r = hipGraphExecUpdateErrorParametersChanged;
+    for (size_t j = 0; j < gn->ndeps && r == hipGraphExecUpdateSuccess; j++) {
+      int found = 0;
+
+      for (size_t k = 0; k < d->ndeps && !found; k++)
+        found = d->dep_index[k] == gn->deps[j]->index;
+      if (!found)
+        r = hipGraphExecUpdateErrorTopologyChanged;
+    }
+    if (r == hipGraphExecUpdateSuccess && d->sub != NULL && gn->s.child != NULL) {
+      struct ah_gnode *inner;
+
+      pthread_mutex_lock(&d->sub->lock);
+      pthread_mutex_lock(&gn->s.child->lock);
+      r = same_shape(d->sub, gn->s.child, &inner);
+      pthread_mutex_unlock(&gn->s.child->lock);
+      pthread_mutex_unlock(&d->sub->lock);
+    }
+  }
+  return r;
+}
+
 hipError_t ah_gexec_update(struct ah_gexec *x, struct ah_graph *g, struct ah_gnode **bad,
                            hipGraphExecUpdateResult *result) {
   hipError_t err = hipSuccess;
 
   *bad = NULL;
-  *result = hipGraphExecUpdateSuccess;
   pthread_mutex_lock(&x->lock);
   pthread_mutex_lock(&g->lock);
-  if (g->n != x->n) {
-    *result = hipGraphExecUpdateErrorTopologyChanged;
-  } else {
-    /* Node i of g stands for the node added i-th to x's graph, which is
-     * x->nodes[x->pos[i]]; its dependencies must be the same nodes. */
-    for (size_t i = 0; i < g->n && *result == hipGraphExecUpdateSuccess; i++) {
-      const struct ah_gnode *gn = g->nodes[i];
-      const struct ah_xnode *d = &x->nodes[x->pos[i]];
-
-      *bad = g->nodes[i];
-      if (gn->s.type != d->s.type)
-        *result = hipGraphExecUpdateErrorNodeTypeChanged;
-      else if (!same_kernel_fn(&d->s, &gn->s))
-        *result = hipGraphExecUpdateErrorFunctionChanged;
-      else if (gn->ndeps != d->ndeps)
-        *result = hipGraphExecUpdateErrorTopologyChanged;
-      else if ((gn->s.type == hipGraphNodeTypeMemAlloc || gn->s.type == hipGraphNodeTypeMemFree) &&
-               gn->s.mem != d->s.mem)
-        *result = hipGraphExecUpdateErrorNotSupported;
-      else if (gn->s.type == hipGraphNodeTypeMemcpy && gn->s.copy3d.kind != d->s.copy3d.kind)
-        *result = hipGraphExecUpdateErrorParametersChanged;
-      for (size_t j = 0; j < gn->ndeps && *result == hipGraphExecUpdateSuccess; j++) {
-        int found = 0;
-
-        for (size_t k = 0; k < d->ndeps && !found; k++)
-          found = d->dep_index[k] == gn->deps[j]->index;
-        if (!found)
-          *result = hipGraphExecUpdateErrorTopologyChanged;
-      }
-    }
-  }
+  *result = same_shape(x, g, bad);
   for (size_t i = 0; i < g->n && *result == hipGraphExecUpdateSuccess && err == hipSuccess; i++) {
     *bad = g->nodes[i];
     err = xnode_set(&x->nodes[x->pos[i]], &g->nodes[i]->s);
     if (err != hipSuccess)
-      *result = hipGraphExecUpdateError;
+      *result = hipGraphExecUpdateError; /* out of memory only: the shape was checked */
   }
   pthread_mutex_unlock(&g->lock);
   pthread_mutex_unlock(&x->lock);
