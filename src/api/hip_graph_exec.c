@@ -28,7 +28,7 @@ static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned lo
   struct ah_gnode *bad;
   hipError_t err;
 
-  if (g == NULL || g->embedded)
+  if (g == NULL)
     return hipErrorInvalidValue;
   if ((flags & ~INSTANTIATE_FLAGS) != 0)
     return hipErrorInvalidValue;
@@ -154,8 +154,9 @@ AH_EXPORT hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
 
 /* hGraph must have the shape of the graph hGraphExec was made from: as
  * many nodes, and node by node, in the order they were added, the same
- * type, the same dependencies, a kernel node the same kernel, a copy node
- * the same direction, memory nodes the same block. Then every node's
+ * type, the same dependencies, a copy node the same direction, memory
+ * nodes the same block (a kernel node may run another kernel, as in AMD's
+ * runtime). Then every node's
  * parameters (child graphs' included) replace the executable graph's, and
  * nodes keep their enabled state. Otherwise nothing changes:
  * hipErrorGraphExecUpdateFailure with the reason in *updateResult_out and

@@ -438,7 +438,8 @@ AH_EXPORT hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t
   AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
-/* The node runs a copy of childGraph, made now. */
+/* The node runs a copy of childGraph, made now (childGraph may be graph
+ * itself: the copy is of its nodes so far). */
 AH_EXPORT hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                                const hipGraphNode_t *pDependencies,
                                                size_t numDependencies, hipGraph_t childGraph) {
@@ -447,7 +448,6 @@ AH_EXPORT hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGr
   AH_ENTER();
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(graph) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE(childGraph != graph, hipErrorInvalidValue);
   AH_REQUIRE_OK(child_spec(childGraph, &s));
   AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }

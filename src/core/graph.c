@@ -429,15 +429,39 @@ struct ah_uobj *ah_uobj_lookup(hipUserObject_t h) {
 
 void ah_uobj_retain(struct ah_uobj *o, unsigned long long count) {
   pthread_mutex_lock(&uobj_lock);
-  if (o->refs != 0) /* once destroyed, an object stays destroyed */
+  if (o->refs != 0) /* once destroyed, an object stays destroyed: a no-op */
     o->refs += count;
   pthread_mutex_unlock(&uobj_lock);
 }
 
+/* Objects whose last reference and last holder are gone keep a valid
+ * handle for a while (AMD's runtime accepts retains and releases of them,
+ * as no-ops, and hip-tests does that): the last DEAD_KEPT are kept, the
+ * oldest freed when more die. uobj_lock held. */
+#define DEAD_KEPT 1024
+static struct ah_uobj *dead[DEAD_KEPT];
+static size_t dead_next;
+
+static struct ah_uobj *bury(struct ah_uobj *o) {
+  struct ah_uobj *old = dead[dead_next];
+
+  if (o->buried)
+    return NULL;
+  o->buried = 1;
+  dead[dead_next] = o;
+  dead_next = (dead_next + 1) % DEAD_KEPT;
+  if (old != NULL && old->holds != 0) { /* held again by a graph: buried again when let go */
+    old->buried = 0;
+    old = NULL;
+  }
+  return old;
+}
+
 /* Drops count references and, when unhold, one hold; runs the destructor
- * when the last reference goes and frees o when nobody holds it. */
+ * when the last reference goes. uobj_lock not held. */
 static void uobj_drop(struct ah_uobj *o, unsigned long long count, int unhold) {
-  int destroy = 0, free_it;
+  struct ah_uobj *evicted = NULL;
+  int destroy = 0;
 
   pthread_mutex_lock(&uobj_lock);
   if (o->refs != 0) {
@@ -449,13 +473,14 @@ static void uobj_drop(struct ah_uobj *o, unsigned long long count, int unhold) {
   }
   if (unhold)
     o->holds--;
-  free_it = o->holds == 0;
+  if (o->holds == 0 && (destroy || unhold))
+    evicted = bury(o);
   pthread_mutex_unlock(&uobj_lock);
   if (destroy)
     o->destroy(o->ptr);
-  if (free_it) {
-    ah_object_fini(&o->obj);
-    free(o);
+  if (evicted != NULL) {
+    ah_object_fini(&evicted->obj);
+    free(evicted);
   }
 }
 

@@ -76,6 +76,7 @@ struct ah_uobj {
   struct ah_object obj;
   unsigned long long refs;
   unsigned holds;
+  int buried; /* dead, in the ring of kept handles (graph.c) */
   void *ptr;
   void (*destroy)(void *);
 };

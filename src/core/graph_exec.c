@@ -119,6 +119,9 @@ static struct ah_gnode *mem_in_use(struct ah_graph *g) {
   return NULL;
 }
 
+static hipError_t instantiate(struct ah_graph *g, unsigned long long flags, int top,
+                              struct ah_gexec **out, struct ah_gnode **bad);
+
 /* x's copy of graph node s (g->lock held). */
 static hipError_t xnode_init(struct ah_xnode *d, const struct ah_gnode *s,
                              unsigned long long flags, struct ah_gnode **bad) {
@@ -135,7 +138,7 @@ static hipError_t xnode_init(struct ah_xnode *d, const struct ah_gnode *s,
     return err;
   }
   if (s->s.type == hipGraphNodeTypeGraph && s->s.child != NULL) {
-    err = ah_graph_instantiate(s->s.child, flags, &d->sub, bad);
+    err = instantiate(s->s.child, flags, 0, &d->sub, bad);
     if (err != hipSuccess) {
       ah_gspec_fini(&d->s);
       free(d->dep_index);
@@ -149,6 +152,13 @@ static hipError_t xnode_init(struct ah_xnode *d, const struct ah_gnode *s,
 
 hipError_t ah_graph_instantiate(struct ah_graph *g, unsigned long long flags,
                                 struct ah_gexec **out, struct ah_gnode **bad) {
+  return instantiate(g, flags, 1, out, bad);
+}
+
+/* top: the executable graph gets a handle (a child node's is reached
+ * through its parent only). */
+static hipError_t instantiate(struct ah_graph *g, unsigned long long flags, int top,
+                              struct ah_gexec **out, struct ah_gnode **bad) {
   struct ah_gexec *x = calloc(1, sizeof(*x));
   size_t *order = NULL, got = 0;
   hipError_t err = hipSuccess;
@@ -192,8 +202,7 @@ hipError_t ah_graph_instantiate(struct ah_graph *g, unsigned long long flags,
     x->nurefs = g->nurefs;
   pthread_mutex_unlock(&g->lock);
   free(order);
-  /* A child node's executable graph is reached through its parent only. */
-  if (err == hipSuccess && !g->embedded)
+  if (err == hipSuccess && top)
     err = ah_object_init(&x->obj, AH_KIND_GRAPH_EXEC);
   if (err != hipSuccess) {
     xnodes_free(x->nodes, x->n);
@@ -442,12 +451,6 @@ hipError_t ah_gexec_enable(struct ah_gexec *x, const struct ah_gnode *n, int set
   return d != NULL ? hipSuccess : hipErrorInvalidValue;
 }
 
-/* hipGraphExecUpdate keeps a kernel node's function (CUDA lets it change
- * within a context; AMD's runtime does not). */
-static int same_kernel_fn(const struct ah_gspec *a, const struct ah_gspec *b) {
-  return a->type != hipGraphNodeTypeKernel || a->cmd.kernel.fn == b->cmd.kernel.fn;
-}
-
 /* Whether g has the shape of x's graph (x->lock and g->lock held); child
  * graph nodes' graphs are compared with their executable graphs too, so
  * that an update changes all or nothing. */
@@ -466,8 +469,6 @@ static hipGraphExecUpdateResult same_shape(struct ah_gexec *x, struct ah_graph *
     *bad = g->nodes[i];
     if (gn->s.type != d->s.type)
       r = hipGraphExecUpdateErrorNodeTypeChanged;
-    else if (!same_kernel_fn(&d->s, &gn->s))
-      r = hipGraphExecUpdateErrorFunctionChanged;
     else if (gn->ndeps != d->ndeps)
       r = hipGraphExecUpdateErrorTopologyChanged;
     else if ((gn->s.type == hipGraphNodeTypeMemAlloc || gn->s.type == hipGraphNodeTypeMemFree) &&
