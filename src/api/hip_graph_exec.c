@@ -11,15 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Flags HIP defines for instantiation. AutoFreeOnLaunch concerns graph
+/* Flags accepted for instantiation. AutoFreeOnLaunch concerns graph
  * memory, whose blocks live as long as the graph here (nothing to free);
- * Upload asks for hipGraphUpload on the instantiate parameters' stream;
- * UseNodePriority is accepted (priorities are kept, not applied). Device
- * launch has no meaning for a host-run graph: hipErrorInvalidValue. */
+ * Upload asks for hipGraphUpload on the instantiate parameters' stream.
+ * Device launch has no meaning for a host-run graph, and AMD's runtime
+ * refuses UseNodePriority: hipErrorInvalidValue. */
 #define INSTANTIATE_FLAGS                                                                      \
-  ((unsigned long long)(hipGraphInstantiateFlagAutoFreeOnLaunch |                              \
-                        hipGraphInstantiateFlagUpload | hipGraphInstantiateFlagDeviceLaunch |  \
-                        hipGraphInstantiateFlagUseNodePriority))
+  ((unsigned long long)(hipGraphInstantiateFlagAutoFreeOnLaunch | hipGraphInstantiateFlagUpload))
 
 static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned long long flags,
                               hipGraphNode_t *bad_out) {
@@ -31,8 +29,6 @@ static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned lo
   if (g == NULL)
     return hipErrorInvalidValue;
   if ((flags & ~INSTANTIATE_FLAGS) != 0)
-    return hipErrorInvalidValue;
-  if ((flags & hipGraphInstantiateFlagDeviceLaunch) != 0)
     return hipErrorInvalidValue;
   err = ah_graph_instantiate(g, flags, &x, &bad);
   if (err != hipSuccess) {

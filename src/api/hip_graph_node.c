@@ -296,11 +296,22 @@ static struct ah_gnode *typed_node(hipGraphNode_t h, hipGraphNodeType type) {
   return n != NULL && n->s.type == type ? n : NULL;
 }
 
+/* New 1D copy parameters of an existing node must not overlap source and
+ * destination (AMD's runtime refuses them there, as hip-tests checks). */
+static int overlaps(const struct ah_gspec *s) {
+  uintptr_t d = (uintptr_t)s->cmd.copy.dst, c = (uintptr_t)s->cmd.copy.src;
+
+  return s->type == hipGraphNodeTypeMemcpy && s->cmd.kind == AH_CMD_COPY &&
+         d < c + s->cmd.copy.bytes && c < d + s->cmd.copy.bytes;
+}
+
 /* Sets node h's parameters (h of s's type). */
 static hipError_t set_spec_of(hipGraphNode_t h, const struct ah_gspec *s) {
   struct ah_gnode *n = typed_node(h, s->type);
 
-  return n != NULL ? ah_gnode_set(n, s) : hipErrorInvalidValue;
+  if (n == NULL || overlaps(s))
+    return hipErrorInvalidValue;
+  return ah_gnode_set(n, s);
 }
 
 /* Sets executable graph x's copy of node h (h of s's type). */
@@ -308,7 +319,9 @@ static hipError_t exec_set_spec(hipGraphExec_t x, hipGraphNode_t h, const struct
   struct ah_gexec *xo = ah_gexec_lookup(x);
   struct ah_gnode *n = typed_node(h, s->type);
 
-  return xo != NULL && n != NULL ? ah_gexec_set(xo, n, s) : hipErrorInvalidValue;
+  if (xo == NULL || n == NULL || overlaps(s))
+    return hipErrorInvalidValue;
+  return ah_gexec_set(xo, n, s);
 }
 
 /* Checks the handles an exec-set entry point takes before its parameters. */
@@ -802,7 +815,7 @@ AH_EXPORT hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKer
     break;
   }
   case hipLaunchAttributeCooperative:
-    s.cmd.kernel.cooperative = value->cooperative != 0;
+    s.cmd.kernel.cooperative = value->cooperative; /* nonzero: cooperative; read back as set */
     break;
   case hipLaunchAttributePriority:
     s.priority = value->priority;

@@ -79,6 +79,11 @@ AH_TEST(graph_memcpy_node_params) {
   q.extent = make_hipExtent(sizeof(src), 1, 2); /* a second slice: past the allocation */
   CHECK_ERR(hipGraphMemcpyNodeSetParams(up, &q), hipErrorInvalidValue);
   CHECK_HIP(hipGraphDestroyNode(set));
+  /* New 1D parameters must not overlap (AMD's rule). */
+  CHECK_ERR(hipGraphMemcpyNodeSetParams1D(down, d, d, 64, hipMemcpyDeviceToDevice),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipGraphMemcpyNodeSetParams1D(down, d + 4, d, 64, hipMemcpyDeviceToDevice),
+            hipErrorInvalidValue);
   /* Set in the graph: src2 instead of src. */
   q = p;
   q.srcPtr.ptr = src2;
