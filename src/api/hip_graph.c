@@ -316,7 +316,8 @@ AH_EXPORT hipError_t hipGraphRetainUserObject(hipGraph_t graph, hipUserObject_t 
   AH_RETURN(ah_graph_retain_uobj(g, o, count, flags == hipGraphUserObjectMove));
 }
 
-/* At most the references the graph holds are given back. */
+/* At most the references the graph holds are given back; none held is
+ * nothing to do (AMD's runtime accepts it). */
 AH_EXPORT hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t object,
                                                unsigned int count) {
   struct ah_graph *g;

@@ -10,6 +10,7 @@
  * executable graph handle is hipErrorInvalidValue, as in HIP. */
 #include "../core/graph.h"
 #include "../core/stream.h"
+#include "launch_internal.h"
 #include "mem_internal.h"
 
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 static hipError_t kernel_spec(const hipKernelNodeParams *p, struct ah_gspec *s) {
   struct ah_device *dev = ah_current_device();
   const ahKernelSig *sig;
+  const void *fn;
   dim3 g, b;
   uint64_t threads;
 
@@ -34,9 +36,11 @@ static hipError_t kernel_spec(const hipKernelNodeParams *p, struct ah_gspec *s) 
   if (dev == NULL)
     return hipErrorNoDevice;
   /* Only a registered kernel's argument sizes are known (hipcc registers
-   * every non-template __global__ function). */
-  sig = ah_kernel_sig(p->func);
-  if (sig == NULL)
+   * every non-template __global__ function); a module's function handle
+   * names one of a code object's kernels. */
+  fn = p->func;
+  sig = ah_kernel_sig(fn);
+  if (sig == NULL && ah_module_function(p->func, &fn, &sig) != hipSuccess)
     return hipErrorInvalidDeviceFunction;
   if (sig->nargs > 0) {
     if (p->kernelParams == NULL)
@@ -57,14 +61,15 @@ static hipError_t kernel_spec(const hipKernelNodeParams *p, struct ah_gspec *s) 
   if (p->sharedMemBytes > dev->props.sharedMemPerBlock)
     return hipErrorInvalidValue;
   if (dev->backend->function_check != NULL) {
-    hipError_t err = dev->backend->function_check(dev, p->func);
+    hipError_t err = dev->backend->function_check(dev, fn);
 
     if (err != hipSuccess)
       return err;
   }
   *s = (struct ah_gspec){.type = hipGraphNodeTypeKernel};
   s->cmd.kind = AH_CMD_KERNEL;
-  s->cmd.kernel.fn = p->func;
+  s->cmd.kernel.fn = fn;
+  s->func = p->func; /* as given (a module's handle): hipGraphKernelNodeGetParams */
   s->cmd.kernel.sig = sig;
   s->cmd.kernel.grid = g;
   s->cmd.kernel.block = b;
@@ -544,7 +549,7 @@ AH_EXPORT hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node,
   AH_REQUIRE(n != NULL, hipErrorInvalidValue);
   ah_gnode_get(n, &s);
   memset(pNodeParams, 0, sizeof(*pNodeParams));
-  pNodeParams->func = (void *)s.cmd.kernel.fn;
+  pNodeParams->func = s.func != NULL ? s.func : (void *)s.cmd.kernel.fn; /* captured: fn */
   pNodeParams->gridDim = s.cmd.kernel.grid;
   pNodeParams->blockDim = s.cmd.kernel.block;
   pNodeParams->sharedMemBytes = (unsigned)s.cmd.kernel.shared_bytes;

@@ -533,9 +533,9 @@ hipError_t ah_graph_release_uobj(struct ah_graph *g, struct ah_uobj *o, unsigned
 
   pthread_mutex_lock(&g->lock);
   r = find_uref(g, o);
-  if (r == NULL) {
+  if (r == NULL) { /* none held: nothing to give back (AMD accepts it) */
     pthread_mutex_unlock(&g->lock);
-    return hipErrorInvalidValue;
+    return hipSuccess;
   }
   if (count > r->count)
     count = r->count;

@@ -44,6 +44,7 @@ struct ah_gspec {
   struct ah_graph *child;    /* child graph nodes: the node's own copy of the graph */
   struct ah_gmem *mem;       /* memory alloc and free nodes: the block */
   hipMemAllocNodeParams alloc; /* alloc nodes: the parameters as given, dptr filled */
+  void *func;                /* kernel nodes: the function as given (cmd.kernel.fn: the kernel) */
   hipAccessPolicyWindow apw; /* kernel node attributes: kept, not applied */
   int priority;
 };
@@ -179,7 +180,7 @@ void ah_uobj_release(struct ah_uobj *o, unsigned long long count);
 /* g takes count references (move: the caller's, else new ones). */
 hipError_t ah_graph_retain_uobj(struct ah_graph *g, struct ah_uobj *o, unsigned long long count,
                                 int move);
-/* g gives back up to count of its references (none held: hipErrorInvalidValue). */
+/* g gives back up to count of its references (none held: nothing done). */
 hipError_t ah_graph_release_uobj(struct ah_graph *g, struct ah_uobj *o, unsigned long long count);
 /* Copies g's user object references (each one more reference) into a new
  * array, for an executable graph; *out NULL when there are none. g->lock held. */
