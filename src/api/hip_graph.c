@@ -411,7 +411,8 @@ static void dot_graph(FILE *f, struct ah_graph *g, unsigned flags, int depth) {
  * flags that ask for them), a child graph as a cluster, one arrow per edge.
  * Every flag value is accepted. A file that cannot be written:
  * hipErrorOperatingSystem. */
-AH_EXPORT hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags) {
+AH_EXPORT hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char *path,
+                                           unsigned int flags) {
   struct ah_graph *g;
   FILE *f;
 

@@ -1051,7 +1051,8 @@ static hipError_t drv_copy_spec(const HIP_MEMCPY3D *c, struct ah_gspec *s) {
     return err;
   if (c->WidthInBytes == 0 || c->Height == 0 || c->Depth == 0)
     return hipErrorInvalidValue;
-  if (c->srcPitch < c->srcXInBytes + c->WidthInBytes || c->dstPitch < c->dstXInBytes + c->WidthInBytes)
+  if (c->srcPitch < c->srcXInBytes + c->WidthInBytes ||
+      c->dstPitch < c->dstXInBytes + c->WidthInBytes)
     return hipErrorInvalidValue;
   if (c->Depth > 1 && (c->srcHeight < c->srcY + c->Height || c->dstHeight < c->dstY + c->Height))
     return hipErrorInvalidValue;
@@ -1175,10 +1176,9 @@ AH_EXPORT hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t *phGraphNode, hipGr
   AH_RETURN(add_spec(phGraphNode, hGraph, dependencies, numDependencies, &s));
 }
 
-AH_EXPORT hipError_t hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec,
-                                                        hipGraphNode_t hNode,
-                                                        const HIP_MEMSET_NODE_PARAMS *memsetParams,
-                                                        hipCtx_t ctx) {
+AH_EXPORT hipError_t
+hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                   const HIP_MEMSET_NODE_PARAMS *memsetParams, hipCtx_t ctx) {
   struct ah_gspec s;
 
   AH_ENTER();

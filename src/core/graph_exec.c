@@ -505,7 +505,8 @@ hipError_t ah_gexec_update(struct ah_gexec *x, struct ah_graph *g, struct ah_gno
   pthread_mutex_lock(&x->lock);
   pthread_mutex_lock(&g->lock);
   *result = same_shape(x, g, bad);
-  for (size_t i = 0; i < g->n && *result == hipGraphExecUpdateSuccess && err == hipSuccess; i++) {
+  for (size_t i = 0; i < g->n && *result == hipGraphExecUpdateSuccess && err == hipSuccess;
+       i++) {
     *bad = g->nodes[i];
     err = xnode_set(&x->nodes[x->pos[i]], &g->nodes[i]->s);
     if (err != hipSuccess)
