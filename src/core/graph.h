@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* Core HIP graphs (src/core/graph.c): the objects behind hipGraph_t,
- * hipGraphNode_t and hipGraphExec_t, and stream capture (capture.c). A node
- * holds the backend command it will run (kernel arguments copied into the
- * node); an executable graph is the nodes in a dependency order, spread
- * over lanes (the launch stream and internal queues). No argument checks
- * here: src/api/hip_graph.c does them. */
+/* Core HIP graphs, by life cycle: building (graph.c: graphs, nodes, user
+ * objects, graph memory), executing (graph_exec.c: executable graphs) and
+ * capturing (capture.c). The objects behind hipGraph_t, hipGraphNode_t,
+ * hipGraphExec_t and hipUserObject_t. A node holds its spec (struct
+ * ah_gspec: the backend command it will run, kernel arguments copied into
+ * the node); an executable graph is copies of the specs in a dependency
+ * order, spread over lanes (the launch stream and internal queues). No
+ * argument checks here: src/api/hip_graph*.c do them. */
 #ifndef AH_GRAPH_H
 #define AH_GRAPH_H
 
 #include "internal.h"
-
 
 struct ah_graph;
 struct ah_gexec;
