@@ -1821,15 +1821,41 @@ AH_TEST(graph_capture_malloc_async) {
   CHECK_ERR(hipFreeAsync(plain, s), hipErrorStreamCaptureUnsupported);
   CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
   CHECK_HIP(hipFreeAsync(plain, s));
-  /* hipMallocFromPoolAsync is still refused during capture. */
+  /* hipMallocFromPoolAsync of the default pool during capture: an alloc
+   * node, as hipMallocAsync (hip-tests' capturehipFreeAsync); another
+   * pool is refused. */
   {
-    hipMemPool_t pool;
+    hipMemPool_t pool, mine;
+    hipMemPoolProps props;
+    hipGraphNode_t nodes[4];
+    hipGraphNodeType t;
+    size_t num = 4;
     void *p;
 
     CHECK_HIP(hipDeviceGetDefaultMemPool(&pool, 0));
     CHECK_HIP(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
-    CHECK_ERR(hipMallocFromPoolAsync(&p, 64, pool, s), hipErrorStreamCaptureUnsupported);
+    CHECK_HIP(hipMallocFromPoolAsync(&p, 64, pool, s));
+    CHECK(p != NULL);
+    CHECK_HIP(hipMemsetAsync(p, 0x5a, 64, s));
+    CHECK_HIP(hipFreeAsync(p, s));
+    CHECK_HIP(hipStreamEndCapture(s, &g));
+    CHECK_HIP(hipGraphGetNodes(g, nodes, &num));
+    CHECK_EQ(num, 3);
+    CHECK_HIP(hipGraphNodeGetType(nodes[0], &t));
+    CHECK_EQ(t, hipGraphNodeTypeMemAlloc);
+    CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+    CHECK_HIP(hipGraphLaunch(x, s));
+    CHECK_HIP(hipStreamSynchronize(s));
+    CHECK_HIP(hipGraphExecDestroy(x));
+    CHECK_HIP(hipGraphDestroy(g));
+    memset(&props, 0, sizeof(props));
+    props.allocType = hipMemAllocationTypePinned;
+    props.location.type = hipMemLocationTypeDevice;
+    CHECK_HIP(hipMemPoolCreate(&mine, &props));
+    CHECK_HIP(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+    CHECK_ERR(hipMallocFromPoolAsync(&p, 64, mine, s), hipErrorStreamCaptureUnsupported);
     CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+    CHECK_HIP(hipMemPoolDestroy(mine));
   }
   CHECK_HIP(hipStreamSynchronize(s));
   CHECK_HIP(hipStreamDestroy(s));
