@@ -1392,6 +1392,209 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream,
                                       hipGraph_t *graph_out __dparm(0),
                                       const hipGraphNode_t **dependencies_out __dparm(0),
                                       size_t *numDependencies_out __dparm(0));
+
+/* Graph API, second round (docs/graphs.md; HIP 6.2 names, values and layouts). */
+typedef struct hipUserObject *hipUserObject_t;
+typedef enum hipUserObjectFlags { hipUserObjectNoDestructorSync = 0x1 } hipUserObjectFlags;
+typedef enum hipUserObjectRetainFlags { hipGraphUserObjectMove = 0x1 } hipUserObjectRetainFlags;
+typedef enum hipGraphExecUpdateResult {
+  hipGraphExecUpdateSuccess = 0x0,
+  hipGraphExecUpdateError = 0x1,
+  hipGraphExecUpdateErrorTopologyChanged = 0x2,
+  hipGraphExecUpdateErrorNodeTypeChanged = 0x3,
+  hipGraphExecUpdateErrorFunctionChanged = 0x4,
+  hipGraphExecUpdateErrorParametersChanged = 0x5,
+  hipGraphExecUpdateErrorNotSupported = 0x6,
+  hipGraphExecUpdateErrorUnsupportedFunctionChange = 0x7
+} hipGraphExecUpdateResult;
+typedef enum hipStreamUpdateCaptureDependenciesFlags {
+  hipStreamAddCaptureDependencies = 0,
+  hipStreamSetCaptureDependencies = 1
+} hipStreamUpdateCaptureDependenciesFlags;
+typedef enum hipGraphInstantiateResult {
+  hipGraphInstantiateSuccess = 0,
+  hipGraphInstantiateError = 1,
+  hipGraphInstantiateInvalidStructure = 2,
+  hipGraphInstantiateNodeOperationNotSupported = 3,
+  hipGraphInstantiateMultipleDevicesNotSupported = 4
+} hipGraphInstantiateResult;
+typedef struct hipGraphInstantiateParams {
+  hipGraphNode_t errNode_out;
+  unsigned long long flags;
+  hipGraphInstantiateResult result_out;
+  hipStream_t uploadStream;
+} hipGraphInstantiateParams;
+#ifndef AH_HIP_ACCESS_POLICY_DEFINED
+#define AH_HIP_ACCESS_POLICY_DEFINED
+typedef enum hipAccessProperty {
+  hipAccessPropertyNormal = 0,
+  hipAccessPropertyStreaming = 1,
+  hipAccessPropertyPersisting = 2
+} hipAccessProperty;
+typedef struct hipAccessPolicyWindow {
+  void *base_ptr;
+  hipAccessProperty hitProp;
+  float hitRatio;
+  hipAccessProperty missProp;
+  size_t num_bytes;
+} hipAccessPolicyWindow;
+typedef enum hipLaunchAttributeID {
+  hipLaunchAttributeAccessPolicyWindow = 1,
+  hipLaunchAttributeCooperative = 2,
+  hipLaunchAttributePriority = 8
+} hipLaunchAttributeID;
+typedef union hipLaunchAttributeValue {
+  hipAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  int priority;
+} hipLaunchAttributeValue;
+#endif
+#define hipKernelNodeAttrID hipLaunchAttributeID
+#define hipKernelNodeAttributeAccessPolicyWindow hipLaunchAttributeAccessPolicyWindow
+#define hipKernelNodeAttributeCooperative hipLaunchAttributeCooperative
+#define hipKernelNodeAttributePriority hipLaunchAttributePriority
+#define hipKernelNodeAttrValue hipLaunchAttributeValue
+typedef enum hipGraphDebugDotFlags {
+  hipGraphDebugDotFlagsVerbose = 1 << 0,
+  hipGraphDebugDotFlagsKernelNodeParams = 1 << 2,
+  hipGraphDebugDotFlagsMemcpyNodeParams = 1 << 3,
+  hipGraphDebugDotFlagsMemsetNodeParams = 1 << 4,
+  hipGraphDebugDotFlagsHostNodeParams = 1 << 5,
+  hipGraphDebugDotFlagsEventNodeParams = 1 << 6,
+  hipGraphDebugDotFlagsExtSemasSignalNodeParams = 1 << 7,
+  hipGraphDebugDotFlagsExtSemasWaitNodeParams = 1 << 8,
+  hipGraphDebugDotFlagsKernelNodeAttributes = 1 << 9,
+  hipGraphDebugDotFlagsHandles = 1 << 10
+} hipGraphDebugDotFlags;
+/* hipGraphAddNode's parameters: the node type and that type's parameters. */
+typedef struct hipMemcpyNodeParams {
+  int flags;       /* must be zero */
+  int reserved[3]; /* must be zero */
+  hipMemcpy3DParms copyParams;
+} hipMemcpyNodeParams;
+typedef struct hipChildGraphNodeParams {
+  hipGraph_t graph;
+} hipChildGraphNodeParams;
+typedef struct hipEventWaitNodeParams {
+  hipEvent_t event;
+} hipEventWaitNodeParams;
+typedef struct hipEventRecordNodeParams {
+  hipEvent_t event;
+} hipEventRecordNodeParams;
+typedef struct hipMemFreeNodeParams {
+  void *dptr;
+} hipMemFreeNodeParams;
+typedef struct hipGraphNodeParams {
+  hipGraphNodeType type;
+  int reserved0[3];
+  AH_EXTENSION union {
+    long long reserved1[29];
+    hipKernelNodeParams kernel;
+    hipMemcpyNodeParams memcpy;
+    hipMemsetParams memset;
+    hipHostNodeParams host;
+    hipChildGraphNodeParams graph;
+    hipEventWaitNodeParams eventWait;
+    hipEventRecordNodeParams eventRecord;
+    /* extSemSignal, extSemWait: external semaphores are not implemented */
+    hipMemAllocNodeParams alloc;
+    hipMemFreeNodeParams free;
+  };
+  long long reserved2;
+} hipGraphNodeParams;
+
+hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pNodeParams);
+hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms *pNodeParams);
+hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                           hipMemcpy3DParms *pNodeParams);
+hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                     const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                     hipGraph_t childGraph);
+hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGraph);
+hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                               hipGraph_t childGraph);
+hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                         const hipGraphNode_t *pDependencies,
+                                         size_t numDependencies, const void *symbol,
+                                         const void *src, size_t count, size_t offset,
+                                         hipMemcpyKind kind);
+hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                           const hipGraphNode_t *pDependencies,
+                                           size_t numDependencies, void *dst, const void *symbol,
+                                           size_t count, size_t offset, hipMemcpyKind kind);
+hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *symbol,
+                                               const void *src, size_t count, size_t offset,
+                                               hipMemcpyKind kind);
+hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
+                                                 const void *symbol, size_t count, size_t offset,
+                                                 hipMemcpyKind kind);
+hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                                   const void *symbol, const void *src,
+                                                   size_t count, size_t offset,
+                                                   hipMemcpyKind kind);
+hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec,
+                                                     hipGraphNode_t node, void *dst,
+                                                     const void *symbol, size_t count,
+                                                     size_t offset, hipMemcpyKind kind);
+hipError_t hipUserObjectCreate(hipUserObject_t *object_out, void *ptr, hipHostFn_t destroy,
+                               unsigned int initialRefcount, unsigned int flags);
+hipError_t hipUserObjectRelease(hipUserObject_t object, unsigned int count __dparm(1));
+hipError_t hipUserObjectRetain(hipUserObject_t object, unsigned int count __dparm(1));
+hipError_t hipGraphRetainUserObject(hipGraph_t graph, hipUserObject_t object,
+                                    unsigned int count __dparm(1), unsigned int flags __dparm(0));
+hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t object,
+                                     unsigned int count __dparm(1));
+hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
+                                          const hipKernelNodeAttrValue *value);
+hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
+                                          hipKernelNodeAttrValue *value);
+hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t hSrc, hipGraphNode_t hDst);
+hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t *dependencies,
+                                              size_t numDependencies,
+                                              unsigned int flags __dparm(0));
+hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream);
+hipError_t hipGraphInstantiateWithParams(hipGraphExec_t *pGraphExec, hipGraph_t graph,
+                                         hipGraphInstantiateParams *instantiateParams);
+hipError_t hipGraphExecGetFlags(hipGraphExec_t graphExec, unsigned long long *flags);
+hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
+                              hipGraphNode_t *hErrorNode_out,
+                              hipGraphExecUpdateResult *updateResult_out);
+hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                  unsigned int isEnabled);
+hipError_t hipGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                  unsigned int *isEnabled);
+/* Driver-style graph nodes (HIP 6): hipCtx_t is the current device's context or NULL. */
+typedef struct HIP_MEMSET_NODE_PARAMS {
+  hipDeviceptr_t dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+} HIP_MEMSET_NODE_PARAMS;
+hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
+                                    const hipGraphNode_t *dependencies, size_t numDependencies,
+                                    const HIP_MEMCPY3D *copyParams, hipCtx_t ctx);
+hipError_t hipDrvGraphMemcpyNodeGetParams(hipGraphNode_t hNode, HIP_MEMCPY3D *nodeParams);
+hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t hNode, const HIP_MEMCPY3D *nodeParams);
+hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                              const HIP_MEMCPY3D *copyParams, hipCtx_t ctx);
+hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
+                                    const hipGraphNode_t *dependencies, size_t numDependencies,
+                                    const HIP_MEMSET_NODE_PARAMS *memsetParams, hipCtx_t ctx);
+hipError_t hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                              const HIP_MEMSET_NODE_PARAMS *memsetParams,
+                                              hipCtx_t ctx);
+hipError_t hipDrvGraphAddMemFreeNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
+                                     const hipGraphNode_t *dependencies, size_t numDependencies,
+                                     hipDeviceptr_t dptr);
+hipError_t hipGraphAddNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                           const hipGraphNode_t *pDependencies, size_t numDependencies,
+                           hipGraphNodeParams *nodeParams);
+hipError_t hipGraphNodeSetParams(hipGraphNode_t node, hipGraphNodeParams *nodeParams);
+hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags);
+hipError_t hipGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t node,
+                                     hipGraphNodeParams *nodeParams);
 #ifdef __cplusplus
 }
 #endif

@@ -403,7 +403,7 @@ AH_EXPORT hipError_t hipDeviceSynchronize(void) {
   AH_ENTER();
   AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(current(&dev));
-  AH_REQUIRE_OK(ah_capture_check_unsafe()); /* refused during capture, as in CUDA/HIP */
+  AH_REQUIRE_OK(ah_capture_check_device_sync()); /* refused during capture, as in CUDA/HIP */
   AH_REQUIRE_OK(dev->backend->device_sync(dev));
   ah_mempool_sync(dev); /* pools give back memory above their release threshold */
   return hipSuccess;

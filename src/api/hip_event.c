@@ -103,6 +103,7 @@ AH_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
   AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
+  AH_REQUIRE_OK(ah_capture_check_unsafe()); /* an unsafe call during capture (AMD: 900) */
   AH_REQUIRE_OK(e->dev->backend->event_sync(e->dev, e->impl));
   ah_mempool_sync(e->dev); /* pools give back memory above their release threshold */
   return hipSuccess;

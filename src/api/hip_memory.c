@@ -4,6 +4,7 @@
  * handed out is recorded in the allocation map (core/alloc.c), which is what
  * catches bad and double frees, answers hipPointerGetAttributes and
  * hipMemGetAddressRange, and lets the copy functions check ranges. */
+#include "../core/graph.h" /* capture refusals */
 #include "internal.h"
 #include "mem_internal.h"
 
@@ -79,6 +80,7 @@ AH_EXPORT hipError_t hipMalloc(void **ptr, size_t size) {
   AH_ENTER();
   AH_REQUIRE(ptr != NULL, hipErrorInvalidValue);
   *ptr = NULL;
+  AH_REQUIRE_OK(ah_capture_check_unsafe()); /* an unsafe call during capture (CUDA, AMD) */
   if (size == 0)
     return hipSuccess;
   AH_RETURN(alloc_record(ah_current_device(), size, AH_MEM_DEVICE, 0, 0, ptr));

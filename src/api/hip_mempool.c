@@ -51,20 +51,29 @@ AH_EXPORT hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t str
   AH_RETURN(ah_mempool_alloc(pool, size, dev, q, dev_ptr));
 }
 
-/* The pool may belong to another device than the stream (HIP allows it). */
+/* The pool may belong to another device than the stream (HIP allows it).
+ * On a capturing stream, the stream's device's default pool gives a memory
+ * alloc node, as hipMallocAsync; another pool is refused (graph memory is
+ * the default pool's, docs/graphs.md). */
 AH_EXPORT hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool,
                                             hipStream_t stream) {
-  struct ah_mempool *pool;
+  struct ah_mempool *pool, *def;
   struct ah_device *dev;
   void *q;
+  int done;
 
   AH_ENTER();
   AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(pool_arg(mem_pool, &pool));
   AH_REQUIRE_OK(stream_arg(stream, &dev, &q));
-  AH_REQUIRE_OK(ah_capture_check_sync(q)); /* graph memory is the default pool's (docs/graphs.md) */
+  AH_REQUIRE_OK(ah_mempool_default(dev, &def));
+  if (pool != def)
+    AH_REQUIRE_OK(ah_capture_check_sync(q));
   *dev_ptr = NULL;
   if (size == 0)
+    return hipSuccess;
+  AH_REQUIRE_OK(ah_capture_malloc(q, dev, size, dev_ptr, &done)); /* a memory node */
+  if (done)
     return hipSuccess;
   AH_RETURN(ah_mempool_alloc(pool, size, dev, q, dev_ptr));
 }

@@ -408,6 +408,10 @@ static hipError_t resolve_function(hipFunction_t h, const void **fn, const ahKer
   return f != NULL ? hipSuccess : hipErrorInvalidResourceHandle;
 }
 
+hipError_t ah_module_function(const void *h, const void **fn, const ahKernelSig **sig) {
+  return resolve_function((hipFunction_t)h, fn, sig);
+}
+
 /* Reads HIP_LAUNCH_PARAM_* pairs: the packed argument buffer and its size. */
 static hipError_t parse_extra(void **extra, unsigned char **buf, size_t *size) {
   int have_size = 0;

@@ -4,6 +4,7 @@
  * the stream's flags, priority and device. Handles are resolved by the core
  * (NULL and hipStreamLegacy are the null stream, hipStreamPerThread the
  * thread's own); the backend queue does the work. */
+#include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
 
 #include <stdlib.h>
@@ -81,6 +82,10 @@ AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
   AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
   AH_REQUIRE_OK(ah_capture_check_sync(q));
+  /* Synchronizing any other stream is an unsafe call during capture (AMD:
+   * 900 under this thread's Global or ThreadLocal capture or another
+   * thread's Global one). */
+  AH_REQUIRE_OK(ah_capture_check_unsafe());
   AH_REQUIRE_OK(dev->backend->queue_sync(dev, q));
   ah_mempool_sync(dev); /* pools give back memory above their release threshold */
   return hipSuccess;

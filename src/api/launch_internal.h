@@ -13,6 +13,10 @@ hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, d
                             size_t shmem, hipStream_t stream, void **args, int cooperative);
 /* hipFuncGetAttributes for fn on the current device (arguments unchecked). */
 hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr);
+/* hip_module.c: the kernel behind a module's function handle (its host
+ * address in the code object and its layout), or hipErrorInvalidResourceHandle
+ * (graph kernel nodes take hipFunction_t as func, as in AMD's runtime). */
+hipError_t ah_module_function(const void *h, const void **fn, const ahKernelSig **sig);
 /* hipSuccess when func is a registered kernel, else hipErrorInvalidDeviceFunction. */
 hipError_t ah_launch_is_kernel(const void *func);
 

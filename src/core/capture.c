@@ -194,8 +194,8 @@ hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd
     int forbid = q == dev->null_queue && null_forbidden();
 
     pthread_mutex_unlock(&cap_lock);
-    if (forbid)
-      return wait ? hipErrorStreamCaptureUnsupported : hipErrorStreamCaptureImplicit;
+    if (forbid) /* synchronous or not, an implicit use of the null stream (AMD's code) */
+      return hipErrorStreamCaptureImplicit;
     return dev->backend->submit(dev, q, cmd, wait);
   }
   /* Captured work does not run, so `wait` (a pageable copy's) has nothing
@@ -209,7 +209,9 @@ hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd
      * cannot be copied into a node. */
     err = hipErrorStreamCaptureUnsupported;
   } else {
-    err = ah_graph_add(c->graph, node_type(cmd->kind), cmd, c->leaves, c->nleaves, &n);
+    struct ah_gspec spec = {.type = node_type(cmd->kind), .cmd = *cmd};
+
+    err = ah_graph_add(c->graph, &spec, c->leaves, c->nleaves, &n);
   }
   if (err == hipSuccess) {
     c->nleaves = 0;
@@ -433,6 +435,30 @@ hipError_t ah_capture_end(void *q, struct ah_graph **out) {
   return hipSuccess;
 }
 
+hipError_t ah_capture_update_deps(void *q, struct ah_gnode *const *deps, size_t n, int set) {
+  struct capture *c;
+  hipError_t err = hipSuccess;
+
+  pthread_mutex_lock(&cap_lock);
+  c = find(q);
+  if (c == NULL) {
+    err = hipErrorIllegalState;
+  } else if (*c->invalid) {
+    err = hipErrorStreamCaptureInvalidated;
+  } else {
+    for (size_t i = 0; i < n && err == hipSuccess; i++)
+      if (deps[i]->graph != c->graph)
+        err = hipErrorInvalidValue;
+    if (err == hipSuccess) {
+      if (set)
+        c->nleaves = 0;
+      err = add_leaves(c, deps, n);
+    }
+  }
+  pthread_mutex_unlock(&cap_lock);
+  return err;
+}
+
 hipError_t ah_capture_info(struct ah_device *dev, void *q, hipStreamCaptureStatus *status,
                            unsigned long long *id, struct ah_graph **graph,
                            struct ah_gnode *const **deps, size_t *ndeps) {
@@ -496,6 +522,21 @@ hipError_t ah_capture_check_unsafe(void) {
     return hipSuccess;
   pthread_mutex_lock(&cap_lock);
   hit = null_forbidden(); /* the same captures that forbid the null stream */
+  pthread_mutex_unlock(&cap_lock);
+  return hit ? hipErrorStreamCaptureUnsupported : hipSuccess;
+}
+
+hipError_t ah_capture_check_device_sync(void) {
+  int hit;
+
+  if (atomic_load(&ah_capture_count) == 0)
+    return hipSuccess;
+  pthread_mutex_lock(&cap_lock);
+  hit = null_forbidden();
+  /* The thread's own Relaxed captures refuse it too (AMD), without being
+   * invalidated; a thread in Relaxed mode is still never stopped. */
+  for (struct capture *c = caps; c != NULL && !hit; c = c->next)
+    hit = thread_mode != hipStreamCaptureModeRelaxed && pthread_equal(c->thread, pthread_self());
   pthread_mutex_unlock(&cap_lock);
   return hit ? hipErrorStreamCaptureUnsupported : hipSuccess;
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* HIP graphs, backend-neutral. A graph node stores the backend command it
- * stands for; instantiation puts the nodes in a dependency order (Kahn's
- * algorithm), copies them and spreads independent branches over lanes; a
- * launch queues each node on its lane's queue (the launch stream or an
- * internal one), with events for the edges between lanes. Stream capture,
- * which builds graphs from queued work, is in capture.c. */
+/* HIP graphs, backend-neutral: building them. A graph node stores its spec
+ * (struct ah_gspec: the node type and its resolved parameters, the backend
+ * command it stands for); one copy function serves adding, setting,
+ * cloning and instantiating every kind of node. Also user objects and graph
+ * memory. Executable graphs are in graph_exec.c, stream capture, which
+ * builds graphs from queued work, in capture.c. */
 #include "graph.h"
 #include "mempool.h"
 #include "stream.h"
@@ -44,24 +44,21 @@ hipError_t ah_graph_create(struct ah_graph **out) {
 
 static void node_free(struct ah_gnode *n) {
   ah_object_fini(&n->obj);
-  free(n->argbuf);
-  free(n->argv);
+  ah_gspec_fini(&n->s);
   free(n->deps);
-  ah_gmem_release(n->mem);
   free(n);
 }
 
-/* Nodes that carry no command: empty and graph-memory nodes (the memory is
- * reserved for the graph's life, so allocating and freeing queue nothing). */
-static int no_cmd(hipGraphNodeType t) {
+int ah_gspec_no_cmd(hipGraphNodeType t) {
   return t == hipGraphNodeTypeEmpty || t == hipGraphNodeTypeMemAlloc ||
-         t == hipGraphNodeTypeMemFree;
+         t == hipGraphNodeTypeMemFree || t == hipGraphNodeTypeGraph;
 }
 
 void ah_graph_destroy(struct ah_graph *g) {
   for (size_t i = 0; i < g->n; i++)
     node_free(g->nodes[i]);
   free(g->nodes);
+  ah_urefs_release(g->urefs, g->nurefs);
   ah_object_fini(&g->obj);
   pthread_mutex_destroy(&g->lock);
   free(g);
@@ -108,19 +105,44 @@ oom:
   return hipErrorOutOfMemory;
 }
 
-/* Copies cmd into *dst with its own argument values. */
-static hipError_t copy_cmd(struct ah_cmd *dst, const struct ah_cmd *cmd, unsigned char **buf,
-                           void ***argv) {
-  *dst = *cmd;
-  *buf = NULL;
-  *argv = NULL;
-  if (cmd->kind != AH_CMD_KERNEL)
-    return hipSuccess;
-  if (cmd->kernel.sig == NULL)
-    return hipErrorInvalidDeviceFunction;
-  hipError_t err = copy_args(cmd->kernel.sig, cmd->kernel.args, buf, argv);
-  dst->kernel.args = *argv;
-  return err;
+hipError_t ah_gspec_copy(struct ah_gspec *dst, const struct ah_gspec *src, int clone_child) {
+  hipError_t err = hipSuccess;
+
+  *dst = *src;
+  dst->argbuf = NULL;
+  dst->argv = NULL;
+  dst->child = NULL;
+  if (!ah_gspec_no_cmd(src->type) && src->cmd.kind == AH_CMD_KERNEL) {
+    if (src->cmd.kernel.sig == NULL)
+      return hipErrorInvalidDeviceFunction;
+    err = copy_args(src->cmd.kernel.sig, src->cmd.kernel.args, &dst->argbuf, &dst->argv);
+    if (err != hipSuccess)
+      return err;
+    dst->cmd.kernel.args = dst->argv;
+  }
+  if (clone_child && src->child != NULL) {
+    err = ah_graph_clone(src->child, &dst->child);
+    if (err != hipSuccess) {
+      free(dst->argbuf);
+      free(dst->argv);
+      return err;
+    }
+    dst->child->embedded = 1;
+  }
+  dst->mem = ah_gmem_ref(src->mem);
+  return hipSuccess;
+}
+
+void ah_gspec_fini(struct ah_gspec *s) {
+  free(s->argbuf);
+  free(s->argv);
+  if (s->child != NULL)
+    ah_graph_destroy(s->child);
+  ah_gmem_release(s->mem);
+  s->argbuf = NULL;
+  s->argv = NULL;
+  s->child = NULL;
+  s->mem = NULL;
 }
 
 static int has_dep(const struct ah_gnode *n, const struct ah_gnode *d) {
@@ -145,7 +167,7 @@ static hipError_t push_dep(struct ah_gnode *n, struct ah_gnode *d) {
   return hipSuccess;
 }
 
-hipError_t ah_graph_add(struct ah_graph *g, hipGraphNodeType type, const struct ah_cmd *cmd,
+hipError_t ah_graph_add(struct ah_graph *g, const struct ah_gspec *spec,
                         struct ah_gnode *const *deps, size_t ndeps, struct ah_gnode **out) {
   struct ah_gnode *n = calloc(1, sizeof(*n));
   hipError_t err;
@@ -153,15 +175,13 @@ hipError_t ah_graph_add(struct ah_graph *g, hipGraphNodeType type, const struct 
   if (n == NULL)
     return hipErrorOutOfMemory;
   n->graph = g;
-  n->type = type;
-  if (cmd != NULL && (err = copy_cmd(&n->cmd, cmd, &n->argbuf, &n->argv)) != hipSuccess) {
+  if ((err = ah_gspec_copy(&n->s, spec, 1)) != hipSuccess) {
     free(n);
     return err;
   }
   err = ah_object_init(&n->obj, AH_KIND_GRAPH_NODE);
   if (err != hipSuccess) {
-    free(n->argbuf);
-    free(n->argv);
+    ah_gspec_fini(&n->s);
     free(n);
     return err;
   }
@@ -193,6 +213,29 @@ hipError_t ah_graph_add(struct ah_graph *g, hipGraphNodeType type, const struct 
   return hipSuccess;
 }
 
+hipError_t ah_graph_resolve(struct ah_graph *g, const hipGraphNode_t *handles, size_t n,
+                            struct ah_gnode ***out) {
+  struct ah_gnode **d;
+
+  *out = NULL;
+  if (n == 0)
+    return hipSuccess;
+  if (handles == NULL || n > SIZE_MAX / sizeof(*d))
+    return hipErrorInvalidValue;
+  d = malloc(n * sizeof(*d));
+  if (d == NULL)
+    return hipErrorOutOfMemory;
+  for (size_t i = 0; i < n; i++) {
+    d[i] = ah_gnode_lookup(handles[i]);
+    if (d[i] == NULL || d[i]->graph != g) {
+      free(d);
+      return hipErrorInvalidValue;
+    }
+  }
+  *out = d;
+  return hipSuccess;
+}
+
 hipError_t ah_graph_add_edge(struct ah_graph *g, struct ah_gnode *from, struct ah_gnode *to) {
   hipError_t err;
 
@@ -212,13 +255,15 @@ hipError_t ah_graph_clone(struct ah_graph *g, struct ah_graph **out) {
   for (size_t i = 0; i < g->n && err == hipSuccess; i++) {
     struct ah_gnode *s = g->nodes[i], *n;
 
-    err = ah_graph_add(c, s->type, no_cmd(s->type) ? NULL : &s->cmd, NULL, 0, &n);
-    if (err == hipSuccess) {
+    /* The clone shares a memory node's block and its address. */
+    err = ah_graph_add(c, &s->s, NULL, 0, &n);
+    if (err == hipSuccess)
       n->cloned_from = s;
-      n->event = s->event;
-      n->mem = ah_gmem_ref(s->mem); /* the clone shares the block and its address */
-    }
   }
+  if (err == hipSuccess)
+    err = ah_urefs_copy(g->urefs, g->nurefs, &c->urefs);
+  if (err == hipSuccess)
+    c->nurefs = g->nurefs;
   /* Edges once every node has its twin at the same index: a dependency
    * may come after its node in g->nodes (hipGraphAddDependencies). */
   for (size_t i = 0; i < g->n && err == hipSuccess; i++) {
@@ -332,389 +377,199 @@ size_t ah_graph_edges(struct ah_graph *g, struct ah_gnode **from, struct ah_gnod
   return count;
 }
 
-void ah_gnode_set_event(struct ah_gnode *n, hipEvent_t ev) {
+void ah_gnode_get(struct ah_gnode *n, struct ah_gspec *out) {
   pthread_mutex_lock(&n->graph->lock);
-  n->event = ev;
+  *out = n->s;
   pthread_mutex_unlock(&n->graph->lock);
 }
 
-void ah_gnode_get_cmd(struct ah_gnode *n, struct ah_cmd *out) {
-  pthread_mutex_lock(&n->graph->lock);
-  *out = n->cmd;
-  pthread_mutex_unlock(&n->graph->lock);
-}
-
-hipError_t ah_gnode_set_cmd(struct ah_gnode *n, const struct ah_cmd *cmd) {
-  unsigned char *buf;
-  void **argv;
-  struct ah_cmd c;
-  hipError_t err = copy_cmd(&c, cmd, &buf, &argv);
+hipError_t ah_gnode_set(struct ah_gnode *n, const struct ah_gspec *spec) {
+  struct ah_gspec c, old;
+  hipError_t err = ah_gspec_copy(&c, spec, 1);
 
   if (err != hipSuccess)
     return err;
   pthread_mutex_lock(&n->graph->lock);
-  free(n->argbuf);
-  free(n->argv);
-  n->cmd = c;
-  n->argbuf = buf;
-  n->argv = argv;
+  old = n->s;
+  n->s = c;
   pthread_mutex_unlock(&n->graph->lock);
+  ah_gspec_fini(&old);
   return hipSuccess;
 }
 
-/* ---- executable graphs ---- */
+/* ---- user objects ---- */
 
-static void xnodes_free(struct ah_xnode *x, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    free(x[i].argbuf);
-    free(x[i].argv);
-    free(x[i].waits);
-    ah_gmem_release(x[i].mem);
-  }
-  free(x);
-}
+/* Guards every user object's counts, graphs' and executable graphs' lists
+ * of them excepted (their own locks). */
+static pthread_mutex_t uobj_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Puts x's nodes on lanes (g->lock held; pos[] maps a graph index to x's
- * position): a node continues the lane of a dependency that is that lane's
- * last node, so a chain stays on one queue; otherwise it opens a new lane,
- * or, past AH_GRAPH_LANES, shares one (still correct: every node is queued
- * after all it waits for). Dependencies on other lanes become waits. */
-static hipError_t assign_lanes(struct ah_gexec *x, const size_t *pos) {
-  for (size_t i = 0; i < x->n; i++) {
-    struct ah_xnode *d = &x->nodes[i];
-    const struct ah_gnode *s = d->src;
-    size_t lane = SIZE_MAX;
-
-    for (size_t j = 0; j < s->ndeps && lane == SIZE_MAX; j++) {
-      size_t p = pos[s->deps[j]->index];
-
-      if (x->lane_tail[x->nodes[p].lane] == p)
-        lane = x->nodes[p].lane;
-    }
-    if (lane == SIZE_MAX)
-      lane = x->nlanes < AH_GRAPH_LANES ? x->nlanes++ : i % AH_GRAPH_LANES;
-    d->lane = lane;
-    x->lane_tail[lane] = i;
-    if (s->ndeps != 0 && (d->waits = malloc(s->ndeps * sizeof(*d->waits))) == NULL)
-      return hipErrorOutOfMemory;
-    for (size_t j = 0; j < s->ndeps; j++) {
-      size_t p = pos[s->deps[j]->index];
-
-      if (x->nodes[p].lane != lane) {
-        d->waits[d->nwaits++] = p;
-        x->nodes[p].signals = 1;
-      }
-    }
-  }
-  /* The launch stream waits for every other lane's last node. */
-  for (size_t l = 1; l < x->nlanes; l++)
-    x->nodes[x->lane_tail[l]].signals = 1;
-  return hipSuccess;
-}
-
-/* Kahn's algorithm over g (g->lock held): order[] gets node indices with
- * every node after its dependencies; returns how many could be ordered
- * (fewer than g->n means a cycle). */
-static size_t topo_order(struct ah_graph *g, size_t *order) {
-  size_t n = g->n, edges = 0, head = 0, tail = 0;
-  size_t *indeg = calloc(n + 1, sizeof(size_t)), *start = calloc(n + 1, sizeof(size_t));
-  size_t *fill = calloc(n + 1, sizeof(size_t)), *succ;
-
-  for (size_t i = 0; i < n; i++)
-    edges += g->nodes[i]->ndeps;
-  succ = malloc((edges + 1) * sizeof(size_t));
-  if (indeg == NULL || start == NULL || fill == NULL || succ == NULL) {
-    free(indeg), free(start), free(fill), free(succ);
-    return (size_t)-1;
-  }
-  /* Successor lists in one array (CSR): start[i] is node i's first. */
-  for (size_t i = 0; i < n; i++) {
-    indeg[i] = g->nodes[i]->ndeps;
-    for (size_t j = 0; j < g->nodes[i]->ndeps; j++)
-      start[g->nodes[i]->deps[j]->index + 1]++;
-  }
-  for (size_t i = 0; i < n; i++)
-    start[i + 1] += start[i];
-  for (size_t i = 0; i < n; i++)
-    for (size_t j = 0; j < g->nodes[i]->ndeps; j++) {
-      size_t d = g->nodes[i]->deps[j]->index;
-
-      succ[start[d] + fill[d]++] = i;
-    }
-  /* Ties keep the order the nodes were added in: a graph made of one chain
-   * runs exactly as written. */
-  for (size_t i = 0; i < n; i++)
-    if (indeg[i] == 0)
-      order[tail++] = i;
-  while (head < tail) {
-    size_t v = order[head++];
-
-    for (size_t k = start[v]; k < start[v + 1]; k++)
-      if (--indeg[succ[k]] == 0)
-        order[tail++] = succ[k];
-  }
-  free(indeg), free(start), free(fill), free(succ);
-  return tail;
-}
-
-hipError_t ah_graph_instantiate(struct ah_graph *g, struct ah_gexec **out, struct ah_gnode **bad) {
-  struct ah_gexec *x = calloc(1, sizeof(*x));
-  size_t *order = NULL, got = 0;
-  hipError_t err = hipSuccess;
-
-  *bad = NULL;
-  if (x == NULL)
-    return hipErrorOutOfMemory;
-  pthread_mutex_lock(&g->lock);
-  order = malloc((g->n + 1) * sizeof(*order));
-  x->nodes = calloc(g->n + 1, sizeof(*x->nodes));
-  if (order == NULL || x->nodes == NULL || (got = topo_order(g, order)) == (size_t)-1) {
-    err = hipErrorOutOfMemory;
-  } else if (got < g->n) {
-    /* Some node never became ready: it is on a cycle or after one. */
-    char *seen = calloc(g->n, 1);
-
-    for (size_t i = 0; seen != NULL && i < got; i++)
-      seen[order[i]] = 1;
-    for (size_t i = 0; seen != NULL && i < g->n && *bad == NULL; i++)
-      if (!seen[i])
-        *bad = g->nodes[i];
-    free(seen);
-    err = hipErrorInvalidValue;
-  }
-  for (size_t i = 0; err == hipSuccess && i < g->n; i++) {
-    const struct ah_gnode *s = g->nodes[order[i]];
-    struct ah_xnode *d = &x->nodes[x->n];
-
-    d->src = s;
-    d->type = s->type;
-    d->event = s->event;
-    d->mem = ah_gmem_ref(s->mem);
-    if (!no_cmd(s->type))
-      err = copy_cmd(&d->cmd, &s->cmd, &d->argbuf, &d->argv);
-    if (err == hipSuccess)
-      x->n++;
-  }
-  if (err == hipSuccess) {
-    /* order[] becomes pos[]: graph index -> position in x. */
-    size_t *pos = malloc((g->n + 1) * sizeof(*pos));
-
-    if (pos == NULL) {
-      err = hipErrorOutOfMemory;
-    } else {
-      for (size_t i = 0; i < g->n; i++)
-        pos[order[i]] = i;
-      err = assign_lanes(x, pos);
-      free(pos);
-    }
-  }
-  pthread_mutex_unlock(&g->lock);
-  free(order);
-  if (err == hipSuccess)
-    err = ah_object_init(&x->obj, AH_KIND_GRAPH_EXEC);
-  if (err != hipSuccess) {
-    xnodes_free(x->nodes, x->n);
-    free(x);
-    return err;
-  }
-  pthread_mutex_init(&x->lock, NULL);
-  *out = x;
-  return hipSuccess;
-}
-
-/* Gives back x's internal queues and events (x->lock held, or x dying).
- * Work queued on them still runs: queue_destroy lets it finish. */
-static void lanes_release(struct ah_gexec *x) {
-  struct ah_device *dev = x->lanes_dev;
-
-  if (dev == NULL)
-    return;
-  for (size_t l = 1; l < x->nlanes; l++)
-    if (x->queues[l] != NULL)
-      dev->backend->queue_destroy(dev, x->queues[l]);
-  for (size_t i = 0; i < x->n; i++)
-    if (x->nodes[i].ev != NULL)
-      dev->backend->event_destroy(dev, x->nodes[i].ev);
-  if (x->start_ev != NULL)
-    dev->backend->event_destroy(dev, x->start_ev);
-  memset(x->queues, 0, sizeof(x->queues));
-  for (size_t i = 0; i < x->n; i++)
-    x->nodes[i].ev = NULL;
-  x->start_ev = NULL;
-  x->lanes_dev = NULL;
-}
-
-/* Makes the internal queues and events on dev (x->lock held). The queues
- * are non-blocking: the null stream's rules apply to the launch stream
- * alone, which every lane starts after and ends before. */
-static hipError_t lanes_ready(struct ah_gexec *x, struct ah_device *dev) {
-  const struct ah_backend *b = dev->backend;
-  hipError_t err = hipSuccess;
-
-  if (x->lanes_dev == dev)
-    return hipSuccess;
-  lanes_release(x);
-  x->lanes_dev = dev;
-  for (size_t l = 1; l < x->nlanes && err == hipSuccess; l++)
-    err = b->queue_create(dev, hipStreamNonBlocking, 0, &x->queues[l]);
-  if (err == hipSuccess)
-    err = b->event_create(dev, hipEventDisableTiming, &x->start_ev);
-  for (size_t i = 0; i < x->n && err == hipSuccess; i++)
-    if (x->nodes[i].signals)
-      err = b->event_create(dev, hipEventDisableTiming, &x->nodes[i].ev);
-  if (err != hipSuccess)
-    lanes_release(x);
-  return err;
-}
-
-void ah_gexec_destroy(struct ah_gexec *x) {
-  ah_object_fini(&x->obj);
-  lanes_release(x);
-  xnodes_free(x->nodes, x->n);
-  pthread_mutex_destroy(&x->lock);
-  free(x);
-}
-
-static int is_event(hipGraphNodeType t) {
-  return t == hipGraphNodeTypeEventRecord || t == hipGraphNodeTypeWaitEvent;
-}
-
-/* An event node on queue q of dev, as hipEventRecord and hipStreamWaitEvent
- * do it (through the capture hooks when `capture`). The event is looked up
- * now: one destroyed since the node was made is hipErrorInvalidHandle. */
-static hipError_t run_event(struct ah_device *dev, void *q, const struct ah_xnode *n, int capture) {
-  struct ah_event *e = ah_event_lookup(n->event);
-  int done = 0;
+hipError_t ah_uobj_create(void *ptr, void (*destroy)(void *), unsigned long long refs,
+                          struct ah_uobj **out) {
+  struct ah_uobj *o = calloc(1, sizeof(*o));
   hipError_t err;
 
-  if (e == NULL)
-    return hipErrorInvalidHandle;
-  if (n->type == hipGraphNodeTypeEventRecord) {
-    if (e->dev != dev)
-      return hipErrorInvalidHandle; /* as hipEventRecord: a stream of the event's device */
-    if (capture && (err = ah_capture_event_record(q, e, &done)) != hipSuccess)
-      return err;
-    if (done)
-      return hipSuccess;
-    err = dev->backend->event_record(dev, q, e->impl);
-    if (err == hipSuccess)
-      e->recorded = 1;
+  if (o == NULL)
+    return hipErrorOutOfMemory;
+  err = ah_object_init(&o->obj, AH_KIND_USER_OBJECT);
+  if (err != hipSuccess) {
+    free(o);
     return err;
   }
-  if (capture && (err = ah_capture_wait_event(dev, q, e, &done)) != hipSuccess)
-    return err;
-  if (done)
-    return hipSuccess;
-  if (e->dev->backend != dev->backend) /* as hipStreamWaitEvent */
-    return e->dev->backend->event_sync(e->dev, e->impl);
-  return dev->backend->queue_wait_event(dev, q, e->impl);
+  o->ptr = ptr;
+  o->destroy = destroy;
+  o->refs = refs;
+  o->holds = 1; /* the users' */
+  *out = o;
+  return hipSuccess;
 }
 
-/* Every node on its lane: lanes start after what q had queued (start_ev),
- * a node first waits for its dependencies on other lanes, and q ends
- * after every lane's last node. Nodes are queued in x's order, so each
- * wait finds the record it needs already made. x->lock held. */
-static hipError_t launch_lanes(struct ah_gexec *x, struct ah_device *dev, void *q) {
-  const struct ah_backend *b = dev->backend;
-  hipError_t err = b->event_record(dev, q, x->start_ev);
+struct ah_uobj *ah_uobj_lookup(hipUserObject_t h) {
+  return ah_object_cast(h, AH_KIND_USER_OBJECT);
+}
 
-  for (size_t l = 1; l < x->nlanes && err == hipSuccess; l++)
-    err = b->queue_wait_event(dev, x->queues[l], x->start_ev);
-  for (size_t i = 0; i < x->n && err == hipSuccess; i++) {
-    const struct ah_xnode *n = &x->nodes[i];
-    void *lq = n->lane == 0 ? q : x->queues[n->lane];
+void ah_uobj_retain(struct ah_uobj *o, unsigned long long count) {
+  pthread_mutex_lock(&uobj_lock);
+  if (o->refs != 0) /* once destroyed, an object stays destroyed: a no-op */
+    o->refs += count;
+  pthread_mutex_unlock(&uobj_lock);
+}
 
-    for (size_t w = 0; w < n->nwaits && err == hipSuccess; w++)
-      err = b->queue_wait_event(dev, lq, x->nodes[n->waits[w]].ev);
-    if (err == hipSuccess && is_event(n->type)) {
-      err = run_event(dev, lq, n, 0);
-    } else if (err == hipSuccess && !no_cmd(n->type)) {
-      if (n->cmd.kind == AH_CMD_KERNEL && b->function_check != NULL)
-        err = b->function_check(dev, n->cmd.kernel.fn);
-      if (err == hipSuccess)
-        err = b->submit(dev, lq, &n->cmd, 0);
+/* Objects whose last reference and last holder are gone keep a valid
+ * handle for a while (AMD's runtime accepts retains and releases of them,
+ * as no-ops, and hip-tests does that): the last DEAD_KEPT are kept, the
+ * oldest freed when more die. uobj_lock held. */
+#define DEAD_KEPT 1024
+static struct ah_uobj *dead[DEAD_KEPT];
+static size_t dead_next;
+
+static struct ah_uobj *bury(struct ah_uobj *o) {
+  struct ah_uobj *old = dead[dead_next];
+
+  if (o->buried)
+    return NULL;
+  o->buried = 1;
+  dead[dead_next] = o;
+  dead_next = (dead_next + 1) % DEAD_KEPT;
+  if (old != NULL && old->holds != 0) { /* held again by a graph: buried again when let go */
+    old->buried = 0;
+    old = NULL;
+  }
+  return old;
+}
+
+/* Drops count references and, when unhold, one hold; runs the destructor
+ * when the last reference goes. uobj_lock not held. */
+static void uobj_drop(struct ah_uobj *o, unsigned long long count, int unhold) {
+  struct ah_uobj *evicted = NULL;
+  int destroy = 0;
+
+  pthread_mutex_lock(&uobj_lock);
+  if (o->refs != 0) {
+    o->refs -= count < o->refs ? count : o->refs;
+    if (o->refs == 0) {
+      destroy = 1;
+      o->holds--; /* the users' hold */
     }
-    if (err == hipSuccess && n->signals)
-      err = b->event_record(dev, lq, n->ev);
   }
-  for (size_t l = 1; l < x->nlanes && err == hipSuccess; l++)
-    err = b->queue_wait_event(dev, q, x->nodes[x->lane_tail[l]].ev);
-  return err;
+  if (unhold)
+    o->holds--;
+  if (o->holds == 0 && (destroy || unhold))
+    evicted = bury(o);
+  pthread_mutex_unlock(&uobj_lock);
+  if (destroy)
+    o->destroy(o->ptr);
+  if (evicted != NULL) {
+    ah_object_fini(&evicted->obj);
+    free(evicted);
+  }
 }
 
-hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, void *q) {
+void ah_uobj_release(struct ah_uobj *o, unsigned long long count) {
+  uobj_drop(o, count, 0);
+}
+
+/* g's entry for o, or NULL (g->lock held). */
+static struct ah_uref *find_uref(struct ah_graph *g, const struct ah_uobj *o) {
+  for (size_t i = 0; i < g->nurefs; i++)
+    if (g->urefs[i].o == o)
+      return &g->urefs[i];
+  return NULL;
+}
+
+hipError_t ah_graph_retain_uobj(struct ah_graph *g, struct ah_uobj *o, unsigned long long count,
+                                int move) {
+  struct ah_uref *r;
   hipError_t err = hipSuccess;
 
-  pthread_mutex_lock(&x->lock);
-  /* During any capture the nodes go through ah_submit one by one, so a
-   * launch into a capturing stream is captured as a chain. */
-  if (x->nlanes > 1 && atomic_load(&ah_capture_count) == 0 &&
-      lanes_ready(x, dev) == hipSuccess) {
-    err = launch_lanes(x, dev, q);
-    pthread_mutex_unlock(&x->lock);
-    return err;
-  }
-  for (size_t i = 0; i < x->n && err == hipSuccess; i++) {
-    const struct ah_xnode *n = &x->nodes[i];
+  pthread_mutex_lock(&g->lock);
+  r = find_uref(g, o);
+  if (r == NULL) {
+    struct ah_uref *nr = realloc(g->urefs, (g->nurefs + 1) * sizeof(*nr));
 
-    if (no_cmd(n->type))
-      continue;
-    if (is_event(n->type)) {
-      err = run_event(dev, q, n, atomic_load(&ah_capture_count) != 0);
-      continue;
+    if (nr == NULL) {
+      err = hipErrorOutOfMemory;
+    } else {
+      g->urefs = nr;
+      r = &g->urefs[g->nurefs++];
+      r->o = o;
+      r->count = 0;
+      pthread_mutex_lock(&uobj_lock);
+      o->holds++;
+      pthread_mutex_unlock(&uobj_lock);
     }
-    if (n->cmd.kind == AH_CMD_KERNEL && dev->backend->function_check != NULL) {
-      err = dev->backend->function_check(dev, n->cmd.kernel.fn);
-      if (err != hipSuccess)
-        break;
-    }
-    err = ah_submit(dev, q, &n->cmd, 0);
   }
-  pthread_mutex_unlock(&x->lock);
+  if (r != NULL) {
+    r->count += count;
+    if (!move)
+      ah_uobj_retain(o, count);
+  }
+  pthread_mutex_unlock(&g->lock);
   return err;
 }
 
-hipError_t ah_gexec_set_event(struct ah_gexec *x, const struct ah_gnode *n, hipEvent_t ev) {
-  hipError_t err = hipErrorInvalidValue;
+hipError_t ah_graph_release_uobj(struct ah_graph *g, struct ah_uobj *o, unsigned long long count) {
+  struct ah_uref *r;
+  int gone;
 
-  pthread_mutex_lock(&x->lock);
-  for (size_t i = 0; i < x->n; i++)
-    if (x->nodes[i].src == n && x->nodes[i].type == n->type) {
-      x->nodes[i].event = ev;
-      err = hipSuccess;
-      break;
-    }
-  pthread_mutex_unlock(&x->lock);
-  return err;
+  pthread_mutex_lock(&g->lock);
+  r = find_uref(g, o);
+  if (r == NULL) { /* none held: nothing to give back (AMD accepts it) */
+    pthread_mutex_unlock(&g->lock);
+    return hipSuccess;
+  }
+  if (count > r->count)
+    count = r->count;
+  r->count -= count;
+  gone = r->count == 0;
+  if (gone)
+    *r = g->urefs[--g->nurefs];
+  pthread_mutex_unlock(&g->lock);
+  uobj_drop(o, count, gone);
+  return hipSuccess;
 }
 
-hipError_t ah_gexec_set_cmd(struct ah_gexec *x, const struct ah_gnode *n,
-                            const struct ah_cmd *cmd) {
-  hipError_t err = hipErrorInvalidValue;
-
-  pthread_mutex_lock(&x->lock);
-  for (size_t i = 0; i < x->n; i++) {
-    struct ah_xnode *d = &x->nodes[i];
-    unsigned char *buf;
-    void **argv;
-    struct ah_cmd c;
-
-    if (d->src != n)
-      continue;
-    if (d->type != n->type || d->cmd.kind != cmd->kind)
-      break;
-    err = copy_cmd(&c, cmd, &buf, &argv);
-    if (err == hipSuccess) {
-      free(d->argbuf);
-      free(d->argv);
-      d->cmd = c;
-      d->argbuf = buf;
-      d->argv = argv;
-    }
-    break;
+hipError_t ah_urefs_copy(const struct ah_uref *in, size_t n, struct ah_uref **out) {
+  *out = NULL;
+  if (n == 0)
+    return hipSuccess;
+  *out = malloc(n * sizeof(**out));
+  if (*out == NULL)
+    return hipErrorOutOfMemory;
+  memcpy(*out, in, n * sizeof(**out));
+  pthread_mutex_lock(&uobj_lock);
+  for (size_t i = 0; i < n; i++) {
+    in[i].o->holds++;
+    if (in[i].o->refs != 0)
+      in[i].o->refs += in[i].count;
   }
-  pthread_mutex_unlock(&x->lock);
-  return err;
+  pthread_mutex_unlock(&uobj_lock);
+  return hipSuccess;
+}
+
+void ah_urefs_release(struct ah_uref *urefs, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    uobj_drop(urefs[i].o, urefs[i].count, 1);
+  free(urefs);
 }
 
 /* ---- graph memory ---- */
@@ -754,6 +609,7 @@ hipError_t ah_gmem_create(struct ah_device *dev, size_t bytes, struct ah_gmem **
     return err;
   }
   atomic_init(&m->refs, 1);
+  atomic_init(&m->execs, 0);
   m->dev = dev;
   m->bytes = bytes;
   gmem_count(dev, bytes, 1);
@@ -783,20 +639,25 @@ struct ah_gmem *ah_graph_find_mem(struct ah_graph *g, const void *ptr) {
 
   pthread_mutex_lock(&g->lock);
   for (size_t i = 0; i < g->n && m == NULL; i++)
-    if (g->nodes[i]->type == hipGraphNodeTypeMemAlloc && g->nodes[i]->mem != NULL &&
-        g->nodes[i]->mem->ptr == ptr)
-      m = ah_gmem_ref(g->nodes[i]->mem);
+    if (g->nodes[i]->s.type == hipGraphNodeTypeMemAlloc && g->nodes[i]->s.mem != NULL &&
+        g->nodes[i]->s.mem->ptr == ptr)
+      m = ah_gmem_ref(g->nodes[i]->s.mem);
   pthread_mutex_unlock(&g->lock);
   return m;
 }
 
 hipError_t ah_graph_add_mem(struct ah_graph *g, hipGraphNodeType type, struct ah_gmem *m,
                             struct ah_gnode *const *deps, size_t ndeps, struct ah_gnode **out) {
-  hipError_t err = ah_graph_add(g, type, NULL, deps, ndeps, out);
+  struct ah_gspec spec = {.type = type, .mem = m};
 
-  if (err == hipSuccess)
-    (*out)->mem = ah_gmem_ref(m); /* set before anyone else can see the node */
-  return err;
+  if (type == hipGraphNodeTypeMemAlloc) { /* hipGraphMemAllocNodeGetParams reads these */
+    spec.alloc.poolProps.allocType = hipMemAllocationTypePinned;
+    spec.alloc.poolProps.location.type = hipMemLocationTypeDevice;
+    spec.alloc.poolProps.location.id = m->dev->ordinal;
+    spec.alloc.bytesize = m->bytes;
+    spec.alloc.dptr = m->ptr;
+  }
+  return ah_graph_add(g, &spec, deps, ndeps, out); /* the node takes its own reference */
 }
 
 uint64_t ah_gmem_attr(struct ah_device *dev, int attr) {

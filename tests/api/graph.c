@@ -635,10 +635,11 @@ AH_TEST(graph_capture_errors) {
   CHECK_HIP(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
   CHECK_ERR(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal), hipErrorIllegalState);
   CHECK_ERR(hipStreamEndCapture(s, NULL), hipErrorInvalidValue);
-  /* Synchronous work on the null stream during a global capture fails;
-   * so does asking the null stream's capture state. */
+  /* Synchronous work on the null stream during a global capture fails, as
+   * an implicit use of it (AMD's code); so does asking the null stream's
+   * capture state. */
   CHECK_RECORDS(hipMemcpy(d, &h, sizeof(h), hipMemcpyHostToDevice),
-                hipErrorStreamCaptureUnsupported);
+                hipErrorStreamCaptureImplicit);
   CHECK_ERR(hipStreamIsCapturing(NULL, &st), hipErrorStreamCaptureImplicit);
   /* ... and invalidates the capture. */
   CHECK_HIP(hipStreamIsCapturing(s, &st));
@@ -1005,10 +1006,8 @@ AH_TEST(graph_memcpy_3d_node) {
     CHECK_ERR(hipGraphAddMemcpyNode(NULL, g, NULL, 0, &in), hipErrorInvalidValue);
   }
   CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
-  /* A 3D copy node takes no 1D parameters. */
-  CHECK_ERR(hipGraphMemcpyNodeSetParams1D(a, dev.ptr, src, 4, hipMemcpyHostToDevice),
-            hipErrorInvalidValue);
-  CHECK_ERR(hipGraphExecMemcpyNodeSetParams1D(x, a, dev.ptr, src, 4, hipMemcpyHostToDevice),
+  /* An executable graph's copy keeps its direction as given (HIP). */
+  CHECK_ERR(hipGraphExecMemcpyNodeSetParams1D(x, a, dev.ptr, src, 4, hipMemcpyDeviceToDevice),
             hipErrorInvalidValue);
   for (int rep = 0; rep < 2; rep++) {
     memset(back, 0, sizeof(back));
@@ -1308,7 +1307,7 @@ AH_TEST(graph_capture_thread_modes) {
   CHECK_ERR(hipThreadExchangeStreamCaptureMode(&m), hipErrorInvalidValue);
   /* This thread Global (the default): another thread's Global capture stops it
    * and is invalidated; a ThreadLocal or Relaxed one does not. */
-  CHECK_ERR(copy_during(hipStreamCaptureModeGlobal, &end), hipErrorStreamCaptureUnsupported);
+  CHECK_ERR(copy_during(hipStreamCaptureModeGlobal, &end), hipErrorStreamCaptureImplicit);
   CHECK_EQ(end, hipErrorStreamCaptureInvalidated);
   CHECK_HIP(copy_during(hipStreamCaptureModeThreadLocal, &end));
   CHECK_HIP(end);
@@ -1340,7 +1339,7 @@ AH_TEST(graph_capture_thread_modes) {
     CHECK_HIP(hipThreadExchangeStreamCaptureMode(&m));
     CHECK_EQ(m, hipStreamCaptureModeRelaxed);
     CHECK_ERR(hipMemcpy(d, &h, sizeof(h), hipMemcpyHostToDevice),
-              hipErrorStreamCaptureUnsupported);
+              hipErrorStreamCaptureImplicit);
     CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
     CHECK_HIP(hipFree(d));
     CHECK_HIP(hipStreamDestroy(s));
@@ -1490,10 +1489,13 @@ AH_TEST(graph_capture_device_sync) {
     CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
     CHECK(g == NULL);
   }
-  /* A Relaxed capture allows it, and its graph still runs. */
+  /* The thread's own Relaxed capture refuses it too (AMD), but stays valid
+   * and its graph still runs. */
   CHECK_HIP(hipMemset(d, 0, sizeof(h)));
   CHECK_HIP(begin_with_set(s, d, 9, hipStreamCaptureModeRelaxed));
-  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_ERR(hipDeviceSynchronize(), hipErrorStreamCaptureUnsupported);
+  CHECK_HIP(hipStreamIsCapturing(s, &st));
+  CHECK_EQ(st, hipStreamCaptureStatusActive);
   CHECK_HIP(hipStreamEndCapture(s, &g));
   CHECK_HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
   CHECK_EQ(h[0], 0); /* captured, not run */
@@ -1531,7 +1533,8 @@ AH_TEST(graph_capture_device_sync) {
 
 /* hipEventQuery / hipEventSynchronize of an event recorded in a capture
  * still going: hipErrorCapturedEvent, and the capture is invalidated. An
- * event recorded outside the capture is waited for as usual. */
+ * event recorded outside the capture is queried as usual; synchronizing on
+ * it is an unsafe call (refused by Global captures). */
 AH_TEST(graph_capture_event_sync) {
   hipStream_t s, s2;
   hipEvent_t e, out;
@@ -1557,10 +1560,15 @@ AH_TEST(graph_capture_event_sync) {
     CHECK_HIP(hipEventSynchronize(e));
     CHECK_HIP(hipEventQuery(e));
   }
-  /* An event recorded outside the capture: no refusal, the capture stays valid. */
+  /* An event recorded outside the capture: hipEventSynchronize is an unsafe
+   * call, refused by a Global capture (AMD: 900), which is invalidated ... */
   CHECK_HIP(hipMemsetD32Async((hipDeviceptr_t)d, 3, 4, s2));
   CHECK_HIP(hipEventRecord(out, s2));
   CHECK_HIP(begin_with_set(s, d, 5, hipStreamCaptureModeGlobal));
+  CHECK_ERR(hipEventSynchronize(out), hipErrorStreamCaptureUnsupported);
+  CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+  /* ... and allowed by a Relaxed one, which stays valid. */
+  CHECK_HIP(begin_with_set(s, d, 5, hipStreamCaptureModeRelaxed));
   CHECK_HIP(hipEventSynchronize(out));
   CHECK_HIP(hipEventQuery(out));
   CHECK_HIP(hipStreamEndCapture(s, &g));
@@ -1813,15 +1821,41 @@ AH_TEST(graph_capture_malloc_async) {
   CHECK_ERR(hipFreeAsync(plain, s), hipErrorStreamCaptureUnsupported);
   CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
   CHECK_HIP(hipFreeAsync(plain, s));
-  /* hipMallocFromPoolAsync is still refused during capture. */
+  /* hipMallocFromPoolAsync of the default pool during capture: an alloc
+   * node, as hipMallocAsync (hip-tests' capturehipFreeAsync); another
+   * pool is refused. */
   {
-    hipMemPool_t pool;
+    hipMemPool_t pool, mine;
+    hipMemPoolProps props;
+    hipGraphNode_t nodes[4];
+    hipGraphNodeType t;
+    size_t num = 4;
     void *p;
 
     CHECK_HIP(hipDeviceGetDefaultMemPool(&pool, 0));
     CHECK_HIP(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
-    CHECK_ERR(hipMallocFromPoolAsync(&p, 64, pool, s), hipErrorStreamCaptureUnsupported);
+    CHECK_HIP(hipMallocFromPoolAsync(&p, 64, pool, s));
+    CHECK(p != NULL);
+    CHECK_HIP(hipMemsetAsync(p, 0x5a, 64, s));
+    CHECK_HIP(hipFreeAsync(p, s));
+    CHECK_HIP(hipStreamEndCapture(s, &g));
+    CHECK_HIP(hipGraphGetNodes(g, nodes, &num));
+    CHECK_EQ(num, 3);
+    CHECK_HIP(hipGraphNodeGetType(nodes[0], &t));
+    CHECK_EQ(t, hipGraphNodeTypeMemAlloc);
+    CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+    CHECK_HIP(hipGraphLaunch(x, s));
+    CHECK_HIP(hipStreamSynchronize(s));
+    CHECK_HIP(hipGraphExecDestroy(x));
+    CHECK_HIP(hipGraphDestroy(g));
+    memset(&props, 0, sizeof(props));
+    props.allocType = hipMemAllocationTypePinned;
+    props.location.type = hipMemLocationTypeDevice;
+    CHECK_HIP(hipMemPoolCreate(&mine, &props));
+    CHECK_HIP(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+    CHECK_ERR(hipMallocFromPoolAsync(&p, 64, mine, s), hipErrorStreamCaptureUnsupported);
     CHECK_ERR(hipStreamEndCapture(s, &g), hipErrorStreamCaptureInvalidated);
+    CHECK_HIP(hipMemPoolDestroy(mine));
   }
   CHECK_HIP(hipStreamSynchronize(s));
   CHECK_HIP(hipStreamDestroy(s));

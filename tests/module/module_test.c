@@ -7,6 +7,7 @@
 #include "ah_test.h"
 
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char *co_path;
@@ -529,6 +530,55 @@ AH_TEST(module_launch_errors) {
   return AH_PASS;
 }
 
+/* A module's function handle as a graph kernel node's func (as AMD's
+ * runtime takes it): the node runs saxpy and reads its handle back. */
+AH_TEST(module_graph_node) {
+  enum { N = 300 };
+  float hx[N], hy[N], out[N], a = -1.5f;
+  float *dx, *dy;
+  int n = N;
+  hipModule_t mod;
+  hipFunction_t f;
+  hipGraph_t g;
+  hipGraphNode_t k;
+  hipGraphExec_t x;
+  hipKernelNodeParams kp, back;
+  void *params[] = {&a, &dx, &dy, &n};
+
+  for (int i = 0; i < N; i++) {
+    hx[i] = (float)i;
+    hy[i] = 3.0f;
+  }
+  CHECK_HIP(hipModuleLoad(&mod, co_path));
+  CHECK_HIP(hipModuleGetFunction(&f, mod, "saxpy"));
+  CHECK_HIP(hipMalloc((void **)&dx, sizeof(hx)));
+  CHECK_HIP(hipMalloc((void **)&dy, sizeof(hy)));
+  CHECK_HIP(hipMemcpy(dx, hx, sizeof(hx), hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpy(dy, hy, sizeof(hy), hipMemcpyHostToDevice));
+  memset(&kp, 0, sizeof(kp));
+  kp.func = (void *)f;
+  kp.gridDim = (dim3){(N + 63) / 64, 1, 1};
+  kp.blockDim = (dim3){64, 1, 1};
+  kp.kernelParams = params;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  CHECK_HIP(hipGraphAddKernelNode(&k, g, NULL, 0, &kp));
+  CHECK_HIP(hipGraphKernelNodeGetParams(k, &back));
+  CHECK(back.func == (void *)f);
+  kp.func = (void *)(uintptr_t)0x1234; /* neither a kernel nor a handle */
+  CHECK_ERR(hipGraphAddKernelNode(&k, g, NULL, 0, &kp), hipErrorInvalidDeviceFunction);
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  CHECK_HIP(hipGraphLaunch(x, NULL));
+  CHECK_HIP(hipMemcpy(out, dy, sizeof(out), hipMemcpyDeviceToHost));
+  for (int i = 0; i < N; i++)
+    CHECK_NEAR(out[i], a * hx[i] + hy[i], 1e-4);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(dx));
+  CHECK_HIP(hipFree(dy));
+  CHECK_HIP(hipModuleUnload(mod));
+  return AH_PASS;
+}
+
 struct entry {
   const char *name;
   int (*fn)(void);
@@ -548,6 +598,7 @@ int main(int argc, char **argv) {
       {"load_errors", ah_test_module_load_errors},
       {"name_errors", ah_test_module_name_errors},
       {"launch_errors", ah_test_module_launch_errors},
+      {"graph_node", ah_test_module_graph_node},
   };
   int count, failed = 0, ran = 0;
 
