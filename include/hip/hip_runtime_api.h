@@ -1399,6 +1399,10 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream,
 #pragma GCC visibility pop
 #endif
 
+/* Issue 11's second round: hip_ext's C functions, stream memory operations,
+ * virtual memory, IPC. */
+#include <hip/anyhip/common/ext_api.h>
+
 #if defined(__cplusplus) && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)
 /* HIP's C++ overloads: typed pointers, and hipMallocAsync from a given pool. */
 static inline hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool,

@@ -111,6 +111,15 @@ struct ah_managed_hint {
   unsigned flags;          /* ATTACH: hipMemAttachGlobal, Host or Single */
 };
 
+/* hipStreamWaitValue32/64 and hipStreamWriteValue32/64 (the stream_memop op). */
+struct ah_memop_req {
+  void *ptr;            /* the word: memory of this device's backend, checked */
+  uint64_t value, mask; /* mask: all ones for a write */
+  unsigned op;          /* a wait's hipStreamWaitValue* */
+  int wide;             /* 64-bit word */
+  int write;
+};
+
 struct ah_backend {
   const char *name; /* matched against ANYHIP_DEVICES only */
 
@@ -185,6 +194,11 @@ struct ah_backend {
    * checked the range, the device and the queue, and keeps what
    * hipMemRangeGetAttribute reports itself). NULL: nothing to tell it. */
   hipError_t (*managed_hint)(struct ah_device *dev, const struct ah_managed_hint *hint);
+  /* Optional: a stream memory operation queued on q by the device itself.
+   * hipErrorNotSupported (or NULL) sends it to the core's fallback, a host
+   * function that polls or writes the word; a backend without this op has
+   * device memory the host can address directly (the CPU's). */
+  hipError_t (*stream_memop)(struct ah_device *dev, void *q, const struct ah_memop_req *req);
 };
 
 #endif

@@ -93,6 +93,8 @@ struct ah_stream {
   void *queue; /* backend queue */
   unsigned flags;
   int priority;
+  uint32_t *cu_mask;      /* hipExtStreamCreateWithCUMask's mask (malloc'd), or NULL */
+  uint32_t cu_mask_words;
   struct ah_stream *next; /* in dev->streams */
 };
 

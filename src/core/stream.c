@@ -130,6 +130,8 @@ static void stream_release(struct ah_stream *s) {
 
   ah_object_fini(&s->obj);
   s->queue = NULL;
+  free(s->cu_mask);
+  s->cu_mask = NULL;
   dev->backend->queue_destroy(dev, q);
   grave_put(&stream_grave, s);
 }

@@ -34,5 +34,8 @@ hipError_t ah_event_destroy(struct ah_event *e);
 void ah_events_destroy_all(struct ah_device *dev);
 /* The live event behind h, or NULL. */
 struct ah_event *ah_event_lookup(hipEvent_t h);
+/* hipEventRecord's work (src/api/hip_event.c): records e on stream, or
+ * adds it to the stream's capture. Leaves the last error alone. */
+hipError_t ah_event_record(struct ah_event *e, hipStream_t stream);
 
 #endif

@@ -375,9 +375,11 @@ static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t attr, in
   case hipDeviceAttributePciChipId:
     *value = 0;
     return hipSuccess;
-  case hipDeviceAttributeImageSupport:         /* textures: not yet */
-  case hipDeviceAttributeCanUseStreamWaitValue: /* hipStreamWaitValue*: not yet */
-  case hipDeviceAttributeVirtualMemoryManagementSupported: /* hipMemCreate: not yet */
+  case hipDeviceAttributeCanUseStreamWaitValue: /* host functions that poll (hip_memop.c) */
+  case hipDeviceAttributeVirtualMemoryManagementSupported: /* memfd mappings (core/vmm.c) */
+    *value = 1;
+    return hipSuccess;
+  case hipDeviceAttributeImageSupport: /* textures: not yet */
     *value = 0;
     return hipSuccess;
   default:

@@ -296,7 +296,9 @@ static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t a, int *
     return hipSuccess;
   case hipDeviceAttributeFineGrainSupport:
   case hipDeviceAttributeImageSupport:
-  case hipDeviceAttributeCanUseStreamWaitValue:
+  case hipDeviceAttributeCanUseStreamWaitValue: /* CUDA's memory operations (since 12.0) */
+    *value = 1;
+    return hipSuccess;
   case hipDeviceAttributeIsLargeBar:
     *value = 0;
     return hipSuccess;
@@ -358,4 +360,5 @@ const struct ah_backend ah_backend_nvidia = {
     .function_attributes = ah_nv_function_attributes,
     .occupancy = ah_nv_occupancy,
     .managed_hint = ah_nv_managed_hint,
+    .stream_memop = ah_nv_stream_memop,
 };
