@@ -79,6 +79,8 @@ hipError_t ah_event_record(struct ah_event *e, hipStream_t stream) {
       return err;
   }
   err = dev->backend->event_record(dev, q, e->impl);
+  if (err == hipSuccess && e->ipc != NULL) /* shared with another process */
+    err = ah_ipc_event_recorded(e, dev, q);
   if (err == hipSuccess)
     e->recorded = 1;
   return err;
@@ -118,7 +120,9 @@ AH_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
   e = ah_event_lookup(event);
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
   AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
-  AH_RETURN(e->dev->backend->event_query(e->dev, e->impl));
+  AH_REQUIRE_OK(e->dev->backend->event_query(e->dev, e->impl));
+  AH_REQUIRE(e->ipc == NULL || ah_ipc_event_done(e), hipErrorNotReady);
+  return hipSuccess;
 }
 
 AH_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
@@ -131,6 +135,8 @@ AH_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
   AH_REQUIRE_OK(e->dev->backend->event_sync(e->dev, e->impl));
+  if (e->ipc != NULL) /* records made by other processes too */
+    ah_ipc_event_sync(e);
   ah_mempool_sync(e->dev); /* pools give back memory above their release threshold */
   return hipSuccess;
 }

@@ -85,7 +85,7 @@ static hipError_t host_word(const struct ah_alloc *a, void *ptr, void **out) {
     *out = x >= h && x - h < a->bytes ? ptr : (void *)(h + (x - d));
     return hipSuccess;
   }
-  if (a->dev->backend->stream_memop == NULL) { /* the CPU device: one address space */
+  if (a->dev->backend->host_addressable) { /* the CPU device: one address space */
     *out = ptr;
     return hipSuccess;
   }

@@ -61,6 +61,8 @@ static hipError_t free_record(void *ptr, enum ah_mem_kind k1, enum ah_mem_kind k
 
   if (!ah_alloc_find(ptr, &a) || a.base != (uintptr_t)ptr || (a.kind != k1 && a.kind != k2))
     return hipErrorInvalidValue;
+  if (a.origin != AH_ORIGIN_ALLOC) /* hipMemUnmap's or hipIpcCloseMemHandle's to end */
+    return hipErrorInvalidValue;
   if (ah_in_host_fn != 0)
     return hipErrorNotPermitted; /* the wait below could wait for the caller itself */
   /* A fault in earlier work is reported by the next synchronizing call, not here. */

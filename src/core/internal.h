@@ -104,6 +104,7 @@ struct ah_event {
   void *impl; /* backend event */
   unsigned flags;
   atomic_int recorded; /* hipEventElapsedTime needs both; set by concurrent records */
+  struct ah_ipc_event *ipc; /* shared with other processes (src/api/hip_ipc.c), or NULL */
 };
 
 /* Resolves a user stream handle: NULL and hipStreamLegacy are the current
@@ -124,7 +125,10 @@ struct ah_alloc {
   void *host_ptr;   /* the host-side address, NULL for device memory */
   size_t pitch;     /* hipMallocPitch, else 0 */
   void *pool_block; /* hipMallocAsync memory: its block in core/mempool.c, else NULL */
+  int origin;       /* AH_ORIGIN_*: who made the range (and so who may free it) */
 };
+/* ah_alloc.origin: ranges not made by an allocation call are not hipFree's. */
+enum { AH_ORIGIN_ALLOC = 0, AH_ORIGIN_VMM /* hipMemMap */, AH_ORIGIN_IPC /* hipIpcOpenMemHandle */ };
 
 hipError_t ah_alloc_insert(const struct ah_alloc *a);
 /* Finds the allocation holding addr (device or host side); copies it to *out. */
