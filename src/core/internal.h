@@ -33,6 +33,7 @@ enum ah_kind {
   AH_KIND_RTC_PROGRAM, /* hiprtcProgram */
   AH_KIND_RTC_LINK,    /* hiprtcLinkState */
   AH_KIND_CONTEXT,     /* hipCtx_t: a device's primary context */
+  AH_KIND_VMM_ALLOC,   /* hipMemGenericAllocationHandle_t (src/api/hip_vmm.c) */
 };
 #define AH_MAGIC 0x41485950u /* "AHYP" */
 
