@@ -377,7 +377,7 @@ hipError_t ah_memset_cmd(void *dst, uint32_t value, unsigned elem, size_t count,
   if (row == 0 || height == 0)
     return hipSuccess;
   extent = extent_2d(pitch, row, height);
-  if (extent == 0 || !fits(&d, dst, extent))
+  if (extent == 0 || !fits(&d, dst, extent) || d.prot != hipMemAccessFlagsProtReadWrite)
     return hipErrorInvalidValue;
   cmd->set.dst = dst;
   cmd->set.value = value;
@@ -508,7 +508,7 @@ static hipError_t copy_symbol(const void *symbol, void *mem, size_t bytes, size_
   if (bytes == 0)
     return hipSuccess;
   classify(mem, &m);
-  if (!fits(&m, mem, bytes))
+  if (!fits(&m, mem, bytes) || m.prot != hipMemAccessFlagsProtReadWrite)
     return hipErrorInvalidValue;
   if (kind == hipMemcpyDefault || kind == hipMemcpyDeviceToDeviceNoCU)
     kind = m.device ? hipMemcpyDeviceToDevice
