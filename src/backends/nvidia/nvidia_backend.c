@@ -279,8 +279,6 @@ static hipError_t peer_enable(struct ah_device *dev, struct ah_device *peer, int
 }
 
 static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t a, int *value) {
-  CUdevice cu = AH_NV(dev)->cu;
-
   switch ((int)a) {
   case hipDeviceAttributeVirtualMemoryManagementSupported:
     /* hipMemCreate and friends are not passed on to cuMem* yet (docs/memory.md). */
