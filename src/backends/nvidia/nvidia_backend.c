@@ -360,4 +360,9 @@ const struct ah_backend ah_backend_nvidia = {
     .occupancy = ah_nv_occupancy,
     .managed_hint = ah_nv_managed_hint,
     .stream_memop = ah_nv_stream_memop,
+    .ipc_mem_export = ah_nv_ipc_mem_export,
+    .ipc_mem_open = ah_nv_ipc_mem_open,
+    .ipc_mem_close = ah_nv_ipc_mem_close,
+    .ipc_event_export = ah_nv_ipc_event_export,
+    .ipc_event_open = ah_nv_ipc_event_open,
 };
