@@ -10,6 +10,7 @@
 #include "ah_test.h"
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -741,5 +742,46 @@ AH_TEST(ipc_pool_export_checked) {
   CHECK_ERR(hipMemPoolImportPointer(NULL, pool, &data), hipErrorInvalidValue);
   CHECK_HIP(hipFreeAsync(p, NULL));
   CHECK_HIP(hipDeviceSynchronize());
+  return AH_PASS;
+}
+
+/* ---- HIP 5's device properties --------------------------------------------- */
+
+/* The layout is HIP 5.2's (the numbers are offsetof and sizeof of the
+ * hipDeviceProp_t of libamdhip64-dev 5.2's header on x86-64), the fields
+ * the R0600 ones, gcnArch the number of the architecture name. */
+AH_TEST(device_props_r0000) {
+  hipDeviceProp_tR0000 old;
+  hipDeviceProp_t now;
+  int dev = -1;
+
+#if defined(__x86_64__)
+  CHECK_EQ(sizeof(hipDeviceProp_tR0000), 792u);
+  CHECK_EQ(offsetof(hipDeviceProp_tR0000, gcnArch), 392u);
+  CHECK_EQ(offsetof(hipDeviceProp_tR0000, gcnArchName), 396u);
+  CHECK_EQ(offsetof(hipDeviceProp_tR0000, pageableMemoryAccessUsesHostPageTables), 788u);
+#endif
+  memset(&old, 0x7f, sizeof(old));
+  CHECK_HIP(hipGetDevicePropertiesR0000(&old, 0));
+  CHECK_HIP(hipGetDeviceProperties(&now, 0));
+  CHECK(strcmp(old.name, now.name) == 0);
+  CHECK(strcmp(old.gcnArchName, now.gcnArchName) == 0);
+  CHECK_EQ(old.totalGlobalMem, now.totalGlobalMem);
+  CHECK_EQ(old.multiProcessorCount, now.multiProcessorCount);
+  CHECK_EQ(old.maxThreadsDim[2], now.maxThreadsDim[2]);
+  CHECK_EQ(old.maxGridSize[0], now.maxGridSize[0]);
+  CHECK_EQ(old.clockInstructionRate, now.clockInstructionRate);
+  CHECK_EQ(old.pageableMemoryAccessUsesHostPageTables,
+           now.pageableMemoryAccessUsesHostPageTables);
+  if (strcmp(now.gcnArchName, "cpu") == 0)
+    CHECK_EQ(old.gcnArch, 0);
+  else if (strncmp(now.gcnArchName, "sm_", 3) == 0)
+    CHECK_EQ(old.gcnArch, 10 * now.major + now.minor);
+  CHECK_HIP(hipChooseDeviceR0000(&dev, &old));
+  CHECK_EQ(dev, 0);
+  CHECK_ERR(hipGetDevicePropertiesR0000(NULL, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipGetDevicePropertiesR0000(&old, 9999), hipErrorInvalidDevice);
+  CHECK_ERR(hipChooseDeviceR0000(NULL, &old), hipErrorInvalidValue);
+  CHECK_ERR(hipChooseDeviceR0000(&dev, NULL), hipErrorInvalidValue);
   return AH_PASS;
 }
