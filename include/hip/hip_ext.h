@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* AMD's launch extensions: a kernel launch that records an event just
- * before and just after the kernel, in one call (hipExtLaunchKernel,
- * hipExtModuleLaunchKernel and the typed hipExtLaunchKernelGGL). The
- * remaining AMD extensions (compute-unit masks, link types, multi-device
- * launches) are declared by hip_runtime_api.h, as in HIP. What they do on
- * each device: docs/api-coverage.md ("AMD extensions"). */
+/* AMD's typed launch extension, hipExtLaunchKernelGGL: a kernel launch
+ * that records an event just before and just after the kernel. The C
+ * functions (hipExtLaunchKernel, hipExtModuleLaunchKernel, CU masks, link
+ * types, multi-device launches) are declared by hip_runtime_api.h, as in
+ * HIP 6. What they do on each device: docs/ext.md. */
 #ifndef HIP_INCLUDE_HIP_HIP_EXT_H
 #define HIP_INCLUDE_HIP_HIP_EXT_H
 
@@ -17,24 +16,6 @@
 extern "C" {
 #endif
 
-hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
-                                    uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
-                                    uint32_t localWorkSizeX, uint32_t localWorkSizeY,
-                                    uint32_t localWorkSizeZ, size_t sharedMemBytes,
-                                    hipStream_t hStream, void **kernelParams, void **extra,
-                                    hipEvent_t startEvent __dparm(NULL),
-                                    hipEvent_t stopEvent __dparm(NULL),
-                                    uint32_t flags __dparm(0));
-hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
-                                    uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
-                                    uint32_t localWorkSizeX, uint32_t localWorkSizeY,
-                                    uint32_t localWorkSizeZ, size_t sharedMemBytes,
-                                    hipStream_t hStream, void **kernelParams, void **extra,
-                                    hipEvent_t startEvent __dparm(NULL),
-                                    hipEvent_t stopEvent __dparm(NULL));
-hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
-                              void **args, size_t sharedMemBytes, hipStream_t stream,
-                              hipEvent_t startEvent, hipEvent_t stopEvent, int flags);
 /* hipExtLaunchKernelGGL's entry: the kernel's parameter layout comes with
  * the call, as for triple chevrons (no registration needed). */
 hipError_t __ahExtLaunchKernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,

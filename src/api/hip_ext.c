@@ -8,6 +8,8 @@
 #include "../core/stream.h"
 #include "launch_internal.h"
 
+#include <hip/hip_ext.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +226,9 @@ AH_EXPORT hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSi
 
 /* ---- links between devices ------------------------------------------------- */
 
+/* HSA's hsa_amd_link_info_type_t values. */
+enum { LINK_PCIE = 2, LINK_XGMI = 4 };
+
 /* Devices of one process on the CPU backend share one memory: one hop over
  * the host's own fabric, reported as XGMI (AMD's direct peer link). Two
  * NVIDIA GPUs, or a GPU and the CPU device, are one PCIe hop apart as far as
@@ -241,8 +246,8 @@ AH_EXPORT hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint
   AH_REQUIRE(a != b, hipErrorInvalidValue);
   *hopcount = 1;
   *linktype = a->backend == b->backend && a->backend->can_access_peer == NULL
-                  ? HSA_AMD_LINK_INFO_TYPE_XGMI
-                  : HSA_AMD_LINK_INFO_TYPE_PCIE;
+                  ? LINK_XGMI
+                  : LINK_PCIE;
   return hipSuccess;
 }
 

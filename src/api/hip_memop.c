@@ -174,8 +174,9 @@ AH_EXPORT hipError_t hipPointerSetAttribute(const void *value, hipPointer_attrib
   AH_ENTER();
   AH_REQUIRE(value != NULL && ptr != NULL, hipErrorInvalidValue);
   AH_REQUIRE(attribute == HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, hipErrorInvalidValue);
-  AH_REQUIRE(ah_alloc_find(ptr, &a), hipErrorInvalidValue);
-  AH_REQUIRE(a.kind == AH_MEM_DEVICE || a.kind == AH_MEM_MANAGED, hipErrorInvalidValue);
+  /* Not device memory (host, freed, unknown): AMD's hipErrorInvalidDevicePointer. */
+  AH_REQUIRE(ah_alloc_find(ptr, &a), hipErrorInvalidDevicePointer);
+  AH_REQUIRE(a.kind == AH_MEM_DEVICE || a.kind == AH_MEM_MANAGED, hipErrorInvalidDevicePointer);
   return hipSuccess;
 }
 

@@ -96,7 +96,7 @@ AH_TEST(ext_link_type) {
   CHECK_HIP(hipExtGetLinkTypeAndHopCount(1, 0, &t2, &h2));
   CHECK_EQ(h1, 1u);
   CHECK_EQ(h2, h1);
-  CHECK_EQ(t1, (uint32_t)HSA_AMD_LINK_INFO_TYPE_XGMI);
+  CHECK_EQ(t1, 4u); /* HSA_AMD_LINK_INFO_TYPE_XGMI */
   CHECK_EQ(t2, t1);
   CHECK_ERR(hipExtGetLinkTypeAndHopCount(0, 0, &t1, &h1), hipErrorInvalidValue);
   CHECK_ERR(hipExtGetLinkTypeAndHopCount(2, 0, &t1, &h1), hipErrorInvalidDevice);
@@ -319,10 +319,10 @@ AH_TEST(pointer_set_drv_get) {
   CHECK_ERR(hipPointerSetAttribute(&one, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, NULL),
             hipErrorInvalidValue);
   CHECK_ERR(hipPointerSetAttribute(&one, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, host),
-            hipErrorInvalidValue);
+            hipErrorInvalidDevicePointer);
   CHECK_HIP(hipFree(d));
   CHECK_ERR(hipPointerSetAttribute(&one, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, d),
-            hipErrorInvalidValue);
+            hipErrorInvalidDevicePointer);
   return AH_PASS;
 }
 

@@ -68,12 +68,9 @@ typedef struct hipFunctionLaunchParams_t {
   void **kernelParams;
 } hipFunctionLaunchParams;
 
-/* hipExtGetLinkTypeAndHopCount's link types (HSA's numbering). */
-#define HSA_AMD_LINK_INFO_TYPE_HYPERTRANSPORT 0
-#define HSA_AMD_LINK_INFO_TYPE_QPI 1
-#define HSA_AMD_LINK_INFO_TYPE_PCIE 2
-#define HSA_AMD_LINK_INFO_TYPE_INFINBAND 3
-#define HSA_AMD_LINK_INFO_TYPE_XGMI 4
+/* hipExtGetLinkTypeAndHopCount's link types are HSA's numbers
+ * (hsa_amd_link_info_type_t: HYPERTRANSPORT 0, QPI 1, PCIE 2, INFINBAND 3,
+ * XGMI 4); HIP's headers do not name them (programs define them). */
 
 /* hipExtLaunchKernel / hipExtModuleLaunchKernel flags. */
 #define hipExtAnyOrderLaunch 0x01
@@ -87,7 +84,26 @@ typedef struct hipFunctionLaunchParams_t {
 extern "C" {
 #endif
 
-/* AMD extensions (hip_ext.h has the launch ones). */
+/* AMD extensions. The launches are here, as in HIP 6's hip_runtime_api.h;
+ * hip_ext.h adds the typed hipExtLaunchKernelGGL. */
+hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
+                                    uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
+                                    uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+                                    uint32_t localWorkSizeZ, size_t sharedMemBytes,
+                                    hipStream_t hStream, void **kernelParams, void **extra,
+                                    hipEvent_t startEvent __dparm(NULL),
+                                    hipEvent_t stopEvent __dparm(NULL),
+                                    uint32_t flags __dparm(0));
+hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
+                                    uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
+                                    uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+                                    uint32_t localWorkSizeZ, size_t sharedMemBytes,
+                                    hipStream_t hStream, void **kernelParams, void **extra,
+                                    hipEvent_t startEvent __dparm(NULL),
+                                    hipEvent_t stopEvent __dparm(NULL));
+hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
+                              void **args, size_t sharedMemBytes, hipStream_t stream,
+                              hipEvent_t startEvent, hipEvent_t stopEvent, int flags);
 hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize,
                                         const uint32_t *cuMask);
 hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32_t *cuMask);
