@@ -120,6 +120,10 @@ static hipError_t ext_module(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t
   err = work_to_grid(gx, gy, gz, lx, ly, lz, &grid, &block);
   if (err != hipSuccess)
     return err;
+  /* A module launch's dynamic shared memory over the limit is
+   * hipErrorInvalidValue on AMD (hipExtLaunchKernel's is hipErrorOutOfMemory). */
+  if (ah_current_device() != NULL && shmem > ah_current_device()->props.sharedMemPerBlock)
+    return hipErrorInvalidValue;
   return ext_launch(NULL, NULL, grid, block, shmem, stream, kernelParams, start, stop, (int)flags,
                     f, extra);
 }
