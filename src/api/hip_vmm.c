@@ -244,18 +244,23 @@ AH_EXPORT hipError_t hipMemExportToShareableHandle(void *shareableHandle,
   return hipSuccess;
 }
 
-/* osHandle is the file descriptor itself, cast to a pointer, as in HIP and
- * CUDA; it stays the caller's. The allocation is of the current device. */
+/* osHandle names a file descriptor in either convention: AMD's runtime
+ * (and hip-tests) passes a pointer to it, CUDA code (hipified) the
+ * descriptor itself cast to a pointer. Nothing is mapped below 64 KiB
+ * (mmap_min_addr), so a smaller value is a descriptor, a larger one a
+ * pointer to one. The descriptor stays the caller's. The allocation is of
+ * the current device. */
 AH_EXPORT hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle,
                                                      void *osHandle,
                                                      hipMemAllocationHandleType shHandleType) {
   struct ah_device *dev;
   struct vmm_alloc *a;
   struct stat st;
-  int fd = (int)(intptr_t)osHandle;
+  int fd;
 
   AH_ENTER();
-  AH_REQUIRE(handle != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(handle != NULL && osHandle != NULL, hipErrorInvalidValue);
+  fd = (uintptr_t)osHandle < 65536 ? (int)(uintptr_t)osHandle : *(const int *)osHandle;
   AH_REQUIRE(shHandleType == hipMemHandleTypePosixFileDescriptor, hipErrorInvalidValue);
   AH_REQUIRE(fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0, hipErrorInvalidValue);
   AH_REQUIRE((size_t)st.st_size % granule() == 0, hipErrorInvalidValue);

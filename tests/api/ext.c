@@ -557,12 +557,25 @@ AH_TEST(vmm_export_import) {
   CHECK_ERR(hipMemImportFromShareableHandle(NULL, (void *)(intptr_t)fd,
                                             hipMemHandleTypePosixFileDescriptor),
             hipErrorInvalidValue);
-  CHECK_ERR(hipMemImportFromShareableHandle(&h2, (void *)(intptr_t)-1,
-                                            hipMemHandleTypePosixFileDescriptor),
+  {
+    int bad = -1;
+
+    CHECK_ERR(hipMemImportFromShareableHandle(&h2, &bad, hipMemHandleTypePosixFileDescriptor),
+              hipErrorInvalidValue);
+  }
+  CHECK_ERR(hipMemImportFromShareableHandle(&h2, NULL, hipMemHandleTypePosixFileDescriptor),
             hipErrorInvalidValue);
   CHECK_HIP(hipMemImportFromShareableHandle(&h2, (void *)(intptr_t)fd,
                                             hipMemHandleTypePosixFileDescriptor));
-  close(fd); /* the import keeps its own */
+  /* AMD's convention: a pointer to the descriptor; another allocation of the same memory. */
+  {
+    hipMemGenericAllocationHandle_t h3;
+
+    CHECK_HIP(hipMemImportFromShareableHandle(&h3, &fd, hipMemHandleTypePosixFileDescriptor));
+    CHECK(h3 != h2);
+    CHECK_HIP(hipMemRelease(h3));
+  }
+  close(fd); /* the imports keep their own */
   CHECK(h2 != h);
   CHECK_HIP(hipMemAddressReserve((void **)&va, g, 0, NULL, 0));
   CHECK_HIP(hipMemAddressReserve((void **)&vb, g, 0, NULL, 0));
