@@ -95,17 +95,34 @@ AH_EXPORT hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBl
 
 /* Sizes in threads (OpenCL's global and local work sizes). AMD runs a
  * smaller last block when a global size is not a multiple of the local
- * one; anyhip's blocks are all of one size, so that is refused
- * (hipErrorInvalidValue) rather than run with threads past the end. */
+ * one. A global size up to the local one is exactly that: one block of the
+ * global size (blockDim reads it, as on AMD). Otherwise anyhip's blocks are
+ * all of one size, so a remainder is refused (hipErrorInvalidValue) rather
+ * than run with threads past the end. */
+static hipError_t dim_of(uint32_t g, uint32_t l, uint32_t *grid, uint32_t *block) {
+  if (g == 0 || l == 0)
+    return hipErrorInvalidValue;
+  if (g <= l) {
+    *grid = 1;
+    *block = g;
+    return hipSuccess;
+  }
+  if (g % l != 0)
+    return hipErrorInvalidValue;
+  *grid = g / l;
+  *block = l;
+  return hipSuccess;
+}
+
 static hipError_t work_to_grid(uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly,
                                uint32_t lz, dim3 *grid, dim3 *block) {
-  if (lx == 0 || ly == 0 || lz == 0 || gx == 0 || gy == 0 || gz == 0)
-    return hipErrorInvalidValue;
-  if (gx % lx != 0 || gy % ly != 0 || gz % lz != 0)
-    return hipErrorInvalidValue;
-  *grid = (dim3){gx / lx, gy / ly, gz / lz};
-  *block = (dim3){lx, ly, lz};
-  return hipSuccess;
+  hipError_t err = dim_of(gx, lx, &grid->x, &block->x);
+
+  if (err == hipSuccess)
+    err = dim_of(gy, ly, &grid->y, &block->y);
+  if (err == hipSuccess)
+    err = dim_of(gz, lz, &grid->z, &block->z);
+  return err;
 }
 
 static hipError_t ext_module(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
