@@ -134,6 +134,16 @@ static hipError_t ext_module(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t
 
   if (f == NULL)
     return hipErrorInvalidResourceHandle;
+  /* AMD checks the local sizes against the device's block limits first
+   * (hipErrorInvalidValue), whatever the global sizes. */
+  if (ah_current_device() != NULL) {
+    const hipDeviceProp_t *p = &ah_current_device()->props;
+
+    if (lx > (uint32_t)p->maxThreadsDim[0] || ly > (uint32_t)p->maxThreadsDim[1] ||
+        lz > (uint32_t)p->maxThreadsDim[2] ||
+        (uint64_t)lx * ly * lz > (uint64_t)p->maxThreadsPerBlock)
+      return hipErrorInvalidValue;
+  }
   err = work_to_grid(gx, gy, gz, lx, ly, lz, &grid, &block);
   if (err != hipSuccess)
     return err;

@@ -577,6 +577,10 @@ AH_TEST(module_ext_launch) {
             hipErrorInvalidValue);
   CHECK_ERR(hipExtModuleLaunchKernel(f, 0, 1, 1, 1, 1, 1, 0, NULL, params, NULL, NULL, NULL, 0),
             hipErrorInvalidValue);
+  /* A local size past the block limits, even above the global size: AMD's code. */
+  CHECK_ERR(hipExtModuleLaunchKernel(f, 10, 1, 1, (uint32_t)-1, 1, 1, 0, NULL, params, NULL, NULL,
+                                     NULL, 0),
+            hipErrorInvalidValue);
   CHECK_ERR(hipExtModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, (size_t)-1, NULL, params, NULL, NULL,
                                      NULL, 0),
             hipErrorInvalidValue);
