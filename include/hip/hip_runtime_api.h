@@ -1602,6 +1602,12 @@ hipError_t hipGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t no
 #pragma GCC visibility pop
 #endif
 
+/* Issue 11's second round: hip_ext's C functions, stream memory operations,
+ * virtual memory, IPC. */
+#include <hip/anyhip/common/ext_api.h>
+/* HIP 5's device properties (gcnArch), as HIP 6 keeps them. */
+#include <hip/hip_deprecated.h>
+
 #if defined(__cplusplus) && !defined(__HIP_DISABLE_CPP_FUNCTIONS__)
 /* HIP's C++ overloads: typed pointers, and hipMallocAsync from a given pool. */
 static inline hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool,

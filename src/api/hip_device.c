@@ -96,12 +96,15 @@ AH_EXPORT hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
 
 /* Scores each device by how many of the requested (nonzero) properties it
  * meets or exceeds, and picks the best; ties go to the lowest ordinal. */
-AH_EXPORT hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
+#include "device_internal.h"
+
+hipError_t ah_device_choose(int *device, const hipDeviceProp_t *prop) {
   int best = 0, best_score = -1;
 
-  AH_ENTER();
-  AH_REQUIRE(device != NULL && prop != NULL, hipErrorInvalidValue);
-  AH_REQUIRE(ah_device_count() > 0, hipErrorNoDevice);
+  if (device == NULL || prop == NULL)
+    return hipErrorInvalidValue;
+  if (ah_device_count() == 0)
+    return hipErrorNoDevice;
   for (int i = 0; i < ah_device_count(); i++) {
     const hipDeviceProp_t *p = &ah_device_get(i)->props;
     int score = 0;
@@ -138,6 +141,11 @@ AH_EXPORT hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
   return hipSuccess;
 }
 
+AH_EXPORT hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
+  AH_ENTER();
+  AH_RETURN(ah_device_choose(device, prop));
+}
+
 /* ---- properties and attributes -------------------------------------------- */
 
 static hipError_t get_props(hipDeviceProp_t *prop, int deviceId) {
@@ -152,6 +160,11 @@ static hipError_t get_props(hipDeviceProp_t *prop, int deviceId) {
     prop->memoryPoolsSupported = 1; /* the core's stream-ordered allocator, on any backend */
   }
   return err;
+}
+
+/* hip_deprecated.c reads the properties through this. */
+hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId) {
+  return get_props(prop, deviceId);
 }
 
 AH_EXPORT hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {

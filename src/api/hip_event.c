@@ -58,28 +58,57 @@ AH_EXPORT hipError_t hipEventDestroy(hipEvent_t event) {
   AH_RETURN(ah_event_destroy(e));
 }
 
-AH_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+/* hipEventRecord's work on a live event, for the entry points of other
+ * files too (hipExtLaunchKernel's start and stop events). */
+hipError_t ah_event_record(struct ah_event *e, hipStream_t stream) {
   struct ah_device *dev;
-  struct ah_event *e;
+  hipError_t err;
   void *q;
+
+  err = ah_stream_resolve(stream, &dev, &q);
+  if (err != hipSuccess)
+    return err;
+  /* The stream must be on the event's device. */
+  if (dev != e->dev)
+    return hipErrorInvalidHandle;
+  if (atomic_load(&ah_capture_count) != 0) {
+    int done;
+
+    err = ah_capture_event_record(q, e, &done); /* on a capturing stream: an edge */
+    if (err != hipSuccess || done)
+      return err;
+  }
+  err = dev->backend->event_record(dev, q, e->impl);
+  if (err == hipSuccess && e->ipc != NULL) /* shared with another process */
+    err = ah_ipc_event_recorded(e, dev, q);
+  if (err == hipSuccess)
+    e->recorded = 1;
+  return err;
+}
+
+AH_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+  struct ah_event *e;
 
   AH_ENTER();
   AH_REQUIRE(event != NULL, hipErrorInvalidHandle);
   e = ah_event_lookup(event);
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
-  AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
-  /* The stream must be on the event's device. */
-  AH_REQUIRE(dev == e->dev, hipErrorInvalidHandle);
-  if (atomic_load(&ah_capture_count) != 0) {
-    int done;
+  AH_RETURN(ah_event_record(e, stream));
+}
 
-    AH_REQUIRE_OK(ah_capture_event_record(q, e, &done)); /* on a capturing stream: an edge */
-    if (done)
-      return hipSuccess;
-  }
-  AH_REQUIRE_OK(dev->backend->event_record(dev, q, e->impl));
-  e->recorded = 1;
-  return hipSuccess;
+/* hipEventRecordExternal only matters inside a stream capture (an external
+ * event node in CUDA); outside one it is a plain record, as in HIP. During
+ * a capture it is recorded like hipEventRecord (docs/graphs.md). */
+AH_EXPORT hipError_t hipEventRecordWithFlags(hipEvent_t event, hipStream_t stream,
+                                             unsigned int flags) {
+  struct ah_event *e;
+
+  AH_ENTER();
+  AH_REQUIRE(event != NULL, hipErrorInvalidHandle);
+  AH_REQUIRE((flags & ~(unsigned)hipEventRecordExternal) == 0, hipErrorInvalidValue);
+  e = ah_event_lookup(event);
+  AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
+  AH_RETURN(ah_event_record(e, stream));
 }
 
 /* An event never recorded counts as complete (HIP and CUDA). */
@@ -91,7 +120,9 @@ AH_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
   e = ah_event_lookup(event);
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
   AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
-  AH_RETURN(e->dev->backend->event_query(e->dev, e->impl));
+  AH_REQUIRE_OK(e->dev->backend->event_query(e->dev, e->impl));
+  AH_REQUIRE(e->ipc == NULL || ah_ipc_event_done(e), hipErrorNotReady);
+  return hipSuccess;
 }
 
 AH_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
@@ -105,6 +136,8 @@ AH_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
   AH_REQUIRE_OK(ah_capture_check_unsafe()); /* an unsafe call during capture (AMD: 900) */
   AH_REQUIRE_OK(e->dev->backend->event_sync(e->dev, e->impl));
+  if (e->ipc != NULL) /* records made by other processes too */
+    ah_ipc_event_sync(e);
   ah_mempool_sync(e->dev); /* pools give back memory above their release threshold */
   return hipSuccess;
 }

@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "managed.h"
 #include "stream.h"
+#include "mem_internal.h"
 
 #include <string.h>
 
@@ -216,18 +217,17 @@ static size_t offset_in(const struct ah_alloc *a, const void *p) {
   return x - (uintptr_t)a->device_ptr;
 }
 
-AH_EXPORT hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute,
-                                            hipDeviceptr_t ptr) {
+/* hipPointerGetAttribute's work, for hipDrvPointerGetAttributes too. */
+hipError_t ah_pointer_attribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr) {
   struct ah_alloc a;
   size_t off;
 
-  AH_ENTER();
-  AH_REQUIRE(data != NULL, hipErrorInvalidValue);
-  AH_REQUIRE(attribute >= HIP_POINTER_ATTRIBUTE_CONTEXT &&
-                 attribute <= HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
-             hipErrorInvalidValue);
-  AH_REQUIRE(ptr != NULL, hipErrorInvalidValue);
-  AH_REQUIRE(ah_alloc_find(ptr, &a), hipErrorInvalidValue);
+  if (data == NULL)
+    return hipErrorInvalidValue;
+  if (attribute < HIP_POINTER_ATTRIBUTE_CONTEXT || attribute > HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE)
+    return hipErrorInvalidValue;
+  if (ptr == NULL || !ah_alloc_find(ptr, &a))
+    return hipErrorInvalidValue;
   off = offset_in(&a, ptr);
   switch (attribute) {
   case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE: /* as hipPointerGetAttributes' type */
@@ -262,6 +262,12 @@ AH_EXPORT hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute att
         a.kind == AH_MEM_REGISTERED && (a.flags & hipHostRegisterReadOnly) ? 1 : 3;
     return hipSuccess;
   default: /* contexts, P2P tokens, buffer ids, IPC, handle types, RDMA, pools */
-    return ah_fail(hipErrorNotSupported, __func__, "attribute");
+    return hipErrorNotSupported;
   }
+}
+
+AH_EXPORT hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute,
+                                            hipDeviceptr_t ptr) {
+  AH_ENTER();
+  AH_RETURN(ah_pointer_attribute(data, attribute, ptr));
 }

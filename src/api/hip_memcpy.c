@@ -84,6 +84,7 @@ hipError_t ah_memcpy_symbol(struct ah_device *dev, const void *symbol, void **ad
 
 struct side {
   int known;     /* an allocation or a device variable */
+  int prot;      /* hipMemAccessFlags of a hipMemMap range; 3 (read-write) otherwise */
   int device;    /* on the device side (for hipMemcpyDefault) */
   uintptr_t end; /* end of the known range holding the pointer */
 };
@@ -93,10 +94,13 @@ static void classify(const void *p, struct side *s) {
   uintptr_t x = (uintptr_t)p;
 
   memset(s, 0, sizeof(*s));
+  s->prot = hipMemAccessFlagsProtReadWrite;
   if (ah_alloc_find(p, &a)) {
     uintptr_t h = (uintptr_t)a.host_ptr;
 
     s->known = 1;
+    if (a.origin == AH_ORIGIN_VMM) /* the access hipMemSetAccess gave (src/api/hip_vmm.c) */
+      s->prot = (int)a.flags;
     if (a.host_ptr != NULL && x >= h && x - h < a.bytes) {
       /* Pinned and registered host memory is host memory; managed memory
        * counts as device memory, as CUDA's unified addressing sees it. */
@@ -136,6 +140,10 @@ static hipError_t check_copy(void *dst, size_t dext, const void *src, size_t sex
   classify(dst, &d);
   classify(src, &s);
   if (!fits(&d, dst, dext) || !fits(&s, src, sext))
+    return hipErrorInvalidValue;
+  /* A mapped range the device may not write (or read): refused, not faulted. */
+  if ((dext != 0 && d.prot != hipMemAccessFlagsProtReadWrite) ||
+      (sext != 0 && !(s.prot & hipMemAccessFlagsProtRead)))
     return hipErrorInvalidValue;
   /* HIP's one direction check: two unknown (host) pointers need a host kind. */
   if (!d.known && !s.known && kind != hipMemcpyHostToHost && kind != hipMemcpyDefault)
@@ -369,7 +377,7 @@ hipError_t ah_memset_cmd(void *dst, uint32_t value, unsigned elem, size_t count,
   if (row == 0 || height == 0)
     return hipSuccess;
   extent = extent_2d(pitch, row, height);
-  if (extent == 0 || !fits(&d, dst, extent))
+  if (extent == 0 || !fits(&d, dst, extent) || d.prot != hipMemAccessFlagsProtReadWrite)
     return hipErrorInvalidValue;
   cmd->set.dst = dst;
   cmd->set.value = value;
@@ -500,7 +508,7 @@ static hipError_t copy_symbol(const void *symbol, void *mem, size_t bytes, size_
   if (bytes == 0)
     return hipSuccess;
   classify(mem, &m);
-  if (!fits(&m, mem, bytes))
+  if (!fits(&m, mem, bytes) || m.prot != hipMemAccessFlagsProtReadWrite)
     return hipErrorInvalidValue;
   if (kind == hipMemcpyDefault || kind == hipMemcpyDeviceToDeviceNoCU)
     kind = m.device ? hipMemcpyDeviceToDevice
@@ -583,7 +591,7 @@ hipError_t ah_memset_check(void *dst, size_t extent, int *host) {
   struct side d;
 
   classify(dst, &d);
-  if (!d.known || !fits(&d, dst, extent))
+  if (!d.known || !fits(&d, dst, extent) || d.prot != hipMemAccessFlagsProtReadWrite)
     return hipErrorInvalidValue;
   *host = !d.device;
   return hipSuccess;

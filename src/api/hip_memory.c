@@ -18,8 +18,6 @@
 #define HOST_REGISTER_FLAGS                                                                        \
   (hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory |                     \
    hipHostRegisterReadOnly | hipExtHostRegisterUncached)
-#define EXT_MALLOC_FLAGS                                                                           \
-  (hipDeviceMallocFinegrained | hipDeviceMallocUncached | hipDeviceMallocContiguous)
 /* Rows of hipMallocPitch start on this boundary (HIP's texture pitch alignment). */
 #define PITCH_ALIGN 256
 
@@ -62,6 +60,8 @@ static hipError_t free_record(void *ptr, enum ah_mem_kind k1, enum ah_mem_kind k
 
   if (!ah_alloc_find(ptr, &a) || a.base != (uintptr_t)ptr || (a.kind != k1 && a.kind != k2))
     return hipErrorInvalidValue;
+  if (a.origin != AH_ORIGIN_ALLOC) /* hipMemUnmap's or hipIpcCloseMemHandle's to end */
+    return hipErrorInvalidValue;
   if (ah_in_host_fn != 0)
     return hipErrorNotPermitted; /* the wait below could wait for the caller itself */
   /* A fault in earlier work is reported by the next synchronizing call, not here. */
@@ -86,11 +86,20 @@ AH_EXPORT hipError_t hipMalloc(void **ptr, size_t size) {
   AH_RETURN(alloc_record(ah_current_device(), size, AH_MEM_DEVICE, 0, 0, ptr));
 }
 
+/* AMD's checks: flags is exactly one of hipDeviceMallocDefault,
+ * Finegrained, Uncached, Contiguous or hipMallocSignalMemory (no
+ * combinations: Uncached is 3), and signal memory is 8 bytes. Every kind
+ * is the same memory on the CPU device (coherent host memory); NVIDIA:
+ * cuMemAlloc. */
 AH_EXPORT hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flags) {
   AH_ENTER();
   AH_REQUIRE(ptr != NULL, hipErrorInvalidValue);
   *ptr = NULL;
-  AH_REQUIRE((flags & ~EXT_MALLOC_FLAGS) == 0, hipErrorInvalidValue);
+  AH_REQUIRE(flags == hipDeviceMallocDefault || flags == hipDeviceMallocFinegrained ||
+                 flags == hipDeviceMallocUncached || flags == hipDeviceMallocContiguous ||
+                 flags == hipMallocSignalMemory,
+             hipErrorInvalidValue);
+  AH_REQUIRE(flags != hipMallocSignalMemory || sizeBytes == 8, hipErrorInvalidValue);
   if (sizeBytes == 0)
     return hipSuccess;
   AH_RETURN(alloc_record(ah_current_device(), sizeBytes, AH_MEM_DEVICE, flags, 0, ptr));

@@ -450,39 +450,52 @@ static hipError_t unpack(const ahKernelSig *sig, unsigned char *buf, size_t size
   return hipSuccess;
 }
 
+/* hipModuleLaunchKernel's work, for hipExtModuleLaunchKernel too. */
+hipError_t ah_module_launch(hipFunction_t f, dim3 grid, dim3 block, size_t shmem,
+                            hipStream_t stream, void **kernelParams, void **extra,
+                            int cooperative) {
+  const void *fn = NULL;
+  const ahKernelSig *sig = NULL;
+  void *small[AH_MODULE_ARGS], **argv = kernelParams;
+  unsigned char *buf;
+  size_t size;
+  hipError_t err;
+
+  if (kernelParams != NULL && extra != NULL)
+    return hipErrorInvalidValue;
+  err = resolve_function(f, &fn, &sig);
+  if (err != hipSuccess || extra == NULL)
+    return err != hipSuccess
+               ? err
+               : ah_launch_kernel(fn, sig, grid, block, shmem, stream, argv, cooperative);
+  err = parse_extra(extra, &buf, &size);
+  if (err != hipSuccess)
+    return err;
+  argv = small;
+  if (sig->nargs > AH_MODULE_ARGS) {
+    argv = calloc(sig->nargs, sizeof(*argv));
+    if (argv == NULL)
+      return hipErrorOutOfMemory;
+  }
+  err = unpack(sig, buf, size, argv);
+  /* The launch copies the arguments before it returns. */
+  if (err == hipSuccess)
+    err = ah_launch_kernel(fn, sig, grid, block, shmem, stream, argv, cooperative);
+  if (argv != small)
+    free(argv);
+  return err;
+}
+
 AH_EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX,
                                            unsigned int gridDimY, unsigned int gridDimZ,
                                            unsigned int blockDimX, unsigned int blockDimY,
                                            unsigned int blockDimZ, unsigned int sharedMemBytes,
                                            hipStream_t stream, void **kernelParams,
                                            void **extra) {
-  const void *fn = NULL;
-  const ahKernelSig *sig = NULL;
-  void *small[AH_MODULE_ARGS], **argv = kernelParams;
   dim3 grid = {gridDimX, gridDimY, gridDimZ}, block = {blockDimX, blockDimY, blockDimZ};
-  unsigned char *buf;
-  size_t size;
-  hipError_t err;
 
   AH_ENTER();
-  AH_REQUIRE(kernelParams == NULL || extra == NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(resolve_function(f, &fn, &sig));
-  if (extra != NULL) {
-    AH_REQUIRE_OK(parse_extra(extra, &buf, &size));
-    argv = small;
-    if (sig->nargs > AH_MODULE_ARGS) {
-      argv = calloc(sig->nargs, sizeof(*argv));
-      AH_REQUIRE(argv != NULL, hipErrorOutOfMemory);
-    }
-    err = unpack(sig, buf, size, argv);
-    /* The launch copies the arguments before it returns. */
-    if (err == hipSuccess)
-      err = ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, argv, 0);
-    if (argv != small)
-      free(argv);
-    AH_RETURN(err);
-  }
-  AH_RETURN(ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, argv, 0));
+  AH_RETURN(ah_module_launch(f, grid, block, sharedMemBytes, stream, kernelParams, extra, 0));
 }
 
 /* Every block resident at once, so that the kernel may use grid.sync(). */

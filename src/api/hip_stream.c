@@ -112,9 +112,13 @@ AH_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, un
   if (e->dev->backend != dev->backend) {
     /* Different kinds of device cannot wait on each other's events: wait on
      * the host now; everything queued on the stream later comes after. */
-    AH_RETURN(e->dev->backend->event_sync(e->dev, e->impl));
+    AH_REQUIRE_OK(e->dev->backend->event_sync(e->dev, e->impl));
+  } else {
+    AH_REQUIRE_OK(dev->backend->queue_wait_event(dev, q, e->impl));
   }
-  AH_RETURN(dev->backend->queue_wait_event(dev, q, e->impl));
+  if (e->ipc != NULL) /* an interprocess event: records of other processes too */
+    AH_RETURN(ah_ipc_event_wait(e, dev, q));
+  return hipSuccess;
 }
 
 AH_EXPORT hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {

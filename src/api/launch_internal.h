@@ -20,4 +20,10 @@ hipError_t ah_module_function(const void *h, const void **fn, const ahKernelSig 
 /* hipSuccess when func is a registered kernel, else hipErrorInvalidDeviceFunction. */
 hipError_t ah_launch_is_kernel(const void *func);
 
+/* hip_module.c: hipModuleLaunchKernel's checks and launch (kernelParams or
+ * extra) of a module function handle. */
+hipError_t ah_module_launch(hipFunction_t f, dim3 grid, dim3 block, size_t shmem,
+                            hipStream_t stream, void **kernelParams, void **extra,
+                            int cooperative);
+
 #endif

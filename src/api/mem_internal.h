@@ -39,4 +39,7 @@ hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, in
  * empty request. */
 hipError_t ah_mem_alloc_pitch(void **ptr, size_t *pitch, size_t width, size_t height);
 
+/* hip_managed.c. hipPointerGetAttribute's work (arguments checked there). */
+hipError_t ah_pointer_attribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr);
+
 #endif

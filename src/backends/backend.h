@@ -111,8 +111,21 @@ struct ah_managed_hint {
   unsigned flags;          /* ATTACH: hipMemAttachGlobal, Host or Single */
 };
 
+/* hipStreamWaitValue32/64 and hipStreamWriteValue32/64 (the stream_memop op). */
+struct ah_memop_req {
+  void *ptr;            /* the word: memory of this device's backend, checked */
+  uint64_t value, mask; /* mask: all ones for a write */
+  unsigned op;          /* a wait's hipStreamWaitValue* */
+  int wide;             /* 64-bit word */
+  int write;
+};
+
 struct ah_backend {
   const char *name; /* matched against ANYHIP_DEVICES only */
+  /* Device memory is host memory at the same address (the CPU's): the core
+   * then reads and maps it itself (stream memory operations, virtual memory
+   * management through memfd mappings, docs/memory.md). */
+  int host_addressable;
 
   /* Devices. probe runs once, under the init lock; returns how many devices
    * this backend has (0 is fine: no driver, no devices). device_open fills
@@ -185,6 +198,26 @@ struct ah_backend {
    * checked the range, the device and the queue, and keeps what
    * hipMemRangeGetAttribute reports itself). NULL: nothing to tell it. */
   hipError_t (*managed_hint)(struct ah_device *dev, const struct ah_managed_hint *hint);
+  /* Optional: a stream memory operation queued on q by the device itself.
+   * hipErrorNotSupported (or NULL) sends it to the core's fallback, a host
+   * function that polls or writes the word; a backend without this op has
+   * device memory the host can address directly (the CPU's). */
+  hipError_t (*stream_memop)(struct ah_device *dev, void *q, const struct ah_memop_req *req);
+
+  /* Optional: interprocess memory (hipIpc*MemHandle). export writes a handle
+   * (at most 64 bytes, zeroed by the caller) naming the device allocation
+   * [base, base + bytes); open maps a handle made by another process and
+   * gives the allocation's address and size here (hipErrorInvalidContext
+   * for a handle of this process); close unmaps what open gave. NULL:
+   * hipErrorNotSupported. */
+  hipError_t (*ipc_mem_export)(struct ah_device *dev, void *base, size_t bytes, void *handle);
+  hipError_t (*ipc_mem_open)(struct ah_device *dev, const void *handle, void **base,
+                             size_t *bytes);
+  hipError_t (*ipc_mem_close)(struct ah_device *dev, void *base);
+  /* Optional: interprocess events of the device itself (NVIDIA's). NULL:
+   * the core shares the event's state through shared memory (the CPU's). */
+  hipError_t (*ipc_event_export)(struct ah_device *dev, void *ev, void *handle);
+  hipError_t (*ipc_event_open)(struct ah_device *dev, const void *handle, void **ev);
 };
 
 #endif

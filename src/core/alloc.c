@@ -158,6 +158,10 @@ static void collect(const void *nodep, VISIT which, int depth) {
 
   if ((which != postorder && which != leaf) || r->a.dev != walk.dev)
     return;
+  /* hipMemMap ranges and opened IPC handles end with hipMemUnmap and
+   * hipIpcCloseMemHandle, not with a reset (src/api/hip_vmm.c, hip_ipc.c). */
+  if (r->a.origin != AH_ORIGIN_ALLOC)
+    return;
   if (walk.n == walk.cap) {
     size_t cap = walk.cap ? walk.cap * 2 : 64;
     struct rec **l = realloc(walk.list, cap * sizeof(*l));

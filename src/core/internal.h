@@ -34,6 +34,7 @@ enum ah_kind {
   AH_KIND_RTC_LINK,    /* hiprtcLinkState */
   AH_KIND_CONTEXT,     /* hipCtx_t: a device's primary context */
   AH_KIND_USER_OBJECT, /* hipUserObject_t (graphs) */
+  AH_KIND_VMM_ALLOC,   /* hipMemGenericAllocationHandle_t (src/api/hip_vmm.c) */
 };
 #define AH_MAGIC 0x41485950u /* "AHYP" */
 
@@ -94,6 +95,8 @@ struct ah_stream {
   void *queue; /* backend queue */
   unsigned flags;
   int priority;
+  uint32_t *cu_mask;      /* hipExtStreamCreateWithCUMask's mask (malloc'd), or NULL */
+  uint32_t cu_mask_words;
   struct ah_stream *next; /* in dev->streams */
 };
 
@@ -103,6 +106,7 @@ struct ah_event {
   void *impl; /* backend event */
   unsigned flags;
   atomic_int recorded; /* hipEventElapsedTime needs both; set by concurrent records */
+  struct ah_ipc_event *ipc; /* shared with other processes (src/api/hip_ipc.c), or NULL */
 };
 
 /* Resolves a user stream handle: NULL and hipStreamLegacy are the current
@@ -123,7 +127,10 @@ struct ah_alloc {
   void *host_ptr;   /* the host-side address, NULL for device memory */
   size_t pitch;     /* hipMallocPitch, else 0 */
   void *pool_block; /* hipMallocAsync memory: its block in core/mempool.c, else NULL */
+  int origin;       /* AH_ORIGIN_*: who made the range (and so who may free it) */
 };
+/* ah_alloc.origin: ranges not made by an allocation call are not hipFree's. */
+enum { AH_ORIGIN_ALLOC = 0, AH_ORIGIN_VMM /* hipMemMap */, AH_ORIGIN_IPC /* hipIpcOpenMemHandle */ };
 
 hipError_t ah_alloc_insert(const struct ah_alloc *a);
 /* Finds the allocation holding addr (device or host side); copies it to *out. */

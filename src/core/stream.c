@@ -130,6 +130,8 @@ static void stream_release(struct ah_stream *s) {
 
   ah_object_fini(&s->obj);
   s->queue = NULL;
+  free(s->cu_mask);
+  s->cu_mask = NULL;
   dev->backend->queue_destroy(dev, q);
   grave_put(&stream_grave, s);
 }
@@ -261,7 +263,10 @@ hipError_t ah_stream_resolve(hipStream_t h, struct ah_device **dev, void **queue
 
 /* ---- events ---- */
 
-hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_event **out) {
+/* Makes the core event around impl (a backend event made by the caller, or
+ * NULL to make one). */
+static hipError_t event_make(struct ah_device *dev, unsigned flags, void *impl,
+                             struct ah_event **out) {
   struct event_obj *o = grave_take(&event_grave);
   hipError_t err;
 
@@ -269,14 +274,16 @@ hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_even
     return hipErrorOutOfMemory;
   o->e.dev = dev;
   o->e.flags = flags;
-  err = dev->backend->event_create(dev, flags, &o->e.impl);
+  o->e.impl = impl;
+  err = impl != NULL ? hipSuccess : dev->backend->event_create(dev, flags, &o->e.impl);
   if (err != hipSuccess) {
     grave_put(&event_grave, o);
     return err;
   }
   err = ah_object_init(&o->e.obj, AH_KIND_EVENT);
   if (err != hipSuccess) {
-    dev->backend->event_destroy(dev, o->e.impl);
+    if (impl == NULL)
+      dev->backend->event_destroy(dev, o->e.impl);
     grave_put(&event_grave, o);
     return err;
   }
@@ -290,6 +297,21 @@ hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_even
   pthread_mutex_unlock(&events_lock);
   *out = &o->e;
   return hipSuccess;
+}
+
+hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_event **out) {
+  return event_make(dev, flags, NULL, out);
+}
+
+hipError_t ah_event_adopt(struct ah_device *dev, unsigned flags, void *impl, hipEvent_t *out) {
+  struct ah_event *e;
+  hipError_t err = event_make(dev, flags, impl, &e);
+
+  if (err == hipSuccess)
+    *out = (hipEvent_t)e;
+  else
+    dev->backend->event_destroy(dev, impl);
+  return err;
 }
 
 /* events_lock held. */
@@ -311,6 +333,7 @@ static void event_release(struct event_obj *o) {
 
   ah_object_fini(&o->e.obj);
   o->e.impl = NULL;
+  ah_ipc_event_release(&o->e);
   dev->backend->event_destroy(dev, impl);
   grave_put(&event_grave, o);
 }

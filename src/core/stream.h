@@ -34,5 +34,22 @@ hipError_t ah_event_destroy(struct ah_event *e);
 void ah_events_destroy_all(struct ah_device *dev);
 /* The live event behind h, or NULL. */
 struct ah_event *ah_event_lookup(hipEvent_t h);
+/* An event around a backend event made elsewhere (hipIpcOpenEventHandle of
+ * a backend with its own interprocess events); the event owns impl. */
+hipError_t ah_event_adopt(struct ah_device *dev, unsigned flags, void *impl, hipEvent_t *out);
+
+/* Interprocess events shared through a page of shared memory
+ * (src/api/hip_ipc.c), for events with e->ipc set: a record's number and
+ * its completion on (dev, q); whether all records so far are complete; a
+ * host-side wait; a stream wait; and the release at destroy. */
+hipError_t ah_ipc_event_recorded(struct ah_event *e, struct ah_device *dev, void *q);
+int ah_ipc_event_done(const struct ah_event *e);
+void ah_ipc_event_sync(struct ah_event *e);
+hipError_t ah_ipc_event_wait(struct ah_event *e, struct ah_device *dev, void *q);
+void ah_ipc_event_release(struct ah_event *e);
+
+/* hipEventRecord's work (src/api/hip_event.c): records e on stream, or
+ * adds it to the stream's capture. Leaves the last error alone. */
+hipError_t ah_event_record(struct ah_event *e, hipStream_t stream);
 
 #endif

@@ -388,7 +388,9 @@ AH_TEST(device_attributes_other) {
   CHECK_HIP(hipDeviceGetAttribute(&v, hipDeviceAttributeImageSupport, 0));
   CHECK_EQ(v, 0);
   CHECK_HIP(hipDeviceGetAttribute(&v, hipDeviceAttributeVirtualMemoryManagementSupported, 0));
-  CHECK_EQ(v, 0);
+  CHECK_EQ(v, 1); /* memfd mappings (tests/api/ext.c) */
+  CHECK_HIP(hipDeviceGetAttribute(&v, hipDeviceAttributeCanUseStreamWaitValue, 0));
+  CHECK_EQ(v, 1);
   CHECK_HIP(hipDeviceGetAttribute(&v, hipDeviceAttributeNumberOfXccs, 0));
   CHECK_EQ(v, 1);
   CHECK_ERR(hipDeviceGetAttribute(&v, hipDeviceAttributeLuid, 0), hipErrorInvalidValue);

@@ -584,8 +584,72 @@ struct entry {
   int (*fn)(void);
 };
 
+/* hipExtModuleLaunchKernel: sizes in threads, start and stop events around
+ * the kernel; a global size below the local one is one block of that size
+ * (AMD's partial workgroup), a larger remainder is refused; the module
+ * path's codes (AMD's). */
+AH_TEST(module_ext_launch) {
+  enum { N = 1000 };
+  float hx[N], hy[N], out[N], a = 1.5f;
+  float *dx, *dy;
+  int n = N;
+  hipModule_t mod;
+  hipFunction_t f;
+  hipEvent_t start, stop;
+  void *params[] = {&a, &dx, &dy, &n};
+
+  CHECK_HIP(hipModuleLoad(&mod, co_path));
+  CHECK_HIP(hipModuleGetFunction(&f, mod, "saxpy"));
+  for (int i = 0; i < N; i++) {
+    hx[i] = (float)i;
+    hy[i] = 1.0f;
+  }
+  CHECK_HIP(hipMalloc((void **)&dx, sizeof(hx)));
+  CHECK_HIP(hipMalloc((void **)&dy, sizeof(hy)));
+  CHECK_HIP(hipMemcpy(dx, hx, sizeof(hx), hipMemcpyHostToDevice));
+  CHECK_HIP(hipMemcpy(dy, hy, sizeof(hy), hipMemcpyHostToDevice));
+  CHECK_HIP(hipEventCreate(&start));
+  CHECK_HIP(hipEventCreate(&stop));
+  /* 1000 threads in blocks of 200: global sizes are threads, not blocks. */
+  CHECK_HIP(hipExtModuleLaunchKernel(f, N, 1, 1, 200, 1, 1, 0, NULL, params, NULL, start, stop,
+                                     0));
+  CHECK_HIP(hipEventSynchronize(stop));
+  CHECK_HIP(hipMemcpy(out, dy, sizeof(out), hipMemcpyDeviceToHost));
+  for (int i = 0; i < N; i++)
+    CHECK_NEAR(out[i], a * hx[i] + 1.0f, 1e-3);
+  /* Global 10 below local 256: one block of 10 threads (y[0..9] once more). */
+  CHECK_HIP(hipHccModuleLaunchKernel(f, 10, 1, 1, 256, 1, 1, 0, NULL, params, NULL, NULL, NULL));
+  CHECK_HIP(hipMemcpy(out, dy, sizeof(out), hipMemcpyDeviceToHost));
+  for (int i = 0; i < N; i++)
+    CHECK_NEAR(out[i], i < 10 ? 2 * a * hx[i] + 1.0f : a * hx[i] + 1.0f, 1e-3);
+  CHECK_ERR(hipExtModuleLaunchKernel(f, 1000, 1, 1, 300, 1, 1, 0, NULL, params, NULL, NULL, NULL,
+                                     0),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipExtModuleLaunchKernel(f, 0, 1, 1, 1, 1, 1, 0, NULL, params, NULL, NULL, NULL, 0),
+            hipErrorInvalidValue);
+  /* A local size past the block limits, even above the global size: AMD's code. */
+  CHECK_ERR(hipExtModuleLaunchKernel(f, 10, 1, 1, (uint32_t)-1, 1, 1, 0, NULL, params, NULL, NULL,
+                                     NULL, 0),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipExtModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, (size_t)-1, NULL, params, NULL, NULL,
+                                     NULL, 0),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipExtModuleLaunchKernel(NULL, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL, NULL, NULL,
+                                     0),
+            hipErrorInvalidResourceHandle);
+  CHECK_ERR(hipExtModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL, NULL, NULL, 7),
+            hipErrorInvalidValue);
+  CHECK_HIP(hipEventDestroy(start));
+  CHECK_HIP(hipEventDestroy(stop));
+  CHECK_HIP(hipFree(dx));
+  CHECK_HIP(hipFree(dy));
+  CHECK_HIP(hipModuleUnload(mod));
+  return AH_PASS;
+}
+
 int main(int argc, char **argv) {
   static const struct entry tests[] = {
+      {"ext_launch", ah_test_module_ext_launch},
       {"load_launch_params", ah_test_module_load_launch_params},
       {"launch_extra", ah_test_module_launch_extra},
       {"mangled_name", ah_test_module_mangled_name},

@@ -375,9 +375,11 @@ static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t attr, in
   case hipDeviceAttributePciChipId:
     *value = 0;
     return hipSuccess;
-  case hipDeviceAttributeImageSupport:         /* textures: not yet */
-  case hipDeviceAttributeCanUseStreamWaitValue: /* hipStreamWaitValue*: not yet */
-  case hipDeviceAttributeVirtualMemoryManagementSupported: /* hipMemCreate: not yet */
+  case hipDeviceAttributeCanUseStreamWaitValue: /* host functions that poll (hip_memop.c) */
+  case hipDeviceAttributeVirtualMemoryManagementSupported: /* memfd mappings (core/vmm.c) */
+    *value = 1;
+    return hipSuccess;
+  case hipDeviceAttributeImageSupport: /* textures: not yet */
     *value = 0;
     return hipSuccess;
   default:
@@ -415,6 +417,10 @@ const struct ah_backend ah_backend_cpu = {
     .mem_info = mem_info,
     .attribute = attribute,
     .set_limit = set_limit,
+    .host_addressable = 1,
+    .ipc_mem_export = ah_cpu_ipc_mem_export,
+    .ipc_mem_open = ah_cpu_ipc_mem_open,
+    .ipc_mem_close = ah_cpu_ipc_mem_close,
     .mem_alloc = ah_cpu_mem_alloc,
     .mem_free = ah_cpu_mem_free,
     .host_register = ah_cpu_host_register,

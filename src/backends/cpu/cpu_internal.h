@@ -26,6 +26,11 @@ struct ah_cpu_device {
 hipError_t ah_cpu_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
                             unsigned flags, void **out);
 hipError_t ah_cpu_mem_free(struct ah_device *dev, void *ptr, enum ah_mem_kind kind);
+/* Interprocess memory (cpu_mem.c): a block becomes memfd-backed in place. */
+hipError_t ah_cpu_ipc_mem_export(struct ah_device *dev, void *base, size_t bytes, void *handle);
+hipError_t ah_cpu_ipc_mem_open(struct ah_device *dev, const void *handle, void **base,
+                               size_t *bytes);
+hipError_t ah_cpu_ipc_mem_close(struct ah_device *dev, void *base);
 hipError_t ah_cpu_host_register(struct ah_device *dev, void *ptr, size_t bytes, unsigned flags,
                                 void **device_ptr);
 hipError_t ah_cpu_host_unregister(struct ah_device *dev, void *ptr);

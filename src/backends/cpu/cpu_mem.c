@@ -23,7 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* Under valgrind, in an AddressSanitizer build, or in a program built with
@@ -59,6 +62,7 @@ struct mapping {
   void *ptr;  /* what the caller got */
   void *base; /* the mapping, guard page included */
   size_t len;
+  int fd;     /* the memfd behind the block once shared with another process, else -1 */
 };
 static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *maps;
@@ -99,6 +103,7 @@ static hipError_t map_block(size_t bytes, size_t align, void **out) {
     return hipErrorOutOfMemory;
   }
   (void)mprotect(p + body, page, PROT_NONE);
+  m->fd = -1;
   m->base = p;
   m->ptr = p + body - (bytes + align - 1) / align * align;
   pthread_mutex_lock(&maps_lock);
@@ -142,10 +147,173 @@ hipError_t ah_cpu_mem_free(struct ah_device *dev, void *ptr, enum ah_mem_kind ki
   pthread_mutex_unlock(&maps_lock);
   if (m != NULL) {
     munmap(m->base, m->len);
+    if (m->fd >= 0)
+      close(m->fd);
     free(m);
   } else {
     free(ptr);
   }
+  return hipSuccess;
+}
+
+/* ---- interprocess memory ------------------------------------------------- */
+
+/* What a CPU device's hipIpcMemHandle_t holds: the exporting process, the
+ * memfd's number there and its identity (so a reused number is caught),
+ * and where the allocation lies in it. */
+struct ipc_handle {
+  uint32_t magic;
+  int32_t pid;
+  int32_t fd;
+  uint32_t pad;
+  uint64_t ino, devno;
+  uint64_t offset; /* the allocation's start in the memfd */
+  uint64_t bytes;  /* the memfd's size: the block's pages */
+  uint64_t size;   /* the allocation's size */
+};
+#define IPC_MAGIC 0x43504941u /* "AIPC" */
+_Static_assert(sizeof(struct ipc_handle) <= 64, "hipIpcMemHandle_t holds 64 bytes");
+
+/* The device synchronized first (the core does): a block becomes shared by
+ * copying its pages into a memfd mapped over them in place, so the address
+ * the program holds stays valid. Done once per block; the fd stays open
+ * (it is what the other process opens) until the block is freed. */
+hipError_t ah_cpu_ipc_mem_export(struct ah_device *dev, void *base, size_t bytes, void *handle) {
+  struct mapping key = {.ptr = base}, *m = NULL;
+  struct ipc_handle h = {.magic = IPC_MAGIC};
+  size_t body;
+  struct stat st;
+  void **node;
+  hipError_t err = hipSuccess;
+
+  (void)dev;
+  pthread_mutex_lock(&maps_lock);
+  node = tfind(&key, &maps, cmp_mapping);
+  if (node == NULL) { /* a heap block (valgrind, sanitizers): nothing to share */
+    pthread_mutex_unlock(&maps_lock);
+    return hipErrorNotSupported;
+  }
+  m = *node;
+  body = m->len - page_size();
+  if (m->fd < 0) {
+    int fd = memfd_create("anyhip-ipc", MFD_CLOEXEC);
+
+    if (fd < 0 || ftruncate(fd, (off_t)body) != 0 ||
+        pwrite(fd, m->base, body, 0) != (ssize_t)body ||
+        mmap(m->base, body, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+      if (fd >= 0)
+        close(fd);
+      err = hipErrorOutOfMemory;
+    } else {
+      m->fd = fd;
+    }
+  }
+  if (err == hipSuccess && fstat(m->fd, &st) != 0)
+    err = hipErrorOutOfMemory;
+  if (err == hipSuccess) {
+    h.pid = (int32_t)getpid();
+    h.fd = m->fd;
+    h.ino = (uint64_t)st.st_ino;
+    h.devno = (uint64_t)st.st_dev;
+    h.offset = (uint64_t)((char *)m->ptr - (char *)m->base);
+    h.bytes = body;
+    h.size = bytes;
+    memcpy(handle, &h, sizeof(h));
+  }
+  pthread_mutex_unlock(&maps_lock);
+  return err;
+}
+
+/* Another process's memfd: through /proc/<pid>/fd/<n>, which needs only the
+ * same user (ptrace "read" access, which Yama's ptrace_scope does not
+ * restrict), else pidfd_getfd (Linux 5.6, ptrace "attach" access: under
+ * Yama scope 1 only an ancestor of the exporter gets it). */
+static int other_fd(const struct ipc_handle *h) {
+  char path[64];
+  struct stat st;
+  int fd;
+
+  snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)h->pid, (int)h->fd);
+  fd = open(path, O_RDWR | O_CLOEXEC);
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_getfd)
+  if (fd < 0) {
+    int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)h->pid, 0);
+
+    if (pidfd >= 0) {
+      fd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)h->fd, 0);
+      close(pidfd);
+    }
+  }
+#endif
+  if (fd < 0)
+    return -1;
+  if (fstat(fd, &st) != 0 || (uint64_t)st.st_ino != h->ino || (uint64_t)st.st_dev != h->devno ||
+      (uint64_t)st.st_size < h->bytes) {
+    close(fd); /* the number names another file now: the allocation is gone */
+    return -1;
+  }
+  return fd;
+}
+
+/* Imports by address of their block, for close. */
+struct import {
+  void *ptr, *map;
+  size_t len;
+  struct import *next;
+};
+static struct import *imports;
+
+hipError_t ah_cpu_ipc_mem_open(struct ah_device *dev, const void *handle, void **base,
+                               size_t *bytes) {
+  struct ipc_handle h;
+  struct import *im;
+  void *p;
+  int fd;
+
+  (void)dev;
+  memcpy(&h, handle, sizeof(h));
+  if (h.magic != IPC_MAGIC || h.offset >= h.bytes || h.size > h.bytes - h.offset)
+    return hipErrorInvalidValue;
+  if (h.pid == (int32_t)getpid())
+    return hipErrorInvalidContext; /* HIP: not in the process that made it */
+  fd = other_fd(&h);
+  if (fd < 0)
+    return hipErrorInvalidValue;
+  im = malloc(sizeof(*im));
+  p = im != NULL ? mmap(NULL, h.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+  close(fd);
+  if (p == MAP_FAILED) {
+    free(im);
+    return hipErrorOutOfMemory;
+  }
+  im->map = p;
+  im->len = h.bytes;
+  im->ptr = (char *)p + h.offset;
+  pthread_mutex_lock(&maps_lock);
+  im->next = imports;
+  imports = im;
+  pthread_mutex_unlock(&maps_lock);
+  *base = im->ptr;
+  *bytes = h.size;
+  return hipSuccess;
+}
+
+hipError_t ah_cpu_ipc_mem_close(struct ah_device *dev, void *base) {
+  struct import **pp, *im = NULL;
+
+  (void)dev;
+  pthread_mutex_lock(&maps_lock);
+  for (pp = &imports; *pp != NULL; pp = &(*pp)->next)
+    if ((*pp)->ptr == base) {
+      im = *pp;
+      *pp = im->next;
+      break;
+    }
+  pthread_mutex_unlock(&maps_lock);
+  if (im == NULL)
+    return hipErrorInvalidValue;
+  munmap(im->map, im->len);
+  free(im);
   return hipSuccess;
 }
 

@@ -20,6 +20,13 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUarray_st *CUarray;
 typedef void (*CUhostFn)(void *user_data);
+typedef struct {
+  char reserved[64];
+} CUipcMemHandle;
+typedef struct {
+  char reserved[64];
+} CUipcEventHandle;
+#define CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS 0x1
 
 /* CUresult values the backend names (the rest go through ah_cuda_status). */
 enum {

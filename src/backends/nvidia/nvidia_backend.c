@@ -279,11 +279,10 @@ static hipError_t peer_enable(struct ah_device *dev, struct ah_device *peer, int
 }
 
 static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t a, int *value) {
-  CUdevice cu = AH_NV(dev)->cu;
-
   switch ((int)a) {
   case hipDeviceAttributeVirtualMemoryManagementSupported:
-    *value = attr(cu, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED);
+    /* hipMemCreate and friends are not passed on to cuMem* yet (docs/memory.md). */
+    *value = 0;
     return hipSuccess;
   case hipDeviceAttributePhysicalMultiProcessorCount:
     *value = dev->props.multiProcessorCount;
@@ -296,7 +295,9 @@ static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t a, int *
     return hipSuccess;
   case hipDeviceAttributeFineGrainSupport:
   case hipDeviceAttributeImageSupport:
-  case hipDeviceAttributeCanUseStreamWaitValue:
+  case hipDeviceAttributeCanUseStreamWaitValue: /* CUDA's memory operations (since 12.0) */
+    *value = 1;
+    return hipSuccess;
   case hipDeviceAttributeIsLargeBar:
     *value = 0;
     return hipSuccess;
@@ -358,4 +359,10 @@ const struct ah_backend ah_backend_nvidia = {
     .function_attributes = ah_nv_function_attributes,
     .occupancy = ah_nv_occupancy,
     .managed_hint = ah_nv_managed_hint,
+    .stream_memop = ah_nv_stream_memop,
+    .ipc_mem_export = ah_nv_ipc_mem_export,
+    .ipc_mem_open = ah_nv_ipc_mem_open,
+    .ipc_mem_close = ah_nv_ipc_mem_close,
+    .ipc_event_export = ah_nv_ipc_event_export,
+    .ipc_event_open = ah_nv_ipc_event_open,
 };

@@ -131,6 +131,13 @@ hipError_t ah_nv_event_query(struct ah_device *dev, void *ev);
 hipError_t ah_nv_event_sync(struct ah_device *dev, void *ev);
 hipError_t ah_nv_event_elapsed(struct ah_device *dev, void *start, void *stop, float *ms);
 hipError_t ah_nv_queue_wait_event(struct ah_device *dev, void *q, void *ev);
+hipError_t ah_nv_ipc_mem_export(struct ah_device *dev, void *base, size_t bytes, void *handle);
+hipError_t ah_nv_ipc_mem_open(struct ah_device *dev, const void *handle, void **base,
+                              size_t *bytes);
+hipError_t ah_nv_ipc_mem_close(struct ah_device *dev, void *base);
+hipError_t ah_nv_ipc_event_export(struct ah_device *dev, void *ev, void *handle);
+hipError_t ah_nv_ipc_event_open(struct ah_device *dev, const void *handle, void **ev);
+hipError_t ah_nv_stream_memop(struct ah_device *dev, void *q, const struct ah_memop_req *r);
 
 /* ---- nvidia_module.c ---- */
 /* Loads every registered image into nd's context and remembers nd so that

@@ -6,6 +6,8 @@
  * so the core's allocation map needs nothing backend-specific. */
 #include "nvidia_internal.h"
 
+#include <string.h>
+
 hipError_t ah_nv_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
                            unsigned flags, void **out) {
   struct ah_nv_device *nd = AH_NV(dev);
@@ -99,4 +101,84 @@ hipError_t ah_nv_mem_info(struct ah_device *dev, size_t *free_bytes, size_t *tot
   if ((err = ah_nv_enter(nd)) != hipSuccess)
     return err;
   return ah_cuda_status(ah_cuda.cuMemGetInfo(free_bytes, total_bytes));
+}
+
+/* ---- interprocess memory and events: CUDA's own handles ---- */
+
+/* The handle is CUDA's (64 bytes, as HIP's). */
+hipError_t ah_nv_ipc_mem_export(struct ah_device *dev, void *base, size_t bytes, void *handle) {
+  hipError_t err = ah_nv_enter(AH_NV(dev));
+  CUipcMemHandle h;
+
+  (void)bytes;
+  if (err != hipSuccess)
+    return err;
+  if (ah_cuda.cuIpcGetMemHandle == NULL)
+    return hipErrorNotSupported;
+  err = ah_cuda_status(ah_cuda.cuIpcGetMemHandle(&h, (CUdeviceptr)(uintptr_t)base));
+  if (err == hipSuccess)
+    memcpy(handle, &h, sizeof(h));
+  return err;
+}
+
+hipError_t ah_nv_ipc_mem_open(struct ah_device *dev, const void *handle, void **base,
+                              size_t *bytes) {
+  hipError_t err = ah_nv_enter(AH_NV(dev));
+  CUipcMemHandle h;
+  CUdeviceptr d = 0, start = 0;
+  size_t size = 0;
+
+  if (err != hipSuccess)
+    return err;
+  if (ah_cuda.cuIpcOpenMemHandle == NULL || ah_cuda.cuMemGetAddressRange == NULL)
+    return hipErrorNotSupported;
+  memcpy(&h, handle, sizeof(h));
+  err = ah_cuda_status(ah_cuda.cuIpcOpenMemHandle(&d, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+  if (err != hipSuccess)
+    return err;
+  err = ah_cuda_status(ah_cuda.cuMemGetAddressRange(&start, &size, d));
+  if (err != hipSuccess) {
+    ah_cuda.cuIpcCloseMemHandle(d);
+    return err;
+  }
+  *base = (void *)(uintptr_t)d;
+  *bytes = size - (size_t)(d - start);
+  return hipSuccess;
+}
+
+hipError_t ah_nv_ipc_mem_close(struct ah_device *dev, void *base) {
+  hipError_t err = ah_nv_enter(AH_NV(dev));
+
+  return err != hipSuccess ? err
+                           : ah_cuda_status(ah_cuda.cuIpcCloseMemHandle((CUdeviceptr)(uintptr_t)base));
+}
+
+hipError_t ah_nv_ipc_event_export(struct ah_device *dev, void *ev, void *handle) {
+  hipError_t err = ah_nv_enter(AH_NV(dev));
+  CUipcEventHandle h;
+
+  if (err != hipSuccess)
+    return err;
+  if (ah_cuda.cuIpcGetEventHandle == NULL)
+    return hipErrorNotSupported;
+  err = ah_cuda_status(ah_cuda.cuIpcGetEventHandle(&h, (CUevent)ev));
+  if (err == hipSuccess)
+    memcpy(handle, &h, sizeof(h));
+  return err;
+}
+
+hipError_t ah_nv_ipc_event_open(struct ah_device *dev, const void *handle, void **ev) {
+  hipError_t err = ah_nv_enter(AH_NV(dev));
+  CUipcEventHandle h;
+  CUevent e = NULL;
+
+  if (err != hipSuccess)
+    return err;
+  if (ah_cuda.cuIpcOpenEventHandle == NULL)
+    return hipErrorNotSupported;
+  memcpy(&h, handle, sizeof(h));
+  err = ah_cuda_status(ah_cuda.cuIpcOpenEventHandle(&e, h));
+  if (err == hipSuccess)
+    *ev = e;
+  return err;
 }

@@ -826,3 +826,26 @@ hipError_t ah_nv_queue_wait_event(struct ah_device *dev, void *q, void *ev) {
   return err != hipSuccess ? err
                            : ah_cuda_status(ah_cuda.cuStreamWaitEvent(QUEUE(q)->s, EVENT(ev), 0));
 }
+
+/* hipStreamWaitValue / WriteValue: CUDA's stream memory operations, whose
+ * conditions (GEQ, EQ, AND, NOR) have HIP's numbers. CUDA has no mask: a
+ * wait with one is hipErrorNotSupported here, which sends it to the core's
+ * host-function fallback (host-visible words only). CUDA's GEQ is cyclic
+ * ((int)(*addr - value) >= 0), HIP's on AMD a plain comparison. */
+hipError_t ah_nv_stream_memop(struct ah_device *dev, void *q, const struct ah_memop_req *r) {
+  hipError_t err = ah_nv_enter(AH_NV(dev));
+  CUstream s = QUEUE(q)->s;
+  CUdeviceptr p = (CUdeviceptr)(uintptr_t)r->ptr;
+
+  if (err != hipSuccess)
+    return err;
+  if (!r->write && r->mask != (r->wide ? UINT64_MAX : UINT32_MAX) && r->mask != UINT64_MAX)
+    return hipErrorNotSupported;
+  if (r->wide && (r->write ? ah_cuda.cuStreamWriteValue64 : ah_cuda.cuStreamWaitValue64) == NULL)
+    return hipErrorNotSupported;
+  if (r->write)
+    return ah_cuda_status(r->wide ? ah_cuda.cuStreamWriteValue64(s, p, r->value, 0)
+                                  : ah_cuda.cuStreamWriteValue32(s, p, (uint32_t)r->value, 0));
+  return ah_cuda_status(r->wide ? ah_cuda.cuStreamWaitValue64(s, p, r->value, r->op)
+                                : ah_cuda.cuStreamWaitValue32(s, p, (uint32_t)r->value, r->op));
+}
