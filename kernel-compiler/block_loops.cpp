@@ -347,6 +347,7 @@ void BlockBuilder::cutAtSplitPoints() {
       resultToSplit_[s.result] = (unsigned)splits_.size();
     }
     preToSplit_[s.pre] = (unsigned)splits_.size();
+    contToSplit_[s.cont] = (unsigned)splits_.size();
     splits_.push_back(s);
   }
 }
@@ -398,10 +399,8 @@ void BlockBuilder::analyseUniformity() {
   in.threadVars.insert(laneVar_);
   for (auto &bv : blockVars_)
     in.blockVars.insert(bv.first);
-  for (unsigned k = 0; k < splits_.size(); k++) {
-    in.splitBlocks.insert(splits_[k].pre);
-    contToSplit_[splits_[k].cont] = k;
-  }
+  for (Split &s : splits_)
+    in.splitBlocks.insert(s.pre);
   // A barrier's result (__syncthreads_count/_and/_or) is the block's.
   in.uniformCall = [this](const CallInst *ci) {
     auto it = resultToSplit_.find(const_cast<CallInst *>(ci));
@@ -484,33 +483,7 @@ SmallVector<unsigned, 4> BlockBuilder::crossedSplits(Instruction *inst) {
 // s.cont without passing its definition: it then moves to the frame, or is
 // computed again, or (uniform, across aligned barriers only) kept.
 void BlockBuilder::demoteValuesAcrossSplits() {
-  DenseSet<BasicBlock *> conts;
-  for (Split &s : splits_)
-    conts.insert(s.cont);
-  auto crosses = [&](Instruction *inst) {
-    BasicBlock *def = inst->getParent();
-    SmallVector<BasicBlock *, 16> work;
-    SmallPtrSet<BasicBlock *, 16> seen;
-    for (Use &u : inst->uses()) {
-      auto *user = cast<Instruction>(u.getUser());
-      BasicBlock *at = user->getParent();
-      if (auto *phi = dyn_cast<PHINode>(user))
-        at = phi->getIncomingBlock(u);
-      if (at != def)
-        work.push_back(at);
-    }
-    while (!work.empty()) {
-      BasicBlock *bb = work.pop_back_val();
-      if (!seen.insert(bb).second)
-        continue;
-      if (conts.count(bb))
-        return true;
-      for (BasicBlock *pred : predecessors(bb))
-        if (pred != def)
-          work.push_back(pred);
-    }
-    return false;
-  };
+  auto crosses = [&](Instruction *inst) { return !crossedSplits(inst).empty(); };
   // A demoted phi leaves one load where it was, which can itself be live
   // across a split: repeat until nothing is (loads that DemoteRegToStack
   // makes sit right before their use). Values computed from the thread's
@@ -821,22 +794,23 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
           phi.removeIncomingValue(k, false);
     // Placeholders for split results: the slot's value, or the source
     // lane's operand of an inline shuffle.
-    for (Instruction &i : make_early_inc_range(*nb))
-      if (auto *ci = dyn_cast<CallInst>(&i))
-        if (ci->getCalledFunction() != nullptr &&
-            ci->getCalledFunction()->getName() == "ah.split.inline") {
-          IRBuilder<> rb(ci);
-          ci->replaceAllUsesWith(shuffleResult(rb, ci, t, rbuf));
-          ci->eraseFromParent();
-        } else if (ci->getCalledFunction() != nullptr &&
-            ci->getCalledFunction()->getName().startswith("ah.split.result.")) {
-          IRBuilder<> rb(ci);
-          Value *v = rb.CreateLoad(i64, rb.CreateStructGEP(abi_.slot, slotAt, 0));
-          if (!ci->getType()->isIntegerTy(64))
-            v = rb.CreateTrunc(v, ci->getType());
-          ci->replaceAllUsesWith(v);
-          ci->eraseFromParent();
-        }
+    for (Instruction &i : make_early_inc_range(*nb)) {
+      auto *ci = dyn_cast<CallInst>(&i);
+      Function *callee = ci != nullptr ? ci->getCalledFunction() : nullptr;
+      if (callee == nullptr)
+        continue;
+      IRBuilder<> rb(ci);
+      if (callee->getName() == "ah.split.inline") {
+        ci->replaceAllUsesWith(shuffleResult(rb, ci, t, rbuf));
+        ci->eraseFromParent();
+      } else if (callee->getName().startswith("ah.split.result.")) {
+        Value *v = rb.CreateLoad(i64, rb.CreateStructGEP(abi_.slot, slotAt, 0));
+        if (!ci->getType()->isIntegerTy(64))
+          v = rb.CreateTrunc(v, ci->getType());
+        ci->replaceAllUsesWith(v);
+        ci->eraseFromParent();
+      }
+    }
     auto sp = preToSplit_.find(orig);
     if (sp != preToSplit_.end()) {
       // The thread stops here: operands to its slot, then out.

@@ -12,6 +12,7 @@
 #include "../core/stream.h"
 #include "../core/mempool.h"
 #include "mem_internal.h"
+#include "../os/process_fd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -344,33 +345,6 @@ AH_EXPORT hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_
   AH_RETURN(err);
 }
 
-/* The same file as the handle's, from the exporting process (see
- * cpu_mem.c's other_fd for the two ways and why /proc comes first). */
-static int exported_fd(const struct event_handle *h) {
-  char path[64];
-  struct stat st;
-  int fd;
-
-  snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)h->pid, (int)h->fd);
-  fd = open(path, O_RDWR | O_CLOEXEC);
-#if defined(SYS_pidfd_open) && defined(SYS_pidfd_getfd)
-  if (fd < 0) {
-    int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)h->pid, 0);
-
-    if (pidfd >= 0) {
-      fd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)h->fd, 0);
-      close(pidfd);
-    }
-  }
-#endif
-  if (fd >= 0 && (fstat(fd, &st) != 0 || (uint64_t)st.st_ino != h->ino ||
-                  (uint64_t)st.st_dev != h->devno)) {
-    close(fd);
-    fd = -1;
-  }
-  return fd;
-}
-
 /* The opened event is of the current device, with the flags
  * hipEventDisableTiming | hipEventInterprocess; the exporting process may
  * be gone by the time it is used (its page lives on). */
@@ -393,7 +367,7 @@ AH_EXPORT hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_
   memcpy(&h, handle.reserved, sizeof(h));
   AH_REQUIRE(h.magic == SHM_EVENT_MAGIC, hipErrorInvalidValue);
   AH_REQUIRE(h.pid != (int32_t)getpid(), hipErrorInvalidContext);
-  fd = exported_fd(&h);
+  fd = ah_os_process_fd((int)h.pid, (int)h.fd, h.ino, h.devno, 0);
   AH_REQUIRE(fd >= 0, hipErrorInvalidValue);
   err = ah_event_create(dev, hipEventDisableTiming | hipEventInterprocess, &e);
   if (err == hipSuccess) {

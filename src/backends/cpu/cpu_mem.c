@@ -14,6 +14,7 @@
  * found in the ELF symbol tables. */
 #define _GNU_SOURCE
 #include "cpu_internal.h"
+#include "../../os/process_fd.h"
 #include "../../os/symbols.h"
 
 #include <dlfcn.h>
@@ -224,37 +225,6 @@ hipError_t ah_cpu_ipc_mem_export(struct ah_device *dev, void *base, size_t bytes
   return err;
 }
 
-/* Another process's memfd: through /proc/<pid>/fd/<n>, which needs only the
- * same user (ptrace "read" access, which Yama's ptrace_scope does not
- * restrict), else pidfd_getfd (Linux 5.6, ptrace "attach" access: under
- * Yama scope 1 only an ancestor of the exporter gets it). */
-static int other_fd(const struct ipc_handle *h) {
-  char path[64];
-  struct stat st;
-  int fd;
-
-  snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)h->pid, (int)h->fd);
-  fd = open(path, O_RDWR | O_CLOEXEC);
-#if defined(SYS_pidfd_open) && defined(SYS_pidfd_getfd)
-  if (fd < 0) {
-    int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)h->pid, 0);
-
-    if (pidfd >= 0) {
-      fd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)h->fd, 0);
-      close(pidfd);
-    }
-  }
-#endif
-  if (fd < 0)
-    return -1;
-  if (fstat(fd, &st) != 0 || (uint64_t)st.st_ino != h->ino || (uint64_t)st.st_dev != h->devno ||
-      (uint64_t)st.st_size < h->bytes) {
-    close(fd); /* the number names another file now: the allocation is gone */
-    return -1;
-  }
-  return fd;
-}
-
 /* Imports by address of their block, for close. */
 struct import {
   void *ptr, *map;
@@ -276,7 +246,7 @@ hipError_t ah_cpu_ipc_mem_open(struct ah_device *dev, const void *handle, void *
     return hipErrorInvalidValue;
   if (h.pid == (int32_t)getpid())
     return hipErrorInvalidContext; /* HIP: not in the process that made it */
-  fd = other_fd(&h);
+  fd = ah_os_process_fd((int)h.pid, (int)h.fd, h.ino, h.devno, h.bytes);
   if (fd < 0)
     return hipErrorInvalidValue;
   im = malloc(sizeof(*im));
