@@ -5,14 +5,12 @@
  * pools' export functions. Memory goes through the backend (CPU: a memfd
  * the other process opens, cpu_mem.c; NVIDIA: cuIpc*). An event of a
  * backend without events of its own to share (the CPU's) is shared through
- * a page of shared memory that counts its records and their completions:
- * the other process's query, synchronize and stream wait read it
- * (docs/memory.md, "Interprocess memory and events"). */
+ * a page of shared memory that counts its records and their completions
+ * (core/ipc_event.c; docs/memory.md, "Interprocess memory and events"). */
 #define _GNU_SOURCE
 #include "../core/stream.h"
 #include "../core/mempool.h"
 #include "mem_internal.h"
-#include "../os/process_fd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -145,170 +143,12 @@ AH_EXPORT hipError_t hipIpcCloseMemHandle(void *devPtr) {
 
 /* ---- events ---------------------------------------------------------------- */
 
-/* The shared page of an interprocess event: how many records were made (in
- * any process) and the highest record number that has completed. */
-struct shm_event {
-  uint32_t magic;
-  uint32_t pad;
-  uint64_t recorded;  /* atomic */
-  uint64_t completed; /* atomic, raised to a record's number when it completes */
-};
-#define SHM_EVENT_MAGIC 0x45504941u /* "AIPE" */
-
-struct ah_ipc_event {
-  atomic_int refs; /* the event's, plus one per queued completion */
-  struct shm_event *shm;
-  int fd;          /* the memfd (exporter) or -1 */
-  int imported;
-};
-
-/* hipIpcEventHandle_t of a shared-page event. */
-struct event_handle {
-  uint32_t magic;
-  int32_t pid;
-  int32_t fd;
-  uint32_t pad;
-  uint64_t ino, devno;
-};
-
-static void ipc_event_put(struct ah_ipc_event *ie) {
-  if (atomic_fetch_sub(&ie->refs, 1) != 1)
-    return;
-  munmap(ie->shm, sizeof(*ie->shm));
-  if (ie->fd >= 0)
-    close(ie->fd);
-  free(ie);
-}
-
-void ah_ipc_event_release(struct ah_event *e) {
-  if (e->ipc != NULL)
-    ipc_event_put(e->ipc);
-  e->ipc = NULL;
-}
-
-struct completion {
-  struct ah_ipc_event *ie;
-  uint64_t seq;
-};
-
-static void complete(void *p) {
-  struct completion *c = p;
-  uint64_t now = __atomic_load_n(&c->ie->shm->completed, __ATOMIC_ACQUIRE);
-
-  while (now < c->seq && !__atomic_compare_exchange_n(&c->ie->shm->completed, &now, c->seq, 1,
-                                                      __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
-    ;
-  ipc_event_put(c->ie);
-  free(c);
-}
-
-/* After a record of e on (dev, q): a new record number, completed when the
- * stream gets past this point. */
-hipError_t ah_ipc_event_recorded(struct ah_event *e, struct ah_device *dev, void *q) {
-  struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
-  struct completion *c = malloc(sizeof(*c));
-  hipError_t err;
-
-  if (c == NULL)
-    return hipErrorOutOfMemory;
-  c->ie = e->ipc;
-  c->seq = __atomic_add_fetch(&e->ipc->shm->recorded, 1, __ATOMIC_ACQ_REL);
-  atomic_fetch_add(&c->ie->refs, 1);
-  cmd.host_fn.fn = complete;
-  cmd.host_fn.data = c;
-  err = dev->backend->submit(dev, q, &cmd, 0);
-  if (err != hipSuccess) {
-    ipc_event_put(c->ie);
-    free(c);
-  }
-  return err;
-}
-
-/* Whether every record made so far (in any process) has completed. */
-int ah_ipc_event_done(const struct ah_event *e) {
-  return __atomic_load_n(&e->ipc->shm->completed, __ATOMIC_ACQUIRE) >=
-         __atomic_load_n(&e->ipc->shm->recorded, __ATOMIC_ACQUIRE);
-}
-
-struct ipc_wait {
-  struct ah_ipc_event *ie;
-  uint64_t target;
-};
-
-static void wait_target(struct ah_ipc_event *ie, uint64_t target) {
-  long pause_ns = 1000;
-
-  while (__atomic_load_n(&ie->shm->completed, __ATOMIC_ACQUIRE) < target) {
-    struct timespec ts = {0, pause_ns};
-
-    nanosleep(&ts, NULL);
-    if (pause_ns < 100000)
-      pause_ns *= 2;
-  }
-}
-
-static void run_wait(void *p) {
-  struct ipc_wait *w = p;
-
-  wait_target(w->ie, w->target);
-  ipc_event_put(w->ie);
-  free(w);
-}
-
-/* hipEventSynchronize: until the records made so far have completed. */
-void ah_ipc_event_sync(struct ah_event *e) {
-  wait_target(e->ipc, __atomic_load_n(&e->ipc->shm->recorded, __ATOMIC_ACQUIRE));
-}
-
-/* hipStreamWaitEvent: (dev, q) goes on once the records made so far have
- * completed, wherever they were made. */
-hipError_t ah_ipc_event_wait(struct ah_event *e, struct ah_device *dev, void *q) {
-  struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
-  struct ipc_wait *w = malloc(sizeof(*w));
-  hipError_t err;
-
-  if (w == NULL)
-    return hipErrorOutOfMemory;
-  w->ie = e->ipc;
-  w->target = __atomic_load_n(&e->ipc->shm->recorded, __ATOMIC_ACQUIRE);
-  atomic_fetch_add(&w->ie->refs, 1);
-  cmd.host_fn.fn = run_wait;
-  cmd.host_fn.data = w;
-  err = ah_submit(dev, q, &cmd, 0);
-  if (err != hipSuccess) {
-    ipc_event_put(w->ie);
-    free(w);
-  }
-  return err;
-}
-
-static hipError_t shared_page(int fd, struct ah_ipc_event **out, int imported) {
-  struct ah_ipc_event *ie = calloc(1, sizeof(*ie));
-  void *p;
-
-  if (ie == NULL)
-    return hipErrorOutOfMemory;
-  p = mmap(NULL, sizeof(struct shm_event), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (p == MAP_FAILED) {
-    free(ie);
-    return hipErrorOutOfMemory;
-  }
-  atomic_init(&ie->refs, 1);
-  ie->shm = p;
-  ie->fd = imported ? -1 : fd;
-  ie->imported = imported;
-  *out = ie;
-  return hipSuccess;
-}
-
 /* Only an event made with hipEventInterprocess (hipErrorInvalidResourceHandle
  * otherwise, as CUDA). Records made before the first handle are not shared:
  * the other process sees them as complete. */
 AH_EXPORT hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
-  struct event_handle h = {.magic = SHM_EVENT_MAGIC};
   struct ah_event *e;
-  struct stat st;
-  hipError_t err = hipSuccess;
+  hipError_t err;
 
   AH_ENTER();
   AH_REQUIRE(handle != NULL, hipErrorInvalidValue);
@@ -320,27 +160,7 @@ AH_EXPORT hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_
   if (e->dev->backend->ipc_event_export != NULL)
     AH_RETURN(e->dev->backend->ipc_event_export(e->dev, e->impl, handle->reserved));
   pthread_mutex_lock(&ipc_lock);
-  if (e->ipc == NULL) {
-    int fd = memfd_create("anyhip-ipc-event", MFD_CLOEXEC);
-
-    if (fd < 0 || ftruncate(fd, sizeof(struct shm_event)) != 0)
-      err = hipErrorOutOfMemory;
-    else
-      err = shared_page(fd, &e->ipc, 0);
-    if (err != hipSuccess && fd >= 0)
-      close(fd);
-    if (err == hipSuccess)
-      e->ipc->shm->magic = SHM_EVENT_MAGIC;
-  }
-  if (err == hipSuccess && fstat(e->ipc->fd, &st) != 0)
-    err = hipErrorOutOfMemory;
-  if (err == hipSuccess) {
-    h.pid = (int32_t)getpid();
-    h.fd = e->ipc->fd;
-    h.ino = (uint64_t)st.st_ino;
-    h.devno = (uint64_t)st.st_dev;
-    memcpy(handle->reserved, &h, sizeof(h));
-  }
+  err = ah_ipc_event_export(e, handle->reserved, sizeof(handle->reserved));
   pthread_mutex_unlock(&ipc_lock);
   AH_RETURN(err);
 }
@@ -349,12 +169,9 @@ AH_EXPORT hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_
  * hipEventDisableTiming | hipEventInterprocess; the exporting process may
  * be gone by the time it is used (its page lives on). */
 AH_EXPORT hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) {
-  struct event_handle h;
   struct ah_device *dev;
   struct ah_event *e;
-  hipError_t err;
   void *impl = NULL;
-  int fd;
 
   AH_ENTER();
   AH_REQUIRE(event != NULL, hipErrorInvalidValue);
@@ -364,19 +181,7 @@ AH_EXPORT hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_
     AH_REQUIRE_OK(dev->backend->ipc_event_open(dev, handle.reserved, &impl));
     AH_RETURN(ah_event_adopt(dev, hipEventDisableTiming | hipEventInterprocess, impl, event));
   }
-  memcpy(&h, handle.reserved, sizeof(h));
-  AH_REQUIRE(h.magic == SHM_EVENT_MAGIC, hipErrorInvalidValue);
-  AH_REQUIRE(h.pid != (int32_t)getpid(), hipErrorInvalidContext);
-  fd = ah_os_process_fd((int)h.pid, (int)h.fd, h.ino, h.devno, 0);
-  AH_REQUIRE(fd >= 0, hipErrorInvalidValue);
-  err = ah_event_create(dev, hipEventDisableTiming | hipEventInterprocess, &e);
-  if (err == hipSuccess) {
-    err = shared_page(fd, &e->ipc, 1);
-    if (err != hipSuccess)
-      ah_event_destroy(e);
-  }
-  close(fd);
-  AH_REQUIRE_OK(err);
+  AH_REQUIRE_OK(ah_ipc_event_import(dev, handle.reserved, &e));
   *event = (hipEvent_t)e;
   return hipSuccess;
 }

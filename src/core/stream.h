@@ -39,7 +39,7 @@ struct ah_event *ah_event_lookup(hipEvent_t h);
 hipError_t ah_event_adopt(struct ah_device *dev, unsigned flags, void *impl, hipEvent_t *out);
 
 /* Interprocess events shared through a page of shared memory
- * (src/api/hip_ipc.c), for events with e->ipc set: a record's number and
+ * (core/ipc_event.c), for events with e->ipc set: a record's number and
  * its completion on (dev, q); whether all records so far are complete; a
  * host-side wait; a stream wait; and the release at destroy. */
 hipError_t ah_ipc_event_recorded(struct ah_event *e, struct ah_device *dev, void *q);
@@ -47,6 +47,10 @@ int ah_ipc_event_done(const struct ah_event *e);
 void ah_ipc_event_sync(struct ah_event *e);
 hipError_t ah_ipc_event_wait(struct ah_event *e, struct ah_device *dev, void *q);
 void ah_ipc_event_release(struct ah_event *e);
+/* The handle bytes (at most `size`) of e's shared page, made at the first
+ * export; the event an imported handle names, of device dev. */
+hipError_t ah_ipc_event_export(struct ah_event *e, void *handle, size_t size);
+hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, struct ah_event **out);
 
 /* hipEventRecord's work (src/api/hip_event.c): records e on stream, or
  * adds it to the stream's capture. Leaves the last error alone. */
