@@ -233,8 +233,11 @@ AH_EXPORT hipError_t hipModuleUnload(hipModule_t module) {
   pthread_mutex_lock(&mod_lock);
   m = ah_object_cast(module, AH_KIND_MODULE);
   if (m == NULL) {
+    /* NULL is an invalid handle; a module that is not loaded (unloaded
+     * already) is not found, as AMD's runtime says. */
     pthread_mutex_unlock(&mod_lock);
-    return ah_fail(hipErrorInvalidResourceHandle, __func__, "module");
+    return ah_fail(module == NULL ? hipErrorInvalidResourceHandle : hipErrorNotFound, __func__,
+                   "module");
   }
   for (f = m->fns; f != NULL; f = next) {
     next = f->next;
@@ -446,6 +449,13 @@ static hipError_t unpack(const ahKernelSig *sig, unsigned char *buf, size_t size
   return hipSuccess;
 }
 
+/* The driver-style launches report a bad grid or block as an invalid value
+ * (AMD's runtime, as cuLaunchKernel), where the runtime-style ones say
+ * hipErrorInvalidConfiguration. */
+static hipError_t driver_launch_code(hipError_t err) {
+  return err == hipErrorInvalidConfiguration ? hipErrorInvalidValue : err;
+}
+
 AH_EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX,
                                            unsigned int gridDimY, unsigned int gridDimZ,
                                            unsigned int blockDimX, unsigned int blockDimY,
@@ -473,12 +483,14 @@ AH_EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDim
     err = unpack(sig, buf, size, argv);
     /* The launch copies the arguments before it returns. */
     if (err == hipSuccess)
-      err = ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, argv, 0);
+      err = driver_launch_code(
+          ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, argv, 0));
     if (argv != small)
       free(argv);
     AH_RETURN(err);
   }
-  AH_RETURN(ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, argv, 0));
+  AH_RETURN(
+      driver_launch_code(ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, argv, 0)));
 }
 
 /* Every block resident at once, so that the kernel may use grid.sync(). */
@@ -495,7 +507,8 @@ AH_EXPORT hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned 
 
   AH_ENTER();
   AH_REQUIRE_OK(resolve_function(f, &fn, &sig));
-  AH_RETURN(ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, kernelParams, 1));
+  AH_RETURN(driver_launch_code(
+      ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, kernelParams, 1)));
 }
 
 /* ---- occupancy: hip_occupancy.c's rules, for a module function ------------ */
