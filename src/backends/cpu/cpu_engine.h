@@ -131,6 +131,9 @@ struct ah_cpu_worker {
   volatile int fail_jump; /* ah_cpu_block_fail switched back to `native` to jump from there */
   void *altstack;
   size_t altstack_size;
+  /* polling points (__ah_cpu_poll) in the fast path: the thread that polled
+   * last and how many times in a row */
+  unsigned poll_tid, poll_count;
   /* counters, read by other threads (relaxed) */
   _Atomic unsigned long long fibers, blocks, compiled;
   struct ah_cpu_worker *next; /* in the pool's list */

@@ -321,6 +321,7 @@ template <typename T> AH_DEV_INLINE T __ldcv(const T *p) { return *p; }
  * by hipDeviceAttributeWallClockRate (1000000 kHz). */
 AH_DEV_INLINE long long wall_clock64() {
   struct timespec ts;
+  __ah_cpu_poll(); /* a polling point: the block's other threads may run */
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
@@ -337,6 +338,7 @@ AH_DEV_INLINE long long __clock() { return clock64(); }
  * here the worker thread gives its core away for a moment, as polling code expects. */
 AH_DEV_INLINE void __builtin_amdgcn_s_sleep(int n) {
   (void)n;
+  __ah_cpu_poll();
   sched_yield();
 }
 
