@@ -504,11 +504,15 @@ AH_EXPORT hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned 
   const void *fn = NULL;
   const ahKernelSig *sig = NULL;
   dim3 grid = {gridDimX, gridDimY, gridDimZ}, block = {blockDimX, blockDimY, blockDimZ};
+  hipError_t err;
 
   AH_ENTER();
   AH_REQUIRE_OK(resolve_function(f, &fn, &sig));
-  AH_RETURN(driver_launch_code(
-      ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, kernelParams, 1)));
+  err = driver_launch_code(
+      ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, kernelParams, 1));
+  /* AMD's runtime says invalid value for a destroyed stream here too (the
+   * non-cooperative launch says hipErrorContextIsDestroyed). */
+  AH_RETURN(err == hipErrorContextIsDestroyed ? hipErrorInvalidValue : err);
 }
 
 /* ---- occupancy: hip_occupancy.c's rules, for a module function ------------ */

@@ -519,6 +519,9 @@ AH_TEST(module_launch_errors) {
               hipErrorInvalidValue);
     CHECK_ERR(hipModuleLaunchCooperativeKernel(f, 1, 0, 1, 4, 1, 1, 0, NULL, params),
               hipErrorInvalidValue);
+    /* A destroyed stream: invalid value for the cooperative one (AMD's runtime). */
+    CHECK_ERR(hipModuleLaunchCooperativeKernel(f, 1, 1, 1, 4, 1, 1, 0, (hipStream_t)0x1234, params),
+              hipErrorInvalidValue);
     /* anyhip's answer for a stream handle it does not know (tests/api/launch.c). */
     CHECK_ERR(hipModuleLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, (hipStream_t)0x1234, params, NULL),
               hipErrorContextIsDestroyed);
