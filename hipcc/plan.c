@@ -270,6 +270,10 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
     char *dir = ah_path_dir(in->arg);
 
     ah_toolchain_hip_flags(tc, &cmd);
+    /* Device printf is the host's: without this the compiler turns
+     * printf("%s\n", s) into puts(s), which faults on a NULL s where every
+     * HIP and CUDA device prints it (docs/semantics.md). */
+    ah_strv_push(&cmd, "-fno-builtin-printf");
     if (tc->kc == AH_KC_ON) {
       ah_strv_push(&cmd, "-D__ANYHIP_KERNEL_COMPILER__=1");
       /* Preprocessing runs no pass: clang would call the flag unused. */

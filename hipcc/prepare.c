@@ -81,6 +81,7 @@ struct kernel {
   size_t helper_off;    /* where that goes: right after the kernel's declaration */
   int helper_used;
   int tp_required;      /* a template's parameters without a default, packs left out */
+  char *bounds;         /* __launch_bounds__'s first argument (max threads), or NULL */
 };
 
 /* A namespace-scope __device__, __constant__ or __managed__ variable. */
@@ -1264,6 +1265,28 @@ static void note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
       from = k + 1;
     }
   }
+  /* __launch_bounds__(max[, min_blocks[, ...]]) before the name or after the
+   * parameters: max goes to the registration, which makes larger launches fail. */
+  for (size_t k = a; k + 1 < b; k++) {
+    if (k == name_end) {
+      k = close;
+      continue;
+    }
+    if (is(p, &ts->t[k], "__launch_bounds__") && is(p, &ts->t[k + 1], "(")) {
+      size_t end = match_fwd(p, ts, k + 1), e = k + 2;
+
+      while (e < end && !is(p, &ts->t[e], ",")) {
+        if (is(p, &ts->t[e], "(") || is(p, &ts->t[e], "[") || is(p, &ts->t[e], "{"))
+          e = match_fwd(p, ts, e);
+        e++;
+      }
+      if (e > end)
+        e = end;
+      if (e > k + 2)
+        kr->bounds = join_tokens(p, ts, k + 2, e);
+      break;
+    }
+  }
   qual = current_namespaces(p, &kr->ns, &kr->nns);
   kr->key = ah_xasprintf("%s%s", qual, kr->name);
   free(qual);
@@ -1475,6 +1498,7 @@ static void emit_registrations(struct ctx *cx, FILE *f) {
     const struct kernel *k = &cx->kernels[i];
     int defs = 0, templ = 0;
     char *expr, *stmt;
+    const char *bounds;
 
     if (!k->is_def || k->is_template)
       continue;
@@ -1493,9 +1517,20 @@ static void emit_registrations(struct ctx *cx, FILE *f) {
       fputs("\n\n/* hipcc: kernel registration (hipLaunchKernel finds kernels by address) */\n"
             "#ifndef ANYHIP_NO_KERNEL_REGISTRATION\n",
             f);
-    stmt = ah_xasprintf("static int __ah_kreg_%d __attribute__((unused)) = "
-                        "::anyhip::detail::register_kernel(%s);",
-                        n - 1, expr);
+    /* The bound may be on another declaration of the same kernel. */
+    bounds = k->bounds;
+    for (size_t j = 0; j < cx->nkernels && bounds == NULL; j++)
+      if (strcmp(cx->kernels[j].key, k->key) == 0 && !cx->kernels[j].is_template &&
+          strcmp(cx->kernels[j].params_nodef, k->params_nodef) == 0)
+        bounds = cx->kernels[j].bounds;
+    if (bounds != NULL)
+      stmt = ah_xasprintf("static int __ah_kreg_%d __attribute__((unused)) = "
+                          "::anyhip::detail::register_kernel(%s, (long long)(%s));",
+                          n - 1, expr, bounds);
+    else
+      stmt = ah_xasprintf("static int __ah_kreg_%d __attribute__((unused)) = "
+                          "::anyhip::detail::register_kernel(%s);",
+                          n - 1, expr);
     emit_at(f, k->owner->qfile, k->ns, k->nns, &k->conds, k->line, stmt);
     free(stmt);
     free(expr);
@@ -2116,6 +2151,7 @@ static void free_ctx(struct ctx *cx) {
     free(k->params);
     free(k->params_nodef);
     free(k->helper);
+    free(k->bounds);
     ah_strv_free(&k->conds);
   }
   free(cx->kernels);

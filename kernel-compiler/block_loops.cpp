@@ -301,6 +301,8 @@ bool BlockBuilder::inlineThreadDependent() {
     }
     if (callee->getName() == kGridSyncFn || td_.gridSyncs.count(callee))
       return fail("calls grid.sync() (cooperative groups): needs every block resident at once");
+    if (callee->getName() == kPollFn || td_.polls.count(callee))
+      return fail("polls the clock (clock64, s_sleep): its block's threads must interleave");
     if (!callee->isDeclaration() && td_.splits.count(callee))
       return fail("a recursive device function reaches a barrier or warp function");
     if (!callee->isDeclaration() && td_.needs.count(callee))

@@ -56,12 +56,14 @@ static void userFunctions(Value *v, SmallPtrSetImpl<Function *> &out) {
 
 ThreadDependence analyseThreadDependence(Module &m) {
   ThreadDependence td;
-  SmallPtrSet<Function *, 32> direct, directSplit, directGrid;
+  SmallPtrSet<Function *, 32> direct, directSplit, directGrid, directPoll;
   for (const char *name : {kBarrierFn, kWarpFn})
     if (Function *f = m.getFunction(name))
       userFunctions(f, directSplit);
   if (Function *f = m.getFunction(kGridSyncFn))
     userFunctions(f, directGrid);
+  if (Function *f = m.getFunction(kPollFn))
+    userFunctions(f, directPoll);
   for (const char *name : {kThreadIdxVar, kLaneVar})
     if (GlobalVariable *g = m.getNamedGlobal(name))
       userFunctions(g, direct);
@@ -84,6 +86,7 @@ ThreadDependence analyseThreadDependence(Module &m) {
     }
   };
   propagate(directGrid, td.gridSyncs);
+  propagate(directPoll, td.polls);
   SmallPtrSet<Function *, 32> splitSeed(directSplit.begin(), directSplit.end());
   splitSeed.insert(directGrid.begin(), directGrid.end());
   propagate(splitSeed, td.splits);

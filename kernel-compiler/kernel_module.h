@@ -24,6 +24,7 @@ struct ThreadDependence {
   llvm::DenseSet<llvm::Function *> needs;     // must be inlined
   llvm::DenseSet<llvm::Function *> splits;    // reach a split point or grid.sync()
   llvm::DenseSet<llvm::Function *> gridSyncs; // reach grid.sync()
+  llvm::DenseSet<llvm::Function *> polls;     // reach a polling point (clock64, s_sleep)
 };
 ThreadDependence analyseThreadDependence(llvm::Module &m);
 

@@ -85,6 +85,10 @@ template <typename UnaryFunction, class T>
 inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
     int *gridSize, int *blockSize, T f, UnaryFunction blockSizeToDynamicSMemSize,
     int blockSizeLimit = 0, unsigned int flags = 0) {
+  /* AMD's template refuses a null kernel as an invalid value (the other
+   * occupancy functions say hipErrorInvalidDeviceFunction). */
+  if ((const void *)f == nullptr)
+    return hipErrorInvalidValue;
   return __ahOccupancyMaxPotentialBlockSize(
       gridSize, blockSize, (const void *)f, &::anyhip::detail::occupancy_smem<UnaryFunction>,
       &blockSizeToDynamicSMemSize, 0, blockSizeLimit, flags);

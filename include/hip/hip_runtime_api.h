@@ -1112,6 +1112,9 @@ hipError_t __ahLaunchKernel(const void *fn, const struct ahKernelSig *sig, dim3 
 hipError_t __ahLaunchCooperativeKernel(const void *fn, const struct ahKernelSig *sig, dim3 grid,
                                        dim3 block, size_t shmem, hipStream_t stream, void **args);
 void __ahRegisterKernel(const void *fn, const struct ahKernelSig *sig);
+/* ... and of a kernel declared with __launch_bounds__(max_threads, ...): a
+ * launch of a larger block fails. */
+void __ahRegisterKernelBounds(const void *fn, const struct ahKernelSig *sig, unsigned max_threads);
 /* hipcc registers each namespace-scope __device__/__constant__/__managed__
  * variable (address, size, mangled name), so stripped programs find them. */
 void __ahRegisterVariable(const void *var, size_t size, const char *name);

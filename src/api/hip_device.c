@@ -374,12 +374,16 @@ AH_EXPORT hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
 /* HIP's form, domain:bus:device.function in hex; truncated to len. */
 AH_EXPORT hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   struct ah_device *dev;
+  int n;
 
   AH_ENTER();
   AH_REQUIRE(pciBusId != NULL && len > 0, hipErrorInvalidValue);
   AH_REQUIRE_OK(device_arg(device, &dev));
-  snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.0", (unsigned)dev->props.pciDomainID,
-           (unsigned)dev->props.pciBusID, (unsigned)dev->props.pciDeviceID);
+  /* A buffer too short for the whole id gets what fits (terminated) and an
+   * invalid-value error, as on AMD's runtime (docs/semantics.md). */
+  n = snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.0", (unsigned)dev->props.pciDomainID,
+               (unsigned)dev->props.pciBusID, (unsigned)dev->props.pciDeviceID);
+  AH_REQUIRE(n >= 0 && n < len, hipErrorInvalidValue);
   return hipSuccess;
 }
 
@@ -481,13 +485,27 @@ AH_EXPORT hipError_t hipGetDeviceFlags(unsigned int *flags) {
   AH_REQUIRE(flags != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(current(&dev));
   pthread_mutex_lock(&dev->lock);
-  *flags = dev->flags;
+  /* The scheduling mode only, as AMD's runtime reports it: host mapping and
+   * local-memory resizing are always on (hipCtxGetFlags reports them all). */
+  *flags = dev->flags & hipDeviceScheduleMask;
   pthread_mutex_unlock(&dev->lock);
   return hipSuccess;
 }
 
 static int limit_known(enum hipLimit_t limit) {
   return (unsigned)limit < (unsigned)hipLimitRange;
+}
+
+/* AMD's headers end hipLimit_t at 0x1003 (after its hipExtLimitScratch*
+ * values); AMD's runtime answers a limit at or past that (compared as an int,
+ * so (hipLimit_t)-1 is below it) hipErrorInvalidValue, and one below it that
+ * it does not know hipErrorUnsupportedLimit. anyhip follows (docs/semantics.md). */
+#define AH_AMD_LIMIT_RANGE 0x1003
+
+static hipError_t limit_check(enum hipLimit_t limit) {
+  if ((int)limit >= AH_AMD_LIMIT_RANGE)
+    return hipErrorInvalidValue;
+  return limit_known(limit) ? hipSuccess : hipErrorUnsupportedLimit;
 }
 
 /* Reports the value last set (HIP's guide sets 8192 and reads 8192 back);
@@ -497,7 +515,7 @@ AH_EXPORT hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
 
   AH_ENTER();
   AH_REQUIRE(pValue != NULL, hipErrorInvalidValue);
-  AH_REQUIRE(limit_known(limit), hipErrorUnsupportedLimit);
+  AH_REQUIRE_OK(limit_check(limit));
   AH_REQUIRE_OK(current(&dev));
   pthread_mutex_lock(&dev->lock);
   *pValue = dev->limits[limit];
@@ -510,7 +528,7 @@ AH_EXPORT hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value) {
   hipError_t err = hipSuccess;
 
   AH_ENTER();
-  AH_REQUIRE(limit_known(limit), hipErrorUnsupportedLimit);
+  AH_REQUIRE_OK(limit_check(limit));
   AH_REQUIRE_OK(current(&dev));
   pthread_mutex_lock(&dev->lock);
   if (dev->backend->set_limit != NULL)

@@ -45,6 +45,16 @@ static hipError_t check_cooperative(struct ah_device *dev, dim3 grid, dim3 block
   return hipSuccess;
 }
 
+/* Whether a block of this shape has more threads than the kernel's
+ * __launch_bounds__ allow (hipcc records the bound at registration). AMD's
+ * runtime refuses such a launch with hipErrorLaunchFailure (ROCm's unit suite,
+ * launch_bounds.cc); CUDA's with an invalid-value error. */
+static int exceeds_bounds(const void *fn, dim3 block) {
+  unsigned max = ah_kernel_max_threads(fn);
+
+  return max != 0 && (uint64_t)block.x * block.y * block.z > max;
+}
+
 /* The one launch path. sig may be NULL when the backend needs no layout. */
 static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
                          size_t shmem, hipStream_t stream, void **args, int cooperative) {
@@ -75,6 +85,8 @@ static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3
     return hipErrorInvalidHandle;
   q = s != NULL ? s->queue : dev->null_queue;
   err = check_config(dev, grid, block, shmem);
+  if (err == hipSuccess && exceeds_bounds(fn, block))
+    err = hipErrorLaunchFailure;
   if (err == hipSuccess && cooperative)
     err = check_cooperative(dev, grid, block, shmem);
   if (err != hipSuccess)
@@ -118,6 +130,12 @@ AH_EXPORT hipError_t __ahLaunchCooperativeKernel(const void *fn, const ahKernelS
  * before the runtime is initialized: it only fills the registry. */
 AH_EXPORT void __ahRegisterKernel(const void *fn, const ahKernelSig *sig) {
   ah_kernel_register(fn, sig);
+}
+
+/* The same for a kernel declared with __launch_bounds__(max_threads, ...). */
+AH_EXPORT void __ahRegisterKernelBounds(const void *fn, const ahKernelSig *sig,
+                                        unsigned max_threads) {
+  ah_kernel_register_bounds(fn, sig, max_threads);
 }
 
 AH_EXPORT hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
@@ -167,6 +185,9 @@ hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr) 
   p = &dev->props;
   memset(attr, 0, sizeof(*attr));
   attr->maxThreadsPerBlock = p->maxThreadsPerBlock;
+  if (ah_kernel_max_threads(func) != 0 &&
+      ah_kernel_max_threads(func) < (unsigned)attr->maxThreadsPerBlock)
+    attr->maxThreadsPerBlock = (int)ah_kernel_max_threads(func);
   attr->maxDynamicSharedSizeBytes = (int)p->sharedMemPerBlock;
   attr->binaryVersion = attr->ptxVersion = p->major * 10 + p->minor;
   attr->preferredShmemCarveout = -1;

@@ -2,9 +2,11 @@
 /* The stream-ordered allocator's entry points: hipMallocAsync, hipFreeAsync,
  * hipMallocFromPoolAsync, memory pools and their attributes and access, and
  * each device's default and current pool. Error codes follow HIP (ROCm's
- * hipamd): a NULL pointer or pool, a bad stream or a bad location is
- * hipErrorInvalidValue; a pool handle the runtime did not make (or has
- * destroyed) is hipErrorInvalidHandle. The work is in core/mempool.c. */
+ * hipamd, and ROCm's unit suite): a NULL pointer or pool or a bad location is
+ * hipErrorInvalidValue; a stream or pool handle the runtime did not make (or
+ * has destroyed) is hipErrorInvalidHandle (hipMemPoolDestroy of such a pool:
+ * hipErrorInvalidValue); a location naming no device in hipMemPoolSetAccess
+ * is hipErrorInvalidDevice. The work is in core/mempool.c. */
 #include "../core/graph.h" /* capture into memory nodes */
 #include "../core/mempool.h"
 
@@ -19,11 +21,15 @@ static hipError_t pool_arg(hipMemPool_t h, struct ah_mempool **out) {
   return *out != NULL ? hipSuccess : hipErrorInvalidHandle;
 }
 
-/* HIP answers hipErrorInvalidValue for any stream it cannot use here. */
+/* A stream handle the runtime does not know (destroyed, garbage) is an
+ * invalid handle here, as AMD's runtime says (the other stream functions say
+ * hipErrorContextIsDestroyed); anything else it cannot use an invalid value. */
 static hipError_t stream_arg(hipStream_t s, struct ah_device **dev, void **q) {
   hipError_t err = ah_stream_resolve(s, dev, q);
 
-  return err == hipSuccess || err == hipErrorNoDevice ? err : hipErrorInvalidValue;
+  if (err == hipSuccess || err == hipErrorNoDevice)
+    return err;
+  return err == hipErrorContextIsDestroyed ? hipErrorInvalidHandle : hipErrorInvalidValue;
 }
 
 static int location_ok(const hipMemLocation *loc) {
@@ -134,12 +140,14 @@ AH_EXPORT hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolPr
   return hipSuccess;
 }
 
-/* A device's default pool cannot be destroyed (hipErrorInvalidValue). */
+/* A device's default pool cannot be destroyed (hipErrorInvalidValue); a pool
+ * destroyed already, or a handle never made, is an invalid value here too
+ * (AMD's runtime; ROCm's unit suite checks a double destroy). */
 AH_EXPORT hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
   struct ah_mempool *pool;
 
   AH_ENTER();
-  AH_REQUIRE_OK(pool_arg(mem_pool, &pool));
+  AH_REQUIRE(pool_arg(mem_pool, &pool) == hipSuccess, hipErrorInvalidValue);
   AH_REQUIRE(!ah_mempool_is_default(pool), hipErrorInvalidValue);
   ah_mempool_destroy(pool);
   return hipSuccess;
@@ -199,6 +207,9 @@ AH_EXPORT hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAcce
     const hipMemAccessDesc *d = &desc_list[i];
     struct ah_device *dev;
 
+    /* A device location with no such device: AMD's runtime says invalid device. */
+    AH_REQUIRE(d->location.type != hipMemLocationTypeDevice || location_ok(&d->location),
+               hipErrorInvalidDevice);
     AH_REQUIRE(location_ok(&d->location), hipErrorInvalidValue);
     AH_REQUIRE(d->flags == hipMemAccessFlagsProtNone || d->flags == hipMemAccessFlagsProtRead ||
                    d->flags == hipMemAccessFlagsProtReadWrite,

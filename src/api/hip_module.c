@@ -233,8 +233,11 @@ AH_EXPORT hipError_t hipModuleUnload(hipModule_t module) {
   pthread_mutex_lock(&mod_lock);
   m = ah_object_cast(module, AH_KIND_MODULE);
   if (m == NULL) {
+    /* NULL is an invalid handle; a module that is not loaded (unloaded
+     * already) is not found, as AMD's runtime says. */
     pthread_mutex_unlock(&mod_lock);
-    return ah_fail(hipErrorInvalidResourceHandle, __func__, "module");
+    return ah_fail(module == NULL ? hipErrorInvalidResourceHandle : hipErrorNotFound, __func__,
+                   "module");
   }
   for (f = m->fns; f != NULL; f = next) {
     next = f->next;
@@ -486,6 +489,13 @@ hipError_t ah_module_launch(hipFunction_t f, dim3 grid, dim3 block, size_t shmem
   return err;
 }
 
+/* The driver-style launches report a bad grid or block as an invalid value
+ * (AMD's runtime, as cuLaunchKernel), where the runtime-style ones say
+ * hipErrorInvalidConfiguration. */
+static hipError_t driver_launch_code(hipError_t err) {
+  return err == hipErrorInvalidConfiguration ? hipErrorInvalidValue : err;
+}
+
 AH_EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX,
                                            unsigned int gridDimY, unsigned int gridDimZ,
                                            unsigned int blockDimX, unsigned int blockDimY,
@@ -495,7 +505,8 @@ AH_EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDim
   dim3 grid = {gridDimX, gridDimY, gridDimZ}, block = {blockDimX, blockDimY, blockDimZ};
 
   AH_ENTER();
-  AH_RETURN(ah_module_launch(f, grid, block, sharedMemBytes, stream, kernelParams, extra, 0));
+  AH_RETURN(driver_launch_code(
+      ah_module_launch(f, grid, block, sharedMemBytes, stream, kernelParams, extra, 0)));
 }
 
 /* Every block resident at once, so that the kernel may use grid.sync(). */
@@ -509,10 +520,15 @@ AH_EXPORT hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned 
   const void *fn = NULL;
   const ahKernelSig *sig = NULL;
   dim3 grid = {gridDimX, gridDimY, gridDimZ}, block = {blockDimX, blockDimY, blockDimZ};
+  hipError_t err;
 
   AH_ENTER();
   AH_REQUIRE_OK(resolve_function(f, &fn, &sig));
-  AH_RETURN(ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, kernelParams, 1));
+  err = driver_launch_code(
+      ah_launch_kernel(fn, sig, grid, block, sharedMemBytes, stream, kernelParams, 1));
+  /* AMD's runtime says invalid value for a destroyed stream here too (the
+   * non-cooperative launch says hipErrorContextIsDestroyed). */
+  AH_RETURN(err == hipErrorContextIsDestroyed ? hipErrorInvalidValue : err);
 }
 
 /* ---- occupancy: hip_occupancy.c's rules, for a module function ------------ */

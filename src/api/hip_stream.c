@@ -95,13 +95,19 @@ AH_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, un
   struct ah_device *dev;
   struct ah_event *e;
   void *q;
+  hipError_t err;
 
   AH_ENTER();
   AH_REQUIRE(flags == 0, hipErrorInvalidValue);
   AH_REQUIRE(event != NULL, hipErrorInvalidHandle);
   e = ah_event_lookup(event);
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
-  AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
+  /* A stream the runtime does not know (destroyed, or never made) is an
+   * invalid handle here, as AMD's runtime says, where the other stream
+   * functions say hipErrorContextIsDestroyed (docs/semantics.md). */
+  err = ah_stream_resolve(stream, &dev, &q);
+  AH_REQUIRE(err != hipErrorContextIsDestroyed, hipErrorInvalidHandle);
+  AH_REQUIRE_OK(err);
   if (atomic_load(&ah_capture_count) != 0) {
     int done;
 

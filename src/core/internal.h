@@ -155,7 +155,9 @@ void ah_mempool_reset_device(struct ah_device *dev);
 
 /* Remembers the parameter layout of a kernel, for hipLaunchKernel. */
 void ah_kernel_register(const void *fn, const ahKernelSig *sig);
+void ah_kernel_register_bounds(const void *fn, const ahKernelSig *sig, unsigned max_threads);
 const ahKernelSig *ah_kernel_sig(const void *fn);
+unsigned ah_kernel_max_threads(const void *fn);
 
 /* ---- stream capture (core/capture.c) ------------------------------------ */
 

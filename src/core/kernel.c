@@ -11,6 +11,7 @@
 struct entry {
   const void *fn;
   const ahKernelSig *sig;
+  unsigned max_threads; /* __launch_bounds__'s first argument; 0: none */
 };
 
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -19,7 +20,8 @@ static size_t cap, used;
 
 
 /* Inserts without growing; the caller made room. */
-static void put(struct entry *t, size_t n, const void *fn, const ahKernelSig *sig, size_t *count) {
+static struct entry *put(struct entry *t, size_t n, const void *fn, const ahKernelSig *sig,
+                         size_t *count) {
   size_t i = ah_addr_slot(fn, n - 1);
 
   while (t[i].fn != NULL && t[i].fn != fn)
@@ -28,11 +30,20 @@ static void put(struct entry *t, size_t n, const void *fn, const ahKernelSig *si
     (*count)++;
   t[i].fn = fn;
   t[i].sig = sig;
+  return &t[i];
 }
 
 /* Registering the same kernel again (a second translation unit, a reloaded
  * object) keeps the newest layout; they describe the same parameters. */
 void ah_kernel_register(const void *fn, const ahKernelSig *sig) {
+  ah_kernel_register_bounds(fn, sig, 0);
+}
+
+/* max_threads: the kernel's __launch_bounds__ (hipcc passes it), 0 for none;
+ * a registration without bounds keeps the bound an earlier one gave. */
+void ah_kernel_register_bounds(const void *fn, const ahKernelSig *sig, unsigned max_threads) {
+  struct entry *e;
+
   if (fn == NULL || sig == NULL)
     return;
   pthread_rwlock_wrlock(&lock);
@@ -48,13 +59,15 @@ void ah_kernel_register(const void *fn, const ahKernelSig *sig) {
     }
     for (size_t i = 0; i < cap; i++)
       if (table[i].fn != NULL)
-        put(nt, ncap, table[i].fn, table[i].sig, &ncount);
+        put(nt, ncap, table[i].fn, table[i].sig, &ncount)->max_threads = table[i].max_threads;
     free(table);
     table = nt;
     cap = ncap;
     used = ncount;
   }
-  put(table, cap, fn, sig, &used);
+  e = put(table, cap, fn, sig, &used);
+  if (max_threads != 0)
+    e->max_threads = max_threads;
   pthread_rwlock_unlock(&lock);
 }
 
@@ -73,4 +86,22 @@ const ahKernelSig *ah_kernel_sig(const void *fn) {
   }
   pthread_rwlock_unlock(&lock);
   return sig;
+}
+
+/* The kernel's __launch_bounds__ maximum of threads per block; 0: none known. */
+unsigned ah_kernel_max_threads(const void *fn) {
+  unsigned n = 0;
+
+  if (fn == NULL)
+    return 0;
+  pthread_rwlock_rdlock(&lock);
+  if (cap != 0) {
+    size_t i = ah_addr_slot(fn, cap - 1);
+
+    while (table[i].fn != NULL && table[i].fn != fn)
+      i = (i + 1) & (cap - 1);
+    n = table[i].max_threads;
+  }
+  pthread_rwlock_unlock(&lock);
+  return n;
 }

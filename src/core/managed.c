@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct hint {
   int read_mostly;
@@ -147,16 +148,36 @@ static hipError_t update(uintptr_t lo, uintptr_t hi, const struct change *c) {
   return hipSuccess;
 }
 
+/* Advice and prefetches apply to whole pages, as on HIP's and CUDA's devices
+ * (ROCm's unit suite reads a range rounded out to pages back): the range is
+ * rounded out to the host's page size. */
+static void page_round(uintptr_t *lo, uintptr_t *hi) {
+  static uintptr_t page;
+
+  if (page == 0) {
+    long ps = sysconf(_SC_PAGESIZE);
+
+    page = ps > 0 ? (uintptr_t)ps : 4096;
+  }
+  *lo -= *lo % page;
+  if (*hi % page != 0 && *hi <= UINTPTR_MAX - page)
+    *hi += page - *hi % page;
+}
+
 hipError_t ah_managed_advise(uintptr_t base, size_t bytes, hipMemoryAdvise advice, int loc) {
   struct change c = {CH_ADVISE, advice, loc};
+  uintptr_t lo = base, hi = base + bytes;
 
-  return update(base, base + bytes, &c);
+  page_round(&lo, &hi);
+  return update(lo, hi, &c);
 }
 
 hipError_t ah_managed_prefetched(uintptr_t base, size_t bytes, int loc) {
   struct change c = {CH_PREFETCH, 0, loc};
+  uintptr_t lo = base, hi = base + bytes;
 
-  return update(base, base + bytes, &c);
+  page_round(&lo, &hi);
+  return update(lo, hi, &c);
 }
 
 void ah_managed_forget(uintptr_t base, size_t bytes) {

@@ -504,8 +504,7 @@ hipError_t ah_mempool_alloc(struct ah_mempool *p, size_t bytes, struct ah_device
   b = pick(p, need, dev, q);
   if (b != NULL) {
     saved = *b;
-    if (b->state == B_FREE)
-      count_use(p, b->bytes); /* a pending block is still counted as used */
+    count_use(p, b->bytes); /* used counts what the program holds: not pending frees */
     b->state = B_USED;
     b->gen++;
   }
@@ -526,8 +525,7 @@ hipError_t ah_mempool_alloc(struct ah_mempool *p, size_t bytes, struct ah_device
   err = ah_alloc_insert(&a);
   if (err != hipSuccess) {
     pthread_mutex_lock(&p->lock);
-    if (saved.state == B_FREE)
-      p->used -= b->bytes;
+    p->used -= b->bytes; /* counted above, or by grow() */
     b->state = saved.state;
     b->gen = saved.gen; /* a pending free op still matches */
     pthread_mutex_unlock(&p->lock);
@@ -547,10 +545,8 @@ static void free_op_run(void *data) {
   free(data);
   pthread_mutex_lock(&p->lock);
   op.b->ops--;
-  if (op.b->state == B_PENDING && op.b->gen == op.gen) {
-    op.b->state = B_FREE;
-    p->used -= op.b->bytes;
-  }
+  if (op.b->state == B_PENDING && op.b->gen == op.gen)
+    op.b->state = B_FREE; /* no longer counted as used since hipFreeAsync */
   pthread_mutex_unlock(&p->lock);
 }
 
@@ -582,7 +578,10 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
     pthread_mutex_unlock(&p->lock);
     return hipSuccess;
   }
+  /* Used memory drops at the call, as on AMD's runtime: the program no
+   * longer holds the block, though the stream may still be using it. */
   b->state = B_PENDING;
+  p->used -= b->bytes;
   b->ops++;
   *op = (struct free_op){b, b->gen};
   pthread_mutex_unlock(&p->lock);

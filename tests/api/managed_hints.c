@@ -7,8 +7,10 @@
 #include "garbage_handles.h"
 
 #include <stdint.h>
+#include <unistd.h>
 
 enum { N = 1 << 16 };
+#define P ((size_t)sysconf(_SC_PAGESIZE)) /* N is a multiple of it */
 
 static int attr(hipMemRangeAttribute a, const void *p, size_t n) {
   int v = 12345;
@@ -27,16 +29,18 @@ AH_TEST(managed_read_mostly) {
   CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p, N), 1);
   CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p + 100, 7), 1);
   /* Unset a middle part: the whole range is no longer read-mostly, the
-   * parts on either side still are. */
-  CHECK_HIP(hipMemAdvise(p + 1000, 1000, hipMemAdviseUnsetReadMostly, 0));
+   * parts on either side still are. Advice covers whole pages (HIP's and
+   * CUDA's rounding, as ROCm's unit suite checks): 100 bytes inside page 1
+   * unset all of page 1. */
+  CHECK_HIP(hipMemAdvise(p + P + 100, 100, hipMemAdviseUnsetReadMostly, 0));
   CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p, N), 0);
-  CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p, 1000), 1);
-  CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p + 1000, 1000), 0);
-  CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p + 1500, 1), 0);
-  CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p + 2000, N - 2000), 1);
-  CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p + 999, 2), 0);
+  CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p, P), 1);
+  CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p + P, P), 0);
+  CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p + P + 1500, 1), 0);
+  CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p + 2 * P, N - 2 * P), 1);
+  CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p + P - 1, 2), 0);
   /* The device is ignored for read-mostly, even an invalid one. */
-  CHECK_HIP(hipMemAdvise(p + 1000, 1000, hipMemAdviseSetReadMostly, 9999));
+  CHECK_HIP(hipMemAdvise(p + P + 100, 100, hipMemAdviseSetReadMostly, 9999));
   CHECK_EQ(attr(hipMemRangeAttributeReadMostly, p, N), 1);
   /* The memory still works. */
   memset(p, 3, N);
@@ -82,7 +86,10 @@ AH_TEST(managed_accessed_by) {
   CHECK_HIP(hipMemAdvise(p + 10, 10, hipMemAdviseUnsetAccessedBy, hipCpuDeviceId));
   CHECK_HIP(hipMemRangeGetAttribute(v, sizeof(v), hipMemRangeAttributeAccessedBy, p, N));
   CHECK(v[0] == 0 && v[1] == hipInvalidDeviceId && v[2] == hipInvalidDeviceId);
-  CHECK_HIP(hipMemRangeGetAttribute(v, sizeof(v), hipMemRangeAttributeAccessedBy, p + 20, 50));
+  /* ... nor for any of the page it is in (advice is per page). */
+  CHECK_HIP(hipMemRangeGetAttribute(v, sizeof(v), hipMemRangeAttributeAccessedBy, p + P - 50, 50));
+  CHECK(v[0] == 0 && v[1] == hipInvalidDeviceId && v[2] == hipInvalidDeviceId);
+  CHECK_HIP(hipMemRangeGetAttribute(v, sizeof(v), hipMemRangeAttributeAccessedBy, p + P, 50));
   CHECK(v[0] == hipCpuDeviceId && v[1] == 0 && v[2] == hipInvalidDeviceId);
   /* Sizes that are not whole ints. */
   CHECK_ERR(hipMemRangeGetAttribute(v, 6, hipMemRangeAttributeAccessedBy, p, N),
@@ -283,7 +290,8 @@ AH_TEST(managed_range_get_attributes) {
 /* The per-range bookkeeping against a byte-by-byte reference: random advice
  * and prefetches over random, overlapping parts of a range, each followed by
  * queries over random parts. */
-enum { R = 509 }; /* odd, so ranges do not fall on tidy boundaries */
+/* Odd, so ranges do not fall on tidy boundaries; several 4 KiB pages. */
+enum { R = 3 * 4096 + 509 };
 static struct {
   int rm, coarse, pref, last;
   unsigned acc; /* bit 0: the host, bit 1: device 0 */
@@ -347,16 +355,21 @@ AH_TEST(managed_random_ranges) {
     size_t lo = rnd(R), hi = lo + 1 + rnd((unsigned)(R - lo));
     int loc = rnd(2) ? 0 : hipCpuDeviceId;
     unsigned bit = loc == 0 ? 2 : 1;
+    /* What the hint covers: whole pages of the address space (an
+     * allocation need not start a page: the CPU device ends it at one). */
+    size_t off = (uintptr_t)p % P;
+    size_t rlo = (off + lo) % P > lo ? 0 : lo - (off + lo) % P;
+    size_t rhi = hi + (P - (off + hi) % P) % P;
 
     if (rnd(5) == 0) {
       CHECK_HIP(hipMemPrefetchAsync(p + lo, hi - lo, loc, NULL));
-      for (size_t i = lo; i < hi; i++)
+      for (size_t i = rlo; i < rhi && i < R; i++)
         ref[i].last = loc;
     } else {
       hipMemoryAdvise a = advices[rnd(8)];
 
       CHECK_HIP(hipMemAdvise(p + lo, hi - lo, a, loc));
-      for (size_t i = lo; i < hi; i++) {
+      for (size_t i = rlo; i < rhi && i < R; i++) {
         switch (a) {
         case hipMemAdviseSetReadMostly: ref[i].rm = 1; break;
         case hipMemAdviseUnsetReadMostly: ref[i].rm = 0; break;

@@ -358,7 +358,16 @@ AH_TEST(mempool_trim) {
   CHECK_HIP(hipFreeAsync(c, s));
   CHECK_HIP(hipMemPoolTrimTo(pool, 0));
   CHECK_EQ(attr64(pool, hipMemPoolAttrReservedMemCurrent), 64 * KB);
+  /* Used memory dropped at the hipFreeAsync call (AMD's runtime, ROCm's unit
+   * suite): the program no longer holds c, though its stream may still use it. */
+  CHECK_EQ(attr64(pool, hipMemPoolAttrUsedMemCurrent), 0);
+  /* Taken again on the same stream before the free ran: used again. */
+  CHECK_HIP(hipMallocFromPoolAsync(&a, 64 * KB, pool, s));
+  CHECK(a == c);
   CHECK_EQ(attr64(pool, hipMemPoolAttrUsedMemCurrent), 64 * KB);
+  CHECK_HIP(hipFreeAsync(a, s));
+  CHECK_EQ(attr64(pool, hipMemPoolAttrUsedMemCurrent), 0);
+  CHECK_EQ(attr64(pool, hipMemPoolAttrReservedMemCurrent), 64 * KB);
   gate_open(&g);
   CHECK_HIP(hipStreamSynchronize(s));
   CHECK_EQ(attr64(pool, hipMemPoolAttrUsedMemCurrent), 0);
@@ -480,7 +489,7 @@ AH_TEST(mempool_destroy_outstanding) {
   CHECK_HIP(hipMallocFromPoolAsync(&a, sizeof(out), pool, s));
   CHECK_HIP(hipMemPoolDestroy(pool));
   CHECK_ERR(hipMemPoolGetAttribute(pool, hipMemPoolAttrUsedMemCurrent, &v), hipErrorInvalidHandle);
-  CHECK_ERR(hipMemPoolDestroy(pool), hipErrorInvalidHandle);
+  CHECK_ERR(hipMemPoolDestroy(pool), hipErrorInvalidValue); /* AMD's code for a double destroy */
   CHECK_ERR(hipMallocFromPoolAsync(&a, 16, pool, s), hipErrorInvalidHandle);
   CHECK_HIP(hipMemsetAsync(a, 0x77, sizeof(out), s));
   CHECK_HIP(hipMemcpyAsync(out, a, sizeof(out), hipMemcpyDeviceToHost, s));
@@ -505,20 +514,24 @@ AH_TEST(mempool_errors_alloc_free) {
   CHECK_HIP(hipStreamDestroy(dead));
   CHECK_HIP(new_pool(&pool));
   CHECK_ERR(hipMallocAsync(NULL, 16, s), hipErrorInvalidValue);
-  CHECK_ERR(hipMallocAsync(&p, 16, dead), hipErrorInvalidValue);
-  CHECK_ERR(hipMallocAsync(&p, 16, (hipStream_t)0x1234), hipErrorInvalidValue);
+  /* Unknown streams: an invalid handle (AMD's runtime; docs/semantics.md). */
+  CHECK_ERR(hipMallocAsync(&p, 16, dead), hipErrorInvalidHandle);
+  CHECK_ERR(hipMallocAsync(&p, 16, (hipStream_t)0x1234), hipErrorInvalidHandle);
+  CHECK_ERR(hipMallocAsync(&p, 16, (hipStream_t)-1), hipErrorInvalidHandle);
   CHECK_ERR(hipMallocAsync(&p, SIZE_MAX, s), hipErrorOutOfMemory);
   CHECK_HIP(hipMallocAsync(&p, 0, s)); /* HIP: no memory, NULL */
   CHECK(p == NULL);
   CHECK_ERR(hipMallocFromPoolAsync(NULL, 16, pool, s), hipErrorInvalidValue);
   CHECK_ERR(hipMallocFromPoolAsync(&p, 16, NULL, s), hipErrorInvalidValue);
-  CHECK_ERR(hipMallocFromPoolAsync(&p, 16, pool, dead), hipErrorInvalidValue);
+  CHECK_ERR(hipMallocFromPoolAsync(&p, 16, pool, dead), hipErrorInvalidHandle);
+  CHECK_ERR(hipMallocFromPoolAsync(&p, 16, pool, (hipStream_t)-1), hipErrorInvalidHandle);
   CHECK_ERR(hipMallocFromPoolAsync(&p, SIZE_MAX - 10, pool, s), hipErrorOutOfMemory);
   CHECK_ERR(hipFreeAsync(NULL, s), hipErrorInvalidValue);
   CHECK_ERR(hipFreeAsync(&local, s), hipErrorInvalidValue); /* not HIP memory */
   CHECK_HIP(hipMallocFromPoolAsync((void **)&a, 1024, pool, s));
   CHECK_ERR(hipFreeAsync(a + 16, s), hipErrorInvalidValue); /* interior pointer */
-  CHECK_ERR(hipFreeAsync(a, dead), hipErrorInvalidValue);
+  CHECK_ERR(hipFreeAsync(a, dead), hipErrorInvalidHandle);
+  CHECK_ERR(hipFreeAsync(a, (hipStream_t)-1), hipErrorInvalidHandle);
   CHECK_HIP(hipFreeAsync(a, s));
   CHECK_ERR(hipFreeAsync(a, s), hipErrorInvalidValue); /* twice */
   CHECK_HIP(hipHostMalloc(&m, 64, 0));
@@ -605,8 +618,10 @@ AH_TEST(mempool_errors_access) {
   d.location.type = hipMemLocationTypeInvalid;
   CHECK_ERR(hipMemPoolSetAccess(pool, &d, 1), hipErrorInvalidValue);
   d.location.type = hipMemLocationTypeDevice;
-  d.location.id = n;
-  CHECK_ERR(hipMemPoolSetAccess(pool, &d, 1), hipErrorInvalidValue);
+  d.location.id = n; /* no such device (AMD's runtime: invalid device) */
+  CHECK_ERR(hipMemPoolSetAccess(pool, &d, 1), hipErrorInvalidDevice);
+  d.location.id = -1;
+  CHECK_ERR(hipMemPoolSetAccess(pool, &d, 1), hipErrorInvalidDevice);
   d.location.id = 0;
   d.flags = (hipMemAccessFlags)2;
   CHECK_ERR(hipMemPoolSetAccess(pool, &d, 1), hipErrorInvalidValue);
@@ -634,7 +649,7 @@ static int refuses_pool(void *h) {
 
   CHECK_ERR(hipMemPoolGetAttribute((hipMemPool_t)h, hipMemPoolAttrUsedMemCurrent, &v),
             hipErrorInvalidHandle);
-  CHECK_ERR(hipMemPoolDestroy((hipMemPool_t)h), hipErrorInvalidHandle);
+  CHECK_ERR(hipMemPoolDestroy((hipMemPool_t)h), hipErrorInvalidValue);
   CHECK_ERR(hipMallocFromPoolAsync(&p, 16, (hipMemPool_t)h, 0), hipErrorInvalidHandle);
   CHECK_ERR(hipDeviceSetMemPool(0, (hipMemPool_t)h), hipErrorInvalidHandle);
   return AH_PASS;

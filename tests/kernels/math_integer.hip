@@ -147,6 +147,16 @@ static uint64_t extract(uint64_t v, int off, int width) {
     r |= (uint64_t)bit(v, off + i) << i;
   return r;
 }
+// __bitextract_u64 as AMD's device library computes it: a field past bit 63
+// reads 0 below bit 64 and wraps round to bit 0 above (its shifts are mod 64).
+static uint64_t extract64(uint64_t v, int off, int width) {
+  uint64_t r = 0;
+  if (off + width <= 64)
+    return extract(v, off, width);
+  for (int i = 64 - off; i < width; i++)
+    r |= (uint64_t)bit(v, off + i - 64) << i;
+  return r;
+}
 static uint64_t insert(uint64_t v, uint64_t ins, int off, int width, int bits) {
   for (int i = 0; i < width && off + i < bits; i++) {
     v &= ~((uint64_t)1 << (off + i));
@@ -193,7 +203,7 @@ static void reference(uint64_t x, uint64_t y, uint64_t z, uint64_t *o) {
   o[23] = (uint32_t)((uint64_t)(sx > sy ? (int64_t)sx - sy : (int64_t)sy - sx) + z32);
   o[24] = (uint32_t)((x32 > y32 ? x32 - y32 : y32 - x32) + z32);
   o[25] = extract(x32, y32 & 31, z32 & 31);
-  o[26] = extract(x, y32 & 63, z32 & 63);
+  o[26] = extract64(x, y32 & 63, z32 & 63);
   o[27] = insert(x32, y32, z32 & 31, (z32 >> 8) & 31, 32);
   o[28] = insert(x, y, z32 & 63, (z32 >> 8) & 63, 64);
   o[29] = (x & y) == 0 ? 0xffffffffu : ffs(x & y, 64) - 1;

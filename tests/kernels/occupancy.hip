@@ -200,6 +200,14 @@ static int errors() {
             hipErrorInvalidValue);
   CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
   CHECK_EQ(hipGetLastError(), hipSuccess);
+  /* The per-block-size shared memory template refuses a null kernel as an
+   * invalid value, as AMD's template does (docs/semantics.md). */
+  CHECK_ERR(hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+                &g, &b, (void (*)(float *))nullptr, [](int n) { return (size_t)n; }, 0, 0),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipOccupancyMaxPotentialBlockSizeVariableSMem(
+                &g, &b, (void (*)(float *))nullptr, [](int n) { return (size_t)n; }),
+            hipErrorInvalidValue);
   return AH_PASS;
 }
 

@@ -409,11 +409,13 @@ AH_TEST(module_load_errors) {
   CHECK_ERR(hipModuleLoadDataEx(&mod, garbage, 1, NULL, NULL), hipErrorInvalidValue);
   CHECK(mod == (hipModule_t)0x1);
   /* Bad module handles. */
+  /* NULL is an invalid handle; a module that is not loaded (unloaded
+   * already, or never made) is not found (AMD's runtime; docs/semantics.md). */
   CHECK_RECORDS(hipModuleUnload(NULL), hipErrorInvalidResourceHandle);
-  CHECK_ERR(hipModuleUnload((hipModule_t)0x1234), hipErrorInvalidResourceHandle);
+  CHECK_ERR(hipModuleUnload((hipModule_t)0x1234), hipErrorNotFound);
   CHECK_HIP(hipModuleLoad(&mod, co_path));
   CHECK_HIP(hipModuleUnload(mod));
-  CHECK_ERR(hipModuleUnload(mod), hipErrorInvalidResourceHandle);
+  CHECK_ERR(hipModuleUnload(mod), hipErrorNotFound);
   return AH_PASS;
 }
 
@@ -504,12 +506,23 @@ AH_TEST(module_launch_errors) {
               hipErrorInvalidValue);
     CHECK_ERR(hipModuleLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, NULL, NULL, extra_badkey),
               hipErrorInvalidValue);
+    /* A bad grid or block is an invalid value for the driver-style launch
+     * (AMD's runtime, ROCm's unit suite; docs/semantics.md). */
     CHECK_RECORDS(hipModuleLaunchKernel(f, 0, 1, 1, 4, 1, 1, 0, NULL, params, NULL),
-                  hipErrorInvalidConfiguration);
+                  hipErrorInvalidValue);
     CHECK_ERR(hipModuleLaunchKernel(f, 1, 1, 1, 0, 1, 1, 0, NULL, params, NULL),
-              hipErrorInvalidConfiguration);
+              hipErrorInvalidValue);
     CHECK_ERR(hipModuleLaunchKernel(f, 1, 1, 1, 4096, 1, 1, 0, NULL, params, NULL),
-              hipErrorInvalidConfiguration);
+              hipErrorInvalidValue);
+    CHECK_ERR(hipModuleLaunchKernel(f, 1, 1, 1, 4, 1, 2048, 0, NULL, params, NULL),
+              hipErrorInvalidValue);
+    CHECK_ERR(hipModuleLaunchCooperativeKernel(f, 1, 1, 1, 4, 4, 512, 0, NULL, params),
+              hipErrorInvalidValue);
+    CHECK_ERR(hipModuleLaunchCooperativeKernel(f, 1, 0, 1, 4, 1, 1, 0, NULL, params),
+              hipErrorInvalidValue);
+    /* A destroyed stream: invalid value for the cooperative one (AMD's runtime). */
+    CHECK_ERR(hipModuleLaunchCooperativeKernel(f, 1, 1, 1, 4, 1, 1, 0, (hipStream_t)0x1234, params),
+              hipErrorInvalidValue);
     /* anyhip's answer for a stream handle it does not know (tests/api/launch.c). */
     CHECK_ERR(hipModuleLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, (hipStream_t)0x1234, params, NULL),
               hipErrorContextIsDestroyed);

@@ -410,6 +410,49 @@ AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
   return ah_cpu_bar_value(op, self->bar_true, self->bar_n);
 }
 
+/* ---- polling points ---- */
+
+/* Polls in a row by one thread, in the fast path, before the block switches
+ * to fibers: a thread that reads the clock once or twice to time its work
+ * keeps the fast path; one that spins on it hands over. */
+#define POLL_SPIN 16
+
+/* clock64(), wall_clock64(), s_sleep: the running thread lets the next
+ * runnable thread of its block run (round robin), so that a thread spinning
+ * on the clock or on a block-mate's store does not hold the others back (a
+ * GPU runs them meanwhile). The kernel compiler leaves kernels that poll to
+ * the fiber engine, so a block function never gets here. */
+AH_EXPORT void __ah_cpu_poll(void) {
+  struct ah_cpu_worker *w = ah_cpu_self;
+  struct ah_cpu_block *b;
+  struct ah_cpu_gthread *self;
+
+  if (w == NULL || !w->in_kernel)
+    return; /* host code */
+  b = &w->block;
+  if (b->compiled)
+    return;
+  if (!b->fiber_mode) {
+    unsigned tid = ah_cpu_fast_tid(b);
+
+    if (tid != w->poll_tid) {
+      w->poll_tid = tid;
+      w->poll_count = 0;
+    }
+    if (++w->poll_count < POLL_SPIN || tid == b->nthreads - 1)
+      return; /* not spinning yet, or every other thread has returned */
+    w->poll_count = 0;
+    b->cur = tid;
+    ah_cpu_block_convert(w, b);
+  }
+  if (b->runnable == 0)
+    return; /* nobody else to run */
+  self = &b->threads[b->cur];
+  self->state = AH_T_READY;
+  b->runnable++;
+  ah_cpu_block_yield(w, b);
+}
+
 /* ---- grid.sync() of cooperative groups ---- */
 
 /* The block's part of grid.sync() is done (every thread that has not returned

@@ -133,6 +133,9 @@ struct ah_cpu_worker {
   void *altstack;
   size_t altstack_size;
   size_t direct_stack; /* the most stack a block may take on the thread's own (run_compiled) */
+  /* polling points (__ah_cpu_poll) in the fast path: the thread that polled
+   * last and how many times in a row */
+  unsigned poll_tid, poll_count;
   /* counters, read by other threads (relaxed) */
   _Atomic unsigned long long fibers, blocks, compiled;
   struct ah_cpu_worker *next; /* in the pool's list */

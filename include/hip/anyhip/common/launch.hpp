@@ -202,6 +202,18 @@ template <typename... P> inline int register_kernel(void (*kernel)(P...)) {
   return 0;
 }
 
+/* The same for a kernel declared with __launch_bounds__(max_threads, ...):
+ * hipcc passes the bound's expression, and a launch of a larger block fails
+ * (hipErrorLaunchFailure, as AMD's runtime). A bound that is not positive is
+ * the compiler's business (HIP-clang refuses it); it is not recorded. */
+template <typename... P> inline int register_kernel(void (*kernel)(P...), long long max_threads) {
+  __ahRegisterKernelBounds(reinterpret_cast<const void *>(kernel), &sig<P...>::value,
+                           max_threads > 0 && max_threads <= 0x7fffffff
+                               ? static_cast<unsigned>(max_threads)
+                               : 0u);
+  return 0;
+}
+
 /* hipcc writes registered(k<T>) (or registered(&k<T>)) where a template
  * kernel's specialisation is used other than in a launch or a call, as in
  * hipLaunchKernel((const void *)k<T>, ...): it registers the specialisation

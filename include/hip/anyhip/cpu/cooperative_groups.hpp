@@ -100,11 +100,14 @@ protected:
   lane_mask mask_;     /* coalesced groups: the member lanes of the warp */
   unsigned meta_rank_; /* tiles and coalesced groups: rank among the parent's */
   unsigned meta_size_;
+  unsigned tile_;      /* tiles: the tile size asked for (size_ is less in a last, partial tile) */
 
 public:
   AH_CG_INLINE thread_group(internal::make_tag, internal::group_type type, unsigned size,
-                            lane_mask mask = 0, unsigned meta_rank = 0, unsigned meta_size = 1)
-      : type_(type), size_(size), mask_(mask), meta_rank_(meta_rank), meta_size_(meta_size) {}
+                            lane_mask mask = 0, unsigned meta_rank = 0, unsigned meta_size = 1,
+                            unsigned tile = 0)
+      : type_(type), size_(size), mask_(mask), meta_rank_(meta_rank), meta_size_(meta_size),
+        tile_(tile != 0 ? tile : size) {}
 
   AH_CG_INLINE unsigned int size() const { return size_; }
   AH_CG_INLINE unsigned int num_threads() const { return size_; }
@@ -117,7 +120,7 @@ public:
     case internal::cg_workgroup:
       return internal::block_rank();
     case internal::cg_tiled_group:
-      return __ah_cpu_lane & (size_ - 1);
+      return __ah_cpu_lane & (tile_ - 1);
     case internal::cg_coalesced_group:
       return internal::popc(mask_ & internal::low_bits(__ah_cpu_lane));
     default:
@@ -140,7 +143,7 @@ public:
       __syncthreads();
       break;
     case internal::cg_tiled_group:
-      (void)internal::warp(AH_CPU_WARP_SYNC, 0, 0, 0, internal::tile_lanes(size_));
+      (void)internal::warp(AH_CPU_WARP_SYNC, 0, 0, 0, internal::tile_lanes(tile_));
       break;
     case internal::cg_coalesced_group:
       (void)internal::warp(AH_CPU_WARP_SYNC, 0, 0, 0, mask_);
@@ -378,8 +381,13 @@ AH_CG_INLINE thread_group tiled_partition(const thread_group &parent, unsigned i
                                            parent.meta_group_size()),
                            tile_size);
   assert(internal::valid_tile_size(tile_size) && "tile size: a power of 2, at most warpSize");
-  return thread_group(t, internal::cg_tiled_group, tile_size, 0, parent.thread_rank() / tile_size,
-                      (parent.size() + tile_size - 1) / tile_size);
+  /* The parent's last tile holds what is left of it when its size is not a
+   * multiple of tile_size (a block of 65 x 3 x 3 threads): its size() says so,
+   * as on AMD's runtime (ROCm's unit suite checks it). */
+  unsigned k = parent.thread_rank() / tile_size, n = parent.size();
+  unsigned left = n - k * tile_size;
+  return thread_group(t, internal::cg_tiled_group, left < tile_size ? left : tile_size, 0, k,
+                      (n + tile_size - 1) / tile_size, tile_size);
 }
 
 AH_CG_INLINE thread_group tiled_partition(const thread_block &parent, unsigned int tile_size) {

@@ -250,10 +250,15 @@ AH_DEV_INLINE unsigned int __bitextract_u32(unsigned int src, unsigned int offse
   width &= 31;
   return width == 0 ? 0u : (src >> offset) & ((1u << width) - 1u);
 }
+/* 64 bits: AMD's device library shifts left by 64 - offset - width and back
+ * by 64 - width, with the GPU's shift counts taken mod 64; a field that runs
+ * past bit 63 therefore gives what AMD gives (ROCm's unit suite, bitExtract,
+ * checks that formula): its bits below bit 64 read as 0 and the rest wrap
+ * round to bit 0. Within the 64 bits it is the plain field. */
 AH_DEV_INLINE uint64_t __bitextract_u64(uint64_t src, unsigned int offset, unsigned int width) {
   offset &= 63;
   width &= 63;
-  return width == 0 ? 0u : (src >> offset) & ((1ull << width) - 1u);
+  return width == 0 ? 0u : (src << ((64u - offset - width) & 63u)) >> (64u - width);
 }
 /* src with `width` bits from bit offset replaced by the low bits of ins. */
 AH_DEV_INLINE unsigned int __bitinsert_u32(unsigned int src, unsigned int ins,
@@ -321,6 +326,7 @@ template <typename T> AH_DEV_INLINE T __ldcv(const T *p) { return *p; }
  * by hipDeviceAttributeWallClockRate (1000000 kHz). */
 AH_DEV_INLINE long long wall_clock64() {
   struct timespec ts;
+  __ah_cpu_poll(); /* a polling point: the block's other threads may run */
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
@@ -337,6 +343,7 @@ AH_DEV_INLINE long long __clock() { return clock64(); }
  * here the worker thread gives its core away for a moment, as polling code expects. */
 AH_DEV_INLINE void __builtin_amdgcn_s_sleep(int n) {
   (void)n;
+  __ah_cpu_poll();
   sched_yield();
 }
 

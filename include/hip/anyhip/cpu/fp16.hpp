@@ -353,8 +353,9 @@ AH_HF unsigned __hneu2_mask(__half2 a, __half2 b) {
 #undef AH_FP16_CMP
 
 AH_HF bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }
-/* -1 for -infinity, 1 for +infinity, 0 otherwise (CUDA's int result). */
-AH_HF int __hisinf(__half a) { return a.__x == 0x7c00u ? 1 : a.__x == 0xfc00u ? -1 : 0; }
+/* 1 for either infinity, 0 otherwise: AMD's (its device library's isinf;
+ * ROCm's unit suite, hipTestHalf, checks it). CUDA's says -1 for -infinity. */
+AH_HF int __hisinf(__half a) { return (a.__x & 0x7fffu) == 0x7c00u ? 1 : 0; }
 AH_HF __half2 __hisnan2(__half2 a) {
   return __half2(anyhip::fp16::h(__hisnan(a.x)), anyhip::fp16::h(__hisnan(a.y)));
 }

@@ -253,7 +253,7 @@ AH_BF_CMP(__hgtu, un || x > y)
 AH_BF_CMP(__hgeu, un || x >= y)
 #undef AH_BF_CMP
 AH_BF bool __hisnan(__hip_bfloat16 a) { return anyhip::bf16::isnan(a); }
-AH_BF int __hisinf(__hip_bfloat16 a) { return a.__x == 0x7f80u ? 1 : a.__x == 0xff80u ? -1 : 0; }
+AH_BF int __hisinf(__hip_bfloat16 a) { return (a.__x & 0x7fffu) == 0x7f80u ? 1 : 0; } /* AMD's, as __half's */
 AH_BF __hip_bfloat16 __hmax(__hip_bfloat16 a, __hip_bfloat16 b) {
   bool na = __hisnan(a), nb = __hisnan(b);
   if (na || nb)

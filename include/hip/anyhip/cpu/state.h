@@ -68,6 +68,12 @@ int __ah_cpu_barrier(int op, int predicate) AH_CPU_NOTHROW;
 void __ah_cpu_grid_sync(void);
 int __ah_cpu_grid_valid(void);
 
+/* A polling point: clock64(), wall_clock64() and __builtin_amdgcn_s_sleep
+ * call it. A thread that reads the clock again and again is waiting (for time
+ * to pass, or for a block-mate's store), and on a GPU its block-mates run
+ * meanwhile; here the engine lets the next thread of the block run. */
+void __ah_cpu_poll(void) AH_CPU_NOTHROW;
+
 /* Warp collective: waits for the lanes of the caller's warp that take part
  * (those in `mask` that have not exited, at the same call site), then
  * returns the caller's result. `value` carries the caller's operand (32-bit

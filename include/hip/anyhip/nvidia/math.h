@@ -21,7 +21,8 @@ __device__ inline uint64_t __bitextract_u64(uint64_t src, unsigned int offset,
                                             unsigned int width) {
   offset &= 63;
   width &= 63;
-  return width == 0 ? 0u : (src >> offset) & ((1ull << width) - 1u);
+  /* AMD's formula (see the CPU device's): shift counts mod 64. */
+  return width == 0 ? 0u : (src << ((64u - offset - width) & 63u)) >> (64u - width);
 }
 /* src with `width` bits from bit offset replaced by the low bits of ins. */
 __device__ inline unsigned int __bitinsert_u32(unsigned int src, unsigned int ins,

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// Spin-waits inside one block make progress (ROCm's unit suite: the
+// stream-ordered allocator's 500 ms kernels of 32 x 1024 threads, kernels
+// that wait for a block-mate's flag). clock64(), wall_clock64() and
+// __builtin_amdgcn_s_sleep are polling points: a thread that keeps reading
+// the clock lets the next thread of its block run, as a GPU runs the other
+// waves meanwhile. Kernels that poll run on fibers (the kernel compiler
+// leaves them alone); a kernel that reads the clock only to time its work
+// keeps its results.
+#include "engine_test.h"
+
+// Thread 0 waits for the flag the block's last thread sets (bounded by a
+// timeout so that a failure ends).
+__global__ void handoff(int *flag, int *seen, long long timeout_ns) {
+  if (threadIdx.x == 0) {
+    long long t0 = wall_clock64();
+    while (atomicAdd(flag, 0) == 0 && wall_clock64() - t0 < timeout_ns) {
+    }
+    *seen = atomicAdd(flag, 0);
+  }
+  if (threadIdx.x == blockDim.x - 1)
+    atomicExch(flag, 1);
+}
+
+// The same with s_sleep in the loop and the flag set by a thread of another warp.
+__global__ void handoff_sleep(int *flag, int *seen, long long timeout_ns) {
+  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  if (tid == 1) {
+    long long t0 = clock64();
+    while (atomicAdd(flag, 0) == 0 && clock64() - t0 < timeout_ns)
+      __builtin_amdgcn_s_sleep(1);
+    atomicAdd(seen, atomicAdd(flag, 0));
+  }
+  if (tid == 200)
+    atomicExch(flag, 1);
+}
+
+// Every thread waits `ns` of clock: on a GPU the block takes `ns`, not
+// threads x ns.
+__global__ void wait_each(long long ns, int *done) {
+  long long t0 = clock64();
+  while (clock64() - t0 < ns) {
+  }
+  atomicAdd(done, 1);
+}
+
+static double now_s() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main() {
+  int *d, h[3];
+  const long long timeout = 20000000000LL; // 20 s: a wait that never ends, as far as the test goes
+
+  CHECK_HIP(hipMalloc((void **)&d, 3 * sizeof(int)));
+  CHECK_HIP(hipMemset(d, 0, 3 * sizeof(int)));
+  double t0 = now_s();
+  handoff<<<1, 256>>>(d, d + 1, timeout);
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipMemcpy(h, d, 2 * sizeof(int), hipMemcpyDeviceToHost));
+  CHECK_EQ(h[1], 1);
+  CHECK(now_s() - t0 < 10.0);
+
+  CHECK_HIP(hipMemset(d, 0, 3 * sizeof(int)));
+  t0 = now_s();
+  handoff_sleep<<<2, dim3(16, 8, 2)>>>(d, d + 1, timeout);
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipMemcpy(h, d, 2 * sizeof(int), hipMemcpyDeviceToHost));
+  CHECK_EQ(h[1], 2); // both blocks' waiters saw it
+  CHECK(now_s() - t0 < 10.0);
+
+  // 4 blocks of 256 threads, 100 ms each: a few tenths of a second on any
+  // number of cores, where one thread after another would take 102 s.
+  CHECK_HIP(hipMemset(d, 0, 3 * sizeof(int)));
+  int rate_khz = 0;
+  CHECK_HIP(hipDeviceGetAttribute(&rate_khz, hipDeviceAttributeClockRate, 0));
+  t0 = now_s();
+  wait_each<<<4, 256>>>((long long)rate_khz * 100, d + 2); // 100 ms of clock64 ticks
+  CHECK_HIP(hipDeviceSynchronize());
+  double dt = now_s() - t0;
+  CHECK_HIP(hipMemcpy(h, d, 3 * sizeof(int), hipMemcpyDeviceToHost));
+  CHECK_EQ(h[2], 4 * 256);
+  CHECK(dt >= 0.1);
+  CHECK(dt < 10.0);
+  CHECK_HIP(hipFree(d));
+  std::printf("spin-waits in a block: passed (4 x 256 threads waiting 100 ms each: %.2f s)\n", dt);
+  return AH_PASS;
+}
