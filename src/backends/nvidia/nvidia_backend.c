@@ -293,8 +293,10 @@ static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t a, int *
   case hipDeviceAttributeNumberOfXccs:
     *value = 1;
     return hipSuccess;
+  case hipDeviceAttributeImageSupport: /* the GPU has it; anyhip's arrays are not built yet */
+    *value = 0;
+    return hipSuccess;
   case hipDeviceAttributeFineGrainSupport:
-  case hipDeviceAttributeImageSupport:
   case hipDeviceAttributeCanUseStreamWaitValue: /* CUDA's memory operations (since 12.0) */
     *value = 1;
     return hipSuccess;

@@ -23,4 +23,9 @@ __host__ __device__ inline float amd_mixed_dot(__half2 a, __half2 b, float c, bo
   return saturate ? (r > 1.0f ? 1.0f : r > 0.0f ? r : 0.0f) : r;
 }
 
+/* HIP's half-precision atomic adds: CUDA's (__half2 from sm_60, __half from
+ * sm_70). */
+__device__ inline __half2 unsafeAtomicAdd(__half2 *addr, __half2 val) { return atomicAdd(addr, val); }
+__device__ inline __half unsafeAtomicAdd(__half *addr, __half val) { return atomicAdd(addr, val); }
+
 #endif

@@ -333,4 +333,6 @@ __device__ inline double unsafeAtomicAdd(double *addr, double val) {
   return atomicAdd(addr, val);
 }
 
+#include <hip/anyhip/nvidia/compat.h>
+
 #endif
