@@ -41,9 +41,7 @@
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/LICM.h>
-#include <llvm/Transforms/Scalar/LoopBoundSplit.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
-#include <llvm/Transforms/Scalar/LoopRotation.h>
 #include <llvm/Transforms/Scalar/LowerAtomic.h>
 #include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
@@ -967,8 +965,9 @@ void BlockBuilder::keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
 // Kept uniform values are loop-invariant in the thread loops: LICM takes
 // what is computed from them out, and non-trivial unswitching (which -O2
 // does not do) makes one thread loop per way a uniform branch goes (a loop
-// counter's test), so that each holds straight-line code; a bound split
-// then turns `if (tid < s)` into a shorter loop.
+// counter's test), so that each holds straight-line code. (LLVM's
+// LoopBoundSplit, which would turn `if (tid < s)` into a shorter loop, did
+// not apply to these loops: docs/performance.md.)
 void BlockBuilder::hoistUniformBranches() {
   FunctionPassManager fpm;
   fpm.addPass(SROAPass());
@@ -977,9 +976,6 @@ void BlockBuilder::hoistUniformBranches() {
   fpm.addPass(createFunctionToLoopPassAdaptor(LICMPass(), /*UseMemorySSA=*/true));
   fpm.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true)));
   fpm.addPass(SimplifyCFGPass());
-  fpm.addPass(InstCombinePass());
-  fpm.addPass(createFunctionToLoopPassAdaptor(LoopRotatePass()));
-  fpm.addPass(createFunctionToLoopPassAdaptor(LoopBoundSplitPass()));
   fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
   fpm.run(*b_, fam_);
 }
@@ -1325,8 +1321,8 @@ Function *BlockBuilder::build() {
   return b_;
 }
 
-// On x86-64, a copy of block function b for CPUs with AVX2 (the engine
-// picks it at run time): the optimizer then vectorises 8 lanes of 32 bits
+// On x86-64 at -O3, a copy of block function b for CPUs with AVX2 (the
+// engine picks it at run time): the optimizer then vectorises 8 lanes of 32 bits
 // where SSE2 gives 4, and conditional loads and stores (`if (tid < s)`)
 // with masks. No FMA: contracted a*b+c would round differently from b.
 Function *avx2Copy(Function &b) {
@@ -1372,9 +1368,11 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
                               : "fibers: " + bb.why())
              << "\n";
   }
+  // AVX2 copies at -O3 only: optimising every block function twice made the
+  // examples' -O2 compile 1.8x g++'s (1.4x without; issue 14's limit: 1.5).
   std::vector<Function *> avx2;
   for (Function *b : blocks)
-    avx2.push_back(b != nullptr && level_ != OptimizationLevel::O0 ? avx2Copy(*b) : nullptr);
+    avx2.push_back(b != nullptr && level_ == OptimizationLevel::O3 ? avx2Copy(*b) : nullptr);
   emitRegistration(m, kernels, blocks, avx2, descs, whys);
   return PreservedAnalyses::none();
 }
