@@ -188,13 +188,7 @@ AH_ATOMIC_INLINE double safeAtomicMin(double *address, double val) {
 
 /* Clang's HIP builtins, which some HIP code calls directly. The scope
  * argument is accepted and ignored: every scope is the whole machine here. */
-#ifndef __HIP_MEMORY_SCOPE_SINGLETHREAD
-#define __HIP_MEMORY_SCOPE_SINGLETHREAD 1
-#define __HIP_MEMORY_SCOPE_WAVEFRONT 2
-#define __HIP_MEMORY_SCOPE_WORKGROUP 3
-#define __HIP_MEMORY_SCOPE_AGENT 4
-#define __HIP_MEMORY_SCOPE_SYSTEM 5
-#endif
+#include <hip/anyhip/common/device_names.hpp>
 /* Loads, stores, exchanges and compare-exchanges of any type of 1 to 8 bytes, floats included
  * (clang's __hip_atomic_* take them; GCC's _n builtins take only integers and pointers). */
 namespace anyhip {

@@ -291,19 +291,6 @@ AH_MATH_INLINE unsigned long long ullmax(unsigned long long a, unsigned long lon
   return a < b ? b : a;
 }
 
-/* C++17 names the float functions in std (std::sinf, ...), which HIP code calls and libstdc++
- * before GCC 14 leaves out; a second using-declaration of one it has is harmless. */
-namespace std {
-using ::acosf; using ::acoshf; using ::asinf; using ::asinhf; using ::atanf; using ::atan2f;
-using ::atanhf; using ::cbrtf; using ::ceilf; using ::copysignf; using ::cosf; using ::coshf;
-using ::erff; using ::erfcf; using ::expf; using ::exp2f; using ::expm1f; using ::fabsf;
-using ::fdimf; using ::floorf; using ::fmaf; using ::fmaxf; using ::fminf; using ::fmodf;
-using ::frexpf; using ::hypotf; using ::ilogbf; using ::ldexpf; using ::lgammaf;
-using ::llrintf; using ::llroundf; using ::logf; using ::log10f; using ::log1pf; using ::log2f;
-using ::logbf; using ::lrintf; using ::lroundf; using ::modff; using ::nanf; using ::nearbyintf;
-using ::nextafterf; using ::powf; using ::remainderf; using ::remquof; using ::rintf;
-using ::roundf; using ::scalblnf; using ::scalbnf; using ::sinf; using ::sinhf; using ::sqrtf;
-using ::tanf; using ::tanhf; using ::tgammaf; using ::truncf;
-} // namespace std
+#include <hip/anyhip/common/device_names.hpp>
 
 #endif

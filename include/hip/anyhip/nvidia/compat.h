@@ -11,26 +11,7 @@
 
 #include <string.h>
 
-namespace std {
-using ::acosf; using ::acoshf; using ::asinf; using ::asinhf; using ::atanf; using ::atan2f;
-using ::atanhf; using ::cbrtf; using ::ceilf; using ::copysignf; using ::cosf; using ::coshf;
-using ::erff; using ::erfcf; using ::expf; using ::exp2f; using ::expm1f; using ::fabsf;
-using ::fdimf; using ::floorf; using ::fmaf; using ::fmaxf; using ::fminf; using ::fmodf;
-using ::frexpf; using ::hypotf; using ::ilogbf; using ::ldexpf; using ::lgammaf;
-using ::llrintf; using ::llroundf; using ::logf; using ::log10f; using ::log1pf; using ::log2f;
-using ::logbf; using ::lrintf; using ::lroundf; using ::modff; using ::nanf; using ::nearbyintf;
-using ::nextafterf; using ::powf; using ::remainderf; using ::remquof; using ::rintf;
-using ::roundf; using ::scalblnf; using ::scalbnf; using ::sinf; using ::sinhf; using ::sqrtf;
-using ::tanf; using ::tanhf; using ::tgammaf; using ::truncf;
-} // namespace std
-
-#ifndef __HIP_MEMORY_SCOPE_SINGLETHREAD
-#define __HIP_MEMORY_SCOPE_SINGLETHREAD 1
-#define __HIP_MEMORY_SCOPE_WAVEFRONT 2
-#define __HIP_MEMORY_SCOPE_WORKGROUP 3
-#define __HIP_MEMORY_SCOPE_AGENT 4
-#define __HIP_MEMORY_SCOPE_SYSTEM 5
-#endif
+#include <hip/anyhip/common/device_names.hpp>
 
 namespace anyhip {
 namespace nv {
