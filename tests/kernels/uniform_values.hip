@@ -69,18 +69,18 @@ __global__ void halving(const int *in, int *out) {
 
 // __syncthreads_count's result (the same in every thread) bounds a loop
 // with a barrier in it.
-__global__ void counted(const int *in, int *out) {
-  __shared__ int sh[128];
+__global__ void counted(const int *in, unsigned *out) {
+  __shared__ unsigned sh[128];
   unsigned t = threadIdx.x;
   int odd = __syncthreads_count(in[t] & 1);
-  int v = 0;
+  unsigned v = 0; // doubles each round: unsigned, so it wraps (defined)
   for (int i = 0; i < odd; i++) {
-    sh[t] = v + i;
+    sh[t] = v + (unsigned)i;
     __syncthreads();
     v += sh[(t + i) % blockDim.x];
     __syncthreads();
   }
-  out[t] = v * 1000 + odd;
+  out[t] = v * 1000u + (unsigned)odd;
 }
 
 // A per-thread accumulator that lives across both barriers of a loop with
@@ -166,27 +166,29 @@ static int body(int) {
   // counted: 100 threads, 37 of them with an odd input.
   {
     const unsigned n = 100;
-    std::vector<int> in(n), got(n);
+    std::vector<int> in(n);
+    std::vector<unsigned> got(n);
     int odd = 0;
     for (unsigned t = 0; t < n; t++) {
       in[t] = t % 8 < 3 ? 2 * (int)t + 1 : 2 * (int)t;
       odd += in[t] & 1;
     }
-    int *din, *dout;
+    int *din;
+    unsigned *dout;
     CHECK_HIP(hipMalloc(&din, n * sizeof(int)));
-    CHECK_HIP(hipMalloc(&dout, n * sizeof(int)));
+    CHECK_HIP(hipMalloc(&dout, n * sizeof(unsigned)));
     CHECK_HIP(hipMemcpy(din, in.data(), n * sizeof(int), hipMemcpyHostToDevice));
     counted<<<1, n>>>(din, dout);
-    CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(int), hipMemcpyDeviceToHost));
+    CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(unsigned), hipMemcpyDeviceToHost));
     // Host model: v_t(i+1) = v_t(i) + v_{(t+i)%n}(i) + i (everyone stored v+i).
-    std::vector<int> v(n, 0), next(n);
+    std::vector<unsigned> v(n, 0), next(n);
     for (int i = 0; i < odd; i++) {
       for (unsigned t = 0; t < n; t++)
-        next[t] = v[t] + v[(t + i) % n] + i;
+        next[t] = v[t] + v[(t + i) % n] + (unsigned)i;
       v = next;
     }
     for (unsigned t = 0; t < n; t++)
-      CHECK_EQ(got[t], v[t] * 1000 + odd);
+      CHECK_EQ(got[t], v[t] * 1000u + (unsigned)odd);
     CHECK_HIP(hipFree(din));
     CHECK_HIP(hipFree(dout));
   }
