@@ -94,6 +94,7 @@ struct ah_cpu_region {
   const ahCpuBlockKernel *k;
   unsigned nthreads, warp_size, warp_shift;
   unsigned cap;     /* pc and slot entries */
+  int all_live;     /* the masked region released last is every live thread's */
   size_t frame_cap; /* frame bytes */
 };
 

@@ -80,6 +80,7 @@ AH_EXPORT ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k) {
     r->warp_shift = 0;
   }
   r->k = k;
+  r->all_live = 0;
   if (!grow(r, r->nthreads, k->frame_bytes)) {
     if (r == &host_region)
       return NULL;
@@ -194,6 +195,8 @@ static int32_t general(struct ah_cpu_region *r) {
   uint32_t run = PC_NONE, warp = PC_NONE, bar_lo = PC_NONE, bar_hi = 0;
   int preds = 0; /* some barrier needs the predicates */
 
+  r->all_live = 0;
+
   for (unsigned i = 0; i < n; i++) {
     uint32_t p = pc[i];
 
@@ -242,6 +245,7 @@ static int32_t general(struct ah_cpu_region *r) {
         pc[base + (unsigned)__builtin_ctzll(m)] = AH_CPU_PC_RUN | warp;
       taking += (unsigned)__builtin_popcountll(W);
     }
+    r->all_live = taking == live;
     return (int32_t)(warp * 2 + (taking != n));
   }
 
@@ -268,7 +272,26 @@ static int32_t general(struct ah_cpu_region *r) {
   for (unsigned i = 0; i < n; i++)
     if (pc[i] != AH_CPU_PC_DONE)
       pc[i] |= AH_CPU_PC_RUN;
+  r->all_live = bar_lo == bar_hi;
   return (int32_t)(bar_lo * 2 + 1);
+}
+
+/* The masked region just run was every live thread's (all_live), and they
+ * all stopped at split point s (none returned): a plain barrier opens for
+ * all of them and an inline shuffle needs nothing, so they are released
+ * without the scan (threads that returned earlier, e.g. the other warps
+ * after `if (warp == 0)`, no longer cost a pass over the block each time).
+ * Other split points need general()'s work. */
+static int32_t all_live_at(struct ah_cpu_region *r, uint32_t s) {
+  uint32_t info = r->k->split_info[s], *pc = r->ctx.pc;
+  int plain = (info & AH_CPU_SPLIT_INLINE) ||
+              (!(info & AH_CPU_SPLIT_WARP) && (info & 0xffu) == AH_CPU_BAR_SYNC);
+
+  if (!plain)
+    return general(r);
+  for (unsigned i = 0; i < r->nthreads; i++)
+    pc[i] = pc[i] == s ? (AH_CPU_PC_RUN | s) : pc[i];
+  return (int32_t)(s * 2 + 1);
 }
 
 AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all) {
@@ -284,6 +307,15 @@ AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi
     }
     all_at(r, r->k->split_info[lo]);
     return (int32_t)(lo * 2);
+  }
+  if (!all && lo == hi && r->all_live) {
+    if (lo == AH_CPU_PC_DONE)
+      return -1; /* the last live threads returned */
+    if (lo == 0 || lo > r->k->nsplits) {
+      bad_split();
+      return -1;
+    }
+    return all_live_at(r, lo);
   }
   return general(r);
 }
