@@ -194,14 +194,18 @@ static void fast_main(void *arg) {
  * and back was a third of a small block's cost. A GPU thread's stack limit
  * (hipLimitStackSize) larger than half the worker's own stack keeps the
  * runner fiber, which is that size (compiled_main). It keeps no threadIdx. */
+static void call_block_fn(const struct ah_cpu_grid *g) {
+  threadIdx = (ahCpuIndex){0, 0, 0};
+  __ah_cpu_lane = 0;
+  g->sig->invoke(g->block_fn, g->args);
+}
+
 static hipError_t run_compiled(struct ah_cpu_worker *w, const struct ah_cpu_grid *g) {
   struct ah_cpu_block *b = &w->block;
 
-  threadIdx = (ahCpuIndex){0, 0, 0};
-  __ah_cpu_lane = 0;
   b->direct = 1;
   w->in_kernel = 1;
-  g->sig->invoke(g->block_fn, g->args);
+  call_block_fn(g);
   w->in_kernel = 0;
   b->direct = 0;
   ah_cpu_block_abandon(w);
@@ -212,12 +216,9 @@ static hipError_t run_compiled(struct ah_cpu_worker *w, const struct ah_cpu_grid
  * the worker's own stack. */
 static void compiled_main(void *arg) {
   struct ah_cpu_worker *w = arg;
-  const struct ah_cpu_grid *g = w->block.grid;
 
   AH_ASAN_FINISH(NULL, &w->native_bottom, &w->native_size);
-  threadIdx = (ahCpuIndex){0, 0, 0};
-  __ah_cpu_lane = 0;
-  g->sig->invoke(g->block_fn, g->args);
+  call_block_fn(w->block.grid);
   AH_ASAN_START(NULL, w->native_bottom, w->native_size);
   AH_TSAN_SWITCH(w->tsan_native);
   ah_fiber_switch(&w->runner, &w->native);

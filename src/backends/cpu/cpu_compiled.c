@@ -143,6 +143,15 @@ static void say(const struct ah_cpu_grid *g, const struct entry *e) {
            e->why != NULL ? e->why : "not compiled by anyhip's kernel compiler");
 }
 
+/* What a launch needs of a table entry, read under the lock (`logged`, an
+ * atomic, stays in the table). */
+static void copy_entry(struct entry *e, const struct entry *p) {
+  e->block_fn = p->block_fn;
+  e->block_fn_avx2 = p->block_fn_avx2;
+  e->k = p->k;
+  e->why = p->why;
+}
+
 void ah_cpu_compiled_pick(struct ah_cpu_grid *g) {
   int log = (ah_config.log & AH_LOG_CPU) != 0, first = 0, found = 0;
   struct entry e = {0};
@@ -156,10 +165,7 @@ void ah_cpu_compiled_pick(struct ah_cpu_grid *g) {
   p = cap != 0 ? find(table, cap, g->fn) : NULL;
   if (p != NULL && p->fn != NULL) {
     found = 1;
-    e.block_fn = p->block_fn;
-    e.block_fn_avx2 = p->block_fn_avx2;
-    e.k = p->k;
-    e.why = p->why;
+    copy_entry(&e, p);
     first = log && atomic_exchange(&p->logged, 1) == 0;
   }
   pthread_rwlock_unlock(&lock);
@@ -168,10 +174,7 @@ void ah_cpu_compiled_pick(struct ah_cpu_grid *g) {
     pthread_rwlock_wrlock(&lock);
     p = insert(g->fn);
     if (p != NULL) {
-      e.block_fn = p->block_fn;
-      e.block_fn_avx2 = p->block_fn_avx2;
-      e.k = p->k;
-      e.why = p->why;
+      copy_entry(&e, p);
       first = atomic_exchange(&p->logged, 1) == 0;
     }
     pthread_rwlock_unlock(&lock);
