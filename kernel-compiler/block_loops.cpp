@@ -19,6 +19,7 @@
 // Kernels the pass cannot handle keep the fiber engine, registered with the
 // reason, which ANYHIP_LOG=cpu prints at run time.
 #include "block_loops.h"
+#include "bound_split.h"
 #include "engine_buffers.h"
 #include "kernel_module.h"
 #include "split_points.h"
@@ -1011,9 +1012,8 @@ void BlockBuilder::keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
 // Kept uniform values are loop-invariant in the thread loops: LICM takes
 // what is computed from them out, and non-trivial unswitching (which -O2
 // does not do) makes one thread loop per way a uniform branch goes (a loop
-// counter's test), so that each holds straight-line code. (LLVM's
-// LoopBoundSplit, which would turn `if (tid < s)` into a shorter loop, did
-// not apply to these loops: docs/performance.md.)
+// counter's test), so that each holds straight-line code. Then a thread
+// loop testing `tid < s` is split at s (bound_split.h).
 void BlockBuilder::hoistUniformBranches() {
   FunctionPassManager fpm;
   fpm.addPass(SROAPass());
@@ -1024,6 +1024,13 @@ void BlockBuilder::hoistUniformBranches() {
   fpm.addPass(SimplifyCFGPass());
   fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
   fpm.run(*b_, fam_);
+  // Now that the uniform branches are out, `if (tid < s)` splits its loop.
+  if (unsigned n = splitLoopsAtBounds(*b_, fam_.getResult<LoopAnalysis>(*b_))) {
+    fam_.invalidate(*b_, PreservedAnalyses::none());
+    if (debugEnabled())
+      errs() << "anyhip kernel compiler: " << k_.getName() << ": " << n
+             << " thread loops split at a uniform bound\n";
+  }
 }
 
 // Atomics on shared memory need no atomicity here: a block's shared memory
@@ -1145,7 +1152,9 @@ BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const s
   Value *x = ir.CreateLoad(i32, xVar_, "x");
   ir.CreateCondBr(ir.CreateICmpULT(x, xEnd), body, yl);
   ir.SetInsertPoint(body);
-  Value *t = ir.CreateAdd(ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_), x, "tid");
+  // nuw: a block has at most 1024 threads (bound_split.cpp relies on it).
+  Value *t = ir.CreateAdd(ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_), x, "tid",
+                          /*HasNUW=*/true);
   return ThreadLoops{x, y, z, t, xl, xh, yh, zh, yl, zl}; // latches: closeThreadLoops
 }
 
@@ -1360,7 +1369,9 @@ Function *BlockBuilder::build() {
     plainSharedAtomics();
     tagEngineBuffers();
     describeBuiltins();
-    if (!kept_.empty())
+    // Kernels with barriers: uniform branches out of thread loops, then
+    // loops split at uniform bounds (kernel arguments too: `tid < n`).
+    if (level_ != OptimizationLevel::O0 && (!kept_.empty() || !splits_.empty()))
       hoistUniformBranches();
     std::string err;
     raw_string_ostream os(err);
