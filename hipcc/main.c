@@ -39,6 +39,8 @@ static void usage(void) {
        "  --offload-arch=T      target, repeatable: cpu (CPU only), sm_NN (NVIDIA); gfx* ignored\n"
        "  -save-temps           keep intermediate files in the current directory\n"
        "  --no-kernel-compiler  CPU pass without anyhip's kernel compiler (clang 14 + plugin)\n"
+       "  --cuda-host-only      the CPU pass alone (clang's flag; as --offload-arch=cpu)\n"
+       "  -print-targets        the targets; with -v the install as clang's HIP installation\n"
        "  -v                    print each command before running it\n"
        "  -###                  print the commands and run nothing\n"
        "  --version             versions of HIP mirrored, anyhip and the host compiler\n"
