@@ -7,6 +7,15 @@
 #define ANYHIP_MPI_DEVICE_HPP
 
 #include <hip/hip_runtime.h>
+// The MPI C API only: Open MPI's and MPICH's mpi.h otherwise bring in their
+// deprecated C++ bindings when compiled as C++, whose library (-lmpi_cxx)
+// MPI::MPI_C does not link.
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
 #include <mpi.h>
 #if defined(OPEN_MPI) && OPEN_MPI
 #include <mpi-ext.h> // MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support (Open MPI)

@@ -7,6 +7,8 @@
 #     -DCMAKE_HIP_COMPILER=$ROCM_PATH/llvm/bin/clang++), architectures given;
 #  b. nothing named, <prefix>/bin on PATH: CMake finds the compiler through
 #     hipconfig --hipclangpath and the architectures through rocm_agent_enumerator.
+# With an MPI, the allreduce example is built as a HIP-language target linking
+# MPI::MPI_CXX and run by mpiexec with 2 ranks.
 # run() and expect() come from run.cmake; @P@ in a pattern is the prefix.
 if(CMAKE_VERSION VERSION_LESS 3.21)
   message(FATAL_ERROR "CMake ${CMAKE_VERSION} has no HIP language (3.21 or newer)")
@@ -38,6 +40,7 @@ function(build_hip_language dir)
   expect("hip_language configure" "${out}" "The HIP compiler identification is Clang")
   expect("hip_language configure" "${out}"
     "hip_language: compiler @P@/llvm/bin/clang\\+\\+ id Clang [0-9.]+; rocm root @P@;")
+  set(configure_out "${out}")
   set(configure_out "${out}" PARENT_SCOPE)
   run(out ${CMAKE_COMMAND} --build ${dir} -- VERBOSE=1)
   # .hip by extension and the .cpp marked LANGUAGE HIP both went through it.
@@ -48,6 +51,16 @@ function(build_hip_language dir)
   expect("lang_app" "${out}" "^lang_app: block_sum ok saxpy ok")
   run(out ${dir}/lang_host)
   expect("lang_host" "${out}" "^lang_host: devices>=1 saxpy ok")
+  if(configure_out MATCHES "hip_language: MPI [^,]*, mpiexec ([^\n]+)")
+    set(mpiexec "${CMAKE_MATCH_1}")
+    set(ENV{OMPI_ALLOW_RUN_AS_ROOT} 1)
+    set(ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} 1)
+    set(ENV{OMPI_MCA_btl_vader_single_copy_mechanism} none)
+    run(out ${mpiexec} -n 2 ${dir}/lang_mpi)
+    expect("lang_mpi" "${out}" "allreduce: 2 ranks .*: PASSED")
+  else()
+    message("install/hip_language: no MPI: the MPI target was not tested")
+  endif()
 endfunction()
 
 # a. The compiler and the architectures named on the command line.
