@@ -57,7 +57,8 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed (${rc}):\n${out}${err}")
 endif()
 foreach(f bin/hipcc bin/hipconfig bin/hipInfo include/hip/hip_runtime.h
-    include/hip/hip_runtime_api.h ${LIBDIR}/libanyhip.so ${LIBDIR}/cmake/hip/hip-config.cmake
+    include/hip/hip_runtime_api.h include/hiprand/hiprand_kernel.h ${LIBDIR}/libanyhip.so
+    ${LIBDIR}/cmake/hip/hip-config.cmake
     ${LIBDIR}/cmake/hip/hip-config-version.cmake ${LIBDIR}/pkgconfig/anyhip.pc
     llvm/bin/clang++ bin/rocm_agent_enumerator lib/cmake/hip-lang/hip-lang-config.cmake)
   if(NOT EXISTS ${stage}/${f})
