@@ -86,8 +86,8 @@ int main(int argc, char **argv) {
   square_sums<<<blocks, threads>>>(v, n, partial);
   HIP_CHECK(hipGetLastError());
   std::vector<double> partial_host(blocks);
-  HIP_CHECK(hipMemcpy(partial_host.data(), partial, blocks * sizeof(double),
-                      hipMemcpyDeviceToHost));
+  HIP_CHECK(
+      hipMemcpy(partial_host.data(), partial, blocks * sizeof(double), hipMemcpyDeviceToHost));
   double dot = 0.0;
   for (double p : partial_host)
     dot += p;

@@ -52,8 +52,8 @@ int main(int argc, char **argv) {
     if (path == mpi_path::device_memory) {
       // First cell to the left neighbour's right halo, last cell to the right
       // neighbour's left halo; receive ours from them.
-      MPI_CHECK(MPI_Sendrecv(cur + 1, 1, MPI_DOUBLE, left, 0, cur + n + 1, 1, MPI_DOUBLE, right,
-                             0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      MPI_CHECK(MPI_Sendrecv(cur + 1, 1, MPI_DOUBLE, left, 0, cur + n + 1, 1, MPI_DOUBLE, right, 0,
+                             MPI_COMM_WORLD, MPI_STATUS_IGNORE));
       MPI_CHECK(MPI_Sendrecv(cur + n, 1, MPI_DOUBLE, right, 1, cur, 1, MPI_DOUBLE, left, 1,
                              MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     } else {

@@ -25,26 +25,26 @@
 #include <cstdlib>
 #include <cstring>
 
-#define HIP_CHECK(expression)                                                             \
-  do {                                                                                    \
-    const hipError_t status_ = (expression);                                              \
-    if (status_ != hipSuccess) {                                                          \
-      std::fprintf(stderr, "HIP error %d (%s) at %s:%d\n", status_, hipGetErrorName(status_), \
-                   __FILE__, __LINE__);                                                   \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                       \
-    }                                                                                     \
+#define HIP_CHECK(expression)                                                                      \
+  do {                                                                                             \
+    const hipError_t status_ = (expression);                                                       \
+    if (status_ != hipSuccess) {                                                                   \
+      std::fprintf(stderr, "HIP error %d (%s) at %s:%d\n", status_, hipGetErrorName(status_),      \
+                   __FILE__, __LINE__);                                                            \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                                \
+    }                                                                                              \
   } while (0)
 
-#define MPI_CHECK(expression)                                                      \
-  do {                                                                             \
-    const int status_ = (expression);                                              \
-    if (status_ != MPI_SUCCESS) {                                                  \
-      char text_[MPI_MAX_ERROR_STRING];                                            \
-      int len_ = 0;                                                                \
-      MPI_Error_string(status_, text_, &len_);                                     \
-      std::fprintf(stderr, "MPI error %s at %s:%d\n", text_, __FILE__, __LINE__);  \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                \
-    }                                                                              \
+#define MPI_CHECK(expression)                                                                      \
+  do {                                                                                             \
+    const int status_ = (expression);                                                              \
+    if (status_ != MPI_SUCCESS) {                                                                  \
+      char text_[MPI_MAX_ERROR_STRING];                                                            \
+      int len_ = 0;                                                                                \
+      MPI_Error_string(status_, text_, &len_);                                                     \
+      std::fprintf(stderr, "MPI error %s at %s:%d\n", text_, __FILE__, __LINE__);                  \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                                \
+    }                                                                                              \
   } while (0)
 
 // The rank of this process among those on its node: Open MPI's

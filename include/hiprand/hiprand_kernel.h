@@ -37,11 +37,11 @@
 /* ---- Philox4x32-10 ------------------------------------------------------- */
 
 typedef struct hiprandStatePhilox4_32_10 {
-  uint4 ctr;           /* the 128-bit counter, x lowest */
-  uint4 output;        /* philox(ctr, key) */
-  uint2 key;           /* the seed */
-  unsigned int STATE;  /* how many of output's values were used */
-  int boxmuller_flag;  /* a float normal waits in boxmuller_extra */
+  uint4 ctr;          /* the 128-bit counter, x lowest */
+  uint4 output;       /* philox(ctr, key) */
+  uint2 key;          /* the seed */
+  unsigned int STATE; /* how many of output's values were used */
+  int boxmuller_flag; /* a float normal waits in boxmuller_extra */
   int boxmuller_flag_double;
   float boxmuller_extra;
   double boxmuller_extra_double;
@@ -170,10 +170,18 @@ HIPRAND_QUALIFIERS unsigned int hiprand(hiprandStatePhilox4_32_10_t *state) {
   unsigned int r;
 
   switch (state->STATE++) {
-  default: r = state->output.x; break;
-  case 1: r = state->output.y; break;
-  case 2: r = state->output.z; break;
-  case 3: r = state->output.w; break;
+  default:
+    r = state->output.x;
+    break;
+  case 1:
+    r = state->output.y;
+    break;
+  case 2:
+    r = state->output.z;
+    break;
+  case 3:
+    r = state->output.w;
+    break;
   }
   if (state->STATE == 4) {
     hiprand_detail::philox_incr(state, 1);
@@ -190,10 +198,18 @@ HIPRAND_QUALIFIERS uint4 hiprand4(hiprandStatePhilox4_32_10_t *state) {
   hiprand_detail::philox_incr(state, 1);
   state->output = hiprand_detail::philox4x32_10(state->ctr, state->key);
   switch (state->STATE) {
-  case 1: r = make_uint4(t.y, t.z, t.w, state->output.x); break;
-  case 2: r = make_uint4(t.z, t.w, state->output.x, state->output.y); break;
-  case 3: r = make_uint4(t.w, state->output.x, state->output.y, state->output.z); break;
-  default: r = t; break;
+  case 1:
+    r = make_uint4(t.y, t.z, t.w, state->output.x);
+    break;
+  case 2:
+    r = make_uint4(t.z, t.w, state->output.x, state->output.y);
+    break;
+  case 3:
+    r = make_uint4(t.w, state->output.x, state->output.y, state->output.z);
+    break;
+  default:
+    r = t;
+    break;
   }
   return r;
 }
@@ -201,8 +217,8 @@ HIPRAND_QUALIFIERS uint4 hiprand4(hiprandStatePhilox4_32_10_t *state) {
 /* ---- XORWOW -------------------------------------------------------------- */
 
 typedef struct hiprandStateXORWOW {
-  unsigned int d;     /* the Weyl sequence */
-  unsigned int v[5];  /* the xorshift state */
+  unsigned int d;    /* the Weyl sequence */
+  unsigned int v[5]; /* the xorshift state */
   int boxmuller_flag;
   int boxmuller_flag_double;
   float boxmuller_extra;
@@ -298,61 +314,60 @@ HIPRAND_QUALIFIERS unsigned int hiprand(hiprandStateXORWOW_t *state) {
 
 /* ---- distributions, for both states -------------------------------------- */
 
-#define HIPRAND_DISTRIBUTIONS_(S)                                                          \
-  HIPRAND_QUALIFIERS float hiprand_uniform(S *state) {                                     \
-    return hiprand_detail::uniform(hiprand(state));                                        \
-  }                                                                                        \
-  HIPRAND_QUALIFIERS double hiprand_uniform_double(S *state) {                             \
-    unsigned int x = hiprand(state);                                                       \
-    unsigned int y = hiprand(state);                                                       \
-    return hiprand_detail::uniform_double(x, y);                                           \
-  }                                                                                        \
-  HIPRAND_QUALIFIERS float hiprand_normal(S *state) {                                      \
-    if (state->boxmuller_flag != 1) {                                                      \
-      unsigned int x = hiprand(state);                                                     \
-      unsigned int y = hiprand(state);                                                     \
-      float2 v = hiprand_detail::box_muller(x, y);                                         \
-      state->boxmuller_extra = v.y;                                                        \
-      state->boxmuller_flag = 1;                                                           \
-      return v.x;                                                                          \
-    }                                                                                      \
-    state->boxmuller_flag = 0;                                                             \
-    return state->boxmuller_extra;                                                         \
-  }                                                                                        \
-  HIPRAND_QUALIFIERS float2 hiprand_normal2(S *state) {                                    \
-    unsigned int x = hiprand(state);                                                       \
-    unsigned int y = hiprand(state);                                                       \
-    return hiprand_detail::box_muller(x, y);                                               \
-  }                                                                                        \
-  HIPRAND_QUALIFIERS double hiprand_normal_double(S *state) {                              \
-    if (state->boxmuller_flag_double != 1) {                                               \
-      unsigned int x0 = hiprand(state), x1 = hiprand(state);                               \
-      unsigned int y0 = hiprand(state), y1 = hiprand(state);                               \
-      double2 v = hiprand_detail::box_muller_double(x0, x1, y0, y1);                       \
-      state->boxmuller_extra_double = v.y;                                                 \
-      state->boxmuller_flag_double = 1;                                                    \
-      return v.x;                                                                          \
-    }                                                                                      \
-    state->boxmuller_flag_double = 0;                                                      \
-    return state->boxmuller_extra_double;                                                  \
-  }                                                                                        \
-  HIPRAND_QUALIFIERS double2 hiprand_normal2_double(S *state) {                            \
-    unsigned int x0 = hiprand(state), x1 = hiprand(state);                                 \
-    unsigned int y0 = hiprand(state), y1 = hiprand(state);                                 \
-    return hiprand_detail::box_muller_double(x0, x1, y0, y1);                              \
-  }                                                                                        \
-  HIPRAND_QUALIFIERS float hiprand_log_normal(S *state, float mean, float stddev) {        \
-    return expf(mean + stddev * hiprand_normal(state));                                    \
-  }                                                                                        \
-  HIPRAND_QUALIFIERS float2 hiprand_log_normal2(S *state, float mean, float stddev) {      \
-    float2 v = hiprand_normal2(state);                                                     \
-    v.x = expf(mean + stddev * v.x);                                                       \
-    v.y = expf(mean + stddev * v.y);                                                       \
-    return v;                                                                              \
-  }                                                                                        \
-  HIPRAND_QUALIFIERS double hiprand_log_normal_double(S *state, double mean,               \
-                                                      double stddev) {                     \
-    return exp(mean + stddev * hiprand_normal_double(state));                              \
+#define HIPRAND_DISTRIBUTIONS_(S)                                                                  \
+  HIPRAND_QUALIFIERS float hiprand_uniform(S *state) {                                             \
+    return hiprand_detail::uniform(hiprand(state));                                                \
+  }                                                                                                \
+  HIPRAND_QUALIFIERS double hiprand_uniform_double(S *state) {                                     \
+    unsigned int x = hiprand(state);                                                               \
+    unsigned int y = hiprand(state);                                                               \
+    return hiprand_detail::uniform_double(x, y);                                                   \
+  }                                                                                                \
+  HIPRAND_QUALIFIERS float hiprand_normal(S *state) {                                              \
+    if (state->boxmuller_flag != 1) {                                                              \
+      unsigned int x = hiprand(state);                                                             \
+      unsigned int y = hiprand(state);                                                             \
+      float2 v = hiprand_detail::box_muller(x, y);                                                 \
+      state->boxmuller_extra = v.y;                                                                \
+      state->boxmuller_flag = 1;                                                                   \
+      return v.x;                                                                                  \
+    }                                                                                              \
+    state->boxmuller_flag = 0;                                                                     \
+    return state->boxmuller_extra;                                                                 \
+  }                                                                                                \
+  HIPRAND_QUALIFIERS float2 hiprand_normal2(S *state) {                                            \
+    unsigned int x = hiprand(state);                                                               \
+    unsigned int y = hiprand(state);                                                               \
+    return hiprand_detail::box_muller(x, y);                                                       \
+  }                                                                                                \
+  HIPRAND_QUALIFIERS double hiprand_normal_double(S *state) {                                      \
+    if (state->boxmuller_flag_double != 1) {                                                       \
+      unsigned int x0 = hiprand(state), x1 = hiprand(state);                                       \
+      unsigned int y0 = hiprand(state), y1 = hiprand(state);                                       \
+      double2 v = hiprand_detail::box_muller_double(x0, x1, y0, y1);                               \
+      state->boxmuller_extra_double = v.y;                                                         \
+      state->boxmuller_flag_double = 1;                                                            \
+      return v.x;                                                                                  \
+    }                                                                                              \
+    state->boxmuller_flag_double = 0;                                                              \
+    return state->boxmuller_extra_double;                                                          \
+  }                                                                                                \
+  HIPRAND_QUALIFIERS double2 hiprand_normal2_double(S *state) {                                    \
+    unsigned int x0 = hiprand(state), x1 = hiprand(state);                                         \
+    unsigned int y0 = hiprand(state), y1 = hiprand(state);                                         \
+    return hiprand_detail::box_muller_double(x0, x1, y0, y1);                                      \
+  }                                                                                                \
+  HIPRAND_QUALIFIERS float hiprand_log_normal(S *state, float mean, float stddev) {                \
+    return expf(mean + stddev * hiprand_normal(state));                                            \
+  }                                                                                                \
+  HIPRAND_QUALIFIERS float2 hiprand_log_normal2(S *state, float mean, float stddev) {              \
+    float2 v = hiprand_normal2(state);                                                             \
+    v.x = expf(mean + stddev * v.x);                                                               \
+    v.y = expf(mean + stddev * v.y);                                                               \
+    return v;                                                                                      \
+  }                                                                                                \
+  HIPRAND_QUALIFIERS double hiprand_log_normal_double(S *state, double mean, double stddev) {      \
+    return exp(mean + stddev * hiprand_normal_double(state));                                      \
   }
 
 HIPRAND_DISTRIBUTIONS_(hiprandStatePhilox4_32_10_t)

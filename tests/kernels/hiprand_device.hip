@@ -25,27 +25,29 @@
 #include <vector>
 
 static int failures = 0;
-#define CHECK(cond, ...)                                                          \
-  do {                                                                            \
-    if (!(cond)) {                                                                \
-      if (failures++ < 20) {                                                      \
-        std::printf("FAIL %s:%d: ", __FILE__, __LINE__);                          \
-        std::printf(__VA_ARGS__);                                                 \
-        std::printf("\n");                                                        \
-      }                                                                           \
-    }                                                                             \
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      if (failures++ < 20) {                                                                       \
+        std::printf("FAIL %s:%d: ", __FILE__, __LINE__);                                           \
+        std::printf(__VA_ARGS__);                                                                  \
+        std::printf("\n");                                                                         \
+      }                                                                                            \
+    }                                                                                              \
   } while (0)
-#define HIPCHECK(e)                                                               \
-  do {                                                                            \
-    hipError_t err_ = (e);                                                        \
-    if (err_ != hipSuccess) {                                                     \
-      std::printf("HIP error %s at %s:%d\n", hipGetErrorName(err_), __FILE__, __LINE__); \
-      std::exit(1);                                                               \
-    }                                                                             \
+#define HIPCHECK(e)                                                                                \
+  do {                                                                                             \
+    hipError_t err_ = (e);                                                                         \
+    if (err_ != hipSuccess) {                                                                      \
+      std::printf("HIP error %s at %s:%d\n", hipGetErrorName(err_), __FILE__, __LINE__);           \
+      std::exit(1);                                                                                \
+    }                                                                                              \
   } while (0)
 
 // ---- the test's own Philox4x32-10 (Salmon et al.), checked by the KATs ----
-struct P4 { unsigned int v[4]; };
+struct P4 {
+  unsigned int v[4];
+};
 static P4 ref_philox(P4 c, unsigned int k0, unsigned int k1) {
   for (int r = 0; r < 10; r++) {
     unsigned long long p0 = 0xD2511F53ull * c.v[0], p1 = 0xCD9E8D57ull * c.v[2];
@@ -62,16 +64,22 @@ static P4 ref_philox(P4 c, unsigned int k0, unsigned int k1) {
 static unsigned int ref_philox_at(unsigned long long seed, unsigned long long sub,
                                   unsigned long long i) {
   unsigned long long blk = i / 4;
-  P4 c = {{(unsigned int)blk, (unsigned int)(blk >> 32), (unsigned int)sub,
-           (unsigned int)(sub >> 32)}};
+  P4 c = {
+      {(unsigned int)blk, (unsigned int)(blk >> 32), (unsigned int)sub, (unsigned int)(sub >> 32)}};
   return ref_philox(c, (unsigned int)seed, (unsigned int)(seed >> 32)).v[i % 4];
 }
 
 // ---- the test's own XORWOW: Marsaglia's recurrence and the step matrix ----
-struct XW { unsigned int v[5]; unsigned int d; };
+struct XW {
+  unsigned int v[5];
+  unsigned int d;
+};
 static unsigned int ref_xorwow_next(XW &s) {
   unsigned int t = s.v[0] ^ (s.v[0] >> 2);
-  s.v[0] = s.v[1]; s.v[1] = s.v[2]; s.v[2] = s.v[3]; s.v[3] = s.v[4];
+  s.v[0] = s.v[1];
+  s.v[1] = s.v[2];
+  s.v[2] = s.v[3];
+  s.v[3] = s.v[4];
   s.v[4] = (s.v[4] ^ (s.v[4] << 4)) ^ (t ^ (t << 1));
   s.d += 362437u;
   return s.v[4] + s.d;
@@ -85,10 +93,13 @@ static XW ref_xorwow_seed(unsigned long long seed) {
 }
 // A 160x160 matrix over GF(2) as rows: row r is a 160-bit mask, bit j of
 // state j contributes to output bit r (the transpose of the header's layout).
-struct Mat { std::vector<unsigned long long> rows; };  // 160 rows x 3 words
+struct Mat {
+  std::vector<unsigned long long> rows;
+}; // 160 rows x 3 words
 static int bit(const unsigned int *v, int j) { return (v[j / 32] >> (j % 32)) & 1; }
 static Mat step_matrix() {
-  Mat m; m.rows.assign(160 * 3, 0);
+  Mat m;
+  m.rows.assign(160 * 3, 0);
   for (int j = 0; j < 160; j++) {
     XW s = {{0, 0, 0, 0, 0}, 0};
     s.v[j / 32] = 1u << (j % 32);
@@ -99,8 +110,9 @@ static Mat step_matrix() {
   }
   return m;
 }
-static Mat mul(const Mat &a, const Mat &b) {  // a * b
-  Mat c; c.rows.assign(160 * 3, 0);
+static Mat mul(const Mat &a, const Mat &b) { // a * b
+  Mat c;
+  c.rows.assign(160 * 3, 0);
   for (int r = 0; r < 160; r++)
     for (int k = 0; k < 160; k++)
       if ((a.rows[r * 3 + k / 64] >> (k % 64)) & 1)
@@ -109,14 +121,17 @@ static Mat mul(const Mat &a, const Mat &b) {  // a * b
   return c;
 }
 static Mat identity() {
-  Mat m; m.rows.assign(160 * 3, 0);
-  for (int r = 0; r < 160; r++) m.rows[r * 3 + r / 64] |= 1ull << (r % 64);
+  Mat m;
+  m.rows.assign(160 * 3, 0);
+  for (int r = 0; r < 160; r++)
+    m.rows[r * 3 + r / 64] |= 1ull << (r % 64);
   return m;
 }
-static Mat power(Mat base, unsigned long long n) {  // base^n
+static Mat power(Mat base, unsigned long long n) { // base^n
   Mat r = identity();
   for (; n; n >>= 1) {
-    if (n & 1) r = mul(r, base);
+    if (n & 1)
+      r = mul(r, base);
     base = mul(base, base);
   }
   return r;
@@ -129,13 +144,14 @@ static void apply(const Mat &m, unsigned int v[5]) {
       p ^= ((m.rows[r * 3 + j / 64] >> (j % 64)) & 1) & bit(v, j);
     out[r / 32] |= (unsigned int)p << (r % 32);
   }
-  for (int w = 0; w < 5; w++) v[w] = out[w];
+  for (int w = 0; w < 5; w++)
+    v[w] = out[w];
 }
 
 // ---- kernels ----------------------------------------------------------------
 // Philox KATs through the API: out[12] = the first four outputs of three states.
 __device__ void skip_counter(hiprandStatePhilox4_32_10_t *s, unsigned long long blocks) {
-  while (blocks >= (1ull << 61)) {  // skipahead counts outputs: 4 per block
+  while (blocks >= (1ull << 61)) { // skipahead counts outputs: 4 per block
     skipahead(4ull << 61, s);
     blocks -= 1ull << 61;
   }
@@ -144,13 +160,16 @@ __device__ void skip_counter(hiprandStatePhilox4_32_10_t *s, unsigned long long 
 __global__ void philox_kat(unsigned int *out) {
   hiprandStatePhilox4_32_10_t s;
   hiprand_init(0, 0, 0, &s);
-  for (int i = 0; i < 4; i++) out[i] = hiprand(&s);
+  for (int i = 0; i < 4; i++)
+    out[i] = hiprand(&s);
   hiprand_init(~0ull, ~0ull, 0, &s);
   skip_counter(&s, ~0ull);
-  for (int i = 0; i < 4; i++) out[4 + i] = hiprand(&s);
+  for (int i = 0; i < 4; i++)
+    out[4 + i] = hiprand(&s);
   hiprand_init(0x299f31d0a4093822ull, 0x0370734413198a2eull, 0, &s);
   skip_counter(&s, 0x85a308d3243f6a88ull);
-  for (int i = 0; i < 4; i++) out[8 + i] = hiprand(&s);
+  for (int i = 0; i < 4; i++)
+    out[8 + i] = hiprand(&s);
 }
 
 constexpr int kThreads = 1024, kDraws = 8;
@@ -159,34 +178,46 @@ __global__ void philox_streams(unsigned long long seed, unsigned long long offse
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   hiprandStatePhilox4_32_10_t s;
   hiprand_init(seed, t, offset, &s);
-  for (int i = 0; i < kDraws; i++) out[t * kDraws + i] = hiprand(&s);
+  for (int i = 0; i < kDraws; i++)
+    out[t * kDraws + i] = hiprand(&s);
 }
 
 // hiprand4 and hiprand_uniform4 after k single draws, against the singles.
 __global__ void philox_four(unsigned int *out4, unsigned int *out1, float *u4, float *u1) {
-  int k = threadIdx.x;  // 0..7
+  int k = threadIdx.x; // 0..7
   hiprandStatePhilox4_32_10_t a, b;
   hiprand_init(42, 7, 0, &a);
-  for (int i = 0; i < k; i++) hiprand(&a);
+  for (int i = 0; i < k; i++)
+    hiprand(&a);
   b = a;
   uint4 q = hiprand4(&a);
-  out4[k * 8 + 0] = q.x; out4[k * 8 + 1] = q.y; out4[k * 8 + 2] = q.z; out4[k * 8 + 3] = q.w;
-  out4[k * 8 + 4] = hiprand(&a);  // the stream goes on after the four
-  for (int i = 0; i < 5; i++) out1[k * 8 + i] = hiprand(&b);
+  out4[k * 8 + 0] = q.x;
+  out4[k * 8 + 1] = q.y;
+  out4[k * 8 + 2] = q.z;
+  out4[k * 8 + 3] = q.w;
+  out4[k * 8 + 4] = hiprand(&a); // the stream goes on after the four
+  for (int i = 0; i < 5; i++)
+    out1[k * 8 + i] = hiprand(&b);
   hiprand_init(42, 7, k, &a);
   float4 f = hiprand_uniform4(&a);
-  u4[k * 4 + 0] = f.x; u4[k * 4 + 1] = f.y; u4[k * 4 + 2] = f.z; u4[k * 4 + 3] = f.w;
+  u4[k * 4 + 0] = f.x;
+  u4[k * 4 + 1] = f.y;
+  u4[k * 4 + 2] = f.z;
+  u4[k * 4 + 3] = f.w;
   hiprand_init(42, 7, k, &b);
-  for (int i = 0; i < 4; i++) u1[k * 4 + i] = hiprand_uniform(&b);
+  for (int i = 0; i < 4; i++)
+    u1[k * 4 + i] = hiprand_uniform(&b);
 }
 
 __global__ void xorwow_streams(unsigned long long seed, const unsigned long long *subs,
                                const unsigned long long *offs, int n, unsigned int *out) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= n) return;
+  if (t >= n)
+    return;
   hiprandState_t s;
   hiprand_init(seed, subs[t], offs[t], &s);
-  for (int i = 0; i < kDraws; i++) out[t * kDraws + i] = hiprand(&s);
+  for (int i = 0; i < kDraws; i++)
+    out[t * kDraws + i] = hiprand(&s);
 }
 
 // Distributions: for each thread, the integers and the values drawn from
@@ -196,18 +227,20 @@ template <typename State>
 __global__ void distributions(unsigned int *ints, float *uni, double *unid, float *nrm,
                               double *nrmd, float *lgn) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= kDist) return;
+  if (t >= kDist)
+    return;
   State s, c;
   hiprand_init(2026, t, 3, &s);
   c = s;
-  for (int i = 0; i < 4; i++) ints[t * 4 + i] = hiprand(&c);
+  for (int i = 0; i < 4; i++)
+    ints[t * 4 + i] = hiprand(&c);
   c = s;
   uni[t] = hiprand_uniform(&c);
   c = s;
   unid[t] = hiprand_uniform_double(&c);
   c = s;
   nrm[t * 2] = hiprand_normal(&c);
-  nrm[t * 2 + 1] = hiprand_normal(&c);  // the cached second value
+  nrm[t * 2 + 1] = hiprand_normal(&c); // the cached second value
   c = s;
   double a = hiprand_normal_double(&c);
   nrmd[t * 2] = a;
@@ -324,7 +357,10 @@ int main() {
       for (int i = 0; i < 4; i++)
         CHECK(f4[k * 4 + i] == f1[k * 4 + i], "hiprand_uniform4 offset %d value %d", k, i);
     }
-    HIPCHECK(hipFree(o4)); HIPCHECK(hipFree(o1)); HIPCHECK(hipFree(u4)); HIPCHECK(hipFree(u1));
+    HIPCHECK(hipFree(o4));
+    HIPCHECK(hipFree(o1));
+    HIPCHECK(hipFree(u4));
+    HIPCHECK(hipFree(u1));
   }
   // 4. XORWOW: Marsaglia's state from the salt-cancelling seed, then small and
   // large offsets and subsequences against this test's own stepping and matrices.
@@ -335,10 +371,13 @@ int main() {
               m.v[3] == 88675123u && m.v[4] == 5783321u && m.d == 6615241u,
           "the salt-cancelling seed does not give Marsaglia's initial state");
     const Mat step = step_matrix();
-    const Mat jump67 = power(power(step, 1ull << 33), 1ull << 34);  // M^(2^67)
-    struct Case { unsigned long long seed, sub, off; };
+    const Mat jump67 = power(power(step, 1ull << 33), 1ull << 34); // M^(2^67)
+    struct Case {
+      unsigned long long seed, sub, off;
+    };
     std::vector<Case> cases;
-    for (unsigned long long off = 0; off < 40; off++) cases.push_back({marsaglia, 0, off});
+    for (unsigned long long off = 0; off < 40; off++)
+      cases.push_back({marsaglia, 0, off});
     for (unsigned long long off : {100ull, 999ull, 4096ull, (1ull << 40) + 12345, ~0ull})
       cases.push_back({seed, 0, off});
     for (unsigned long long sub : {1ull, 2ull, 5ull, 1000ull, (1ull << 33) + 7})
@@ -346,7 +385,10 @@ int main() {
     cases.push_back({seed, 3, 77});
     const int n = (int)cases.size();
     std::vector<unsigned long long> subs(n), offs(n);
-    for (int i = 0; i < n; i++) { subs[i] = cases[i].sub; offs[i] = cases[i].off; }
+    for (int i = 0; i < n; i++) {
+      subs[i] = cases[i].sub;
+      offs[i] = cases[i].off;
+    }
     unsigned long long *dsubs = dev<unsigned long long>(n), *doffs = dev<unsigned long long>(n);
     unsigned int *d = dev<unsigned int>(n * kDraws);
     HIPCHECK(hipMemcpy(dsubs, subs.data(), n * 8, hipMemcpyHostToDevice));
@@ -357,11 +399,14 @@ int main() {
       HIPCHECK(hipGetLastError());
       std::vector<unsigned int> h = host(d, n * kDraws);
       for (int i = 0; i < n; i++) {
-        if (cases[i].seed != sd) continue;
+        if (cases[i].seed != sd)
+          continue;
         XW s = ref_xorwow_seed(sd);
-        if (cases[i].sub) apply(power(jump67, cases[i].sub), s.v);
+        if (cases[i].sub)
+          apply(power(jump67, cases[i].sub), s.v);
         if (cases[i].off < 5000) {
-          for (unsigned long long k = 0; k < cases[i].off; k++) ref_xorwow_next(s);
+          for (unsigned long long k = 0; k < cases[i].off; k++)
+            ref_xorwow_next(s);
         } else {
           apply(power(step, cases[i].off), s.v);
           s.d += 362437u * (unsigned int)cases[i].off;
@@ -374,7 +419,9 @@ int main() {
         }
       }
     }
-    HIPCHECK(hipFree(d)); HIPCHECK(hipFree(dsubs)); HIPCHECK(hipFree(doffs));
+    HIPCHECK(hipFree(d));
+    HIPCHECK(hipFree(dsubs));
+    HIPCHECK(hipFree(doffs));
   }
   // 5. Distributions, both generators.
   {
@@ -382,7 +429,8 @@ int main() {
     float *uni = dev<float>(kDist), *nrm = dev<float>(kDist * 2);
     double *unid = dev<double>(kDist), *nrmd = dev<double>(kDist * 2);
     float *lgn = dev<float>(kDist);
-    distributions<hiprandStatePhilox4_32_10_t><<<kDist / 256, 256>>>(ints, uni, unid, nrm, nrmd, lgn);
+    distributions<hiprandStatePhilox4_32_10_t>
+        <<<kDist / 256, 256>>>(ints, uni, unid, nrm, nrmd, lgn);
     HIPCHECK(hipGetLastError());
     check_distributions("Philox", host(ints, kDist * 4), host(uni, kDist), host(unid, kDist),
                         host(nrm, kDist * 2), host(nrmd, kDist * 2), host(lgn, kDist));
@@ -390,8 +438,12 @@ int main() {
     HIPCHECK(hipGetLastError());
     check_distributions("XORWOW", host(ints, kDist * 4), host(uni, kDist), host(unid, kDist),
                         host(nrm, kDist * 2), host(nrmd, kDist * 2), host(lgn, kDist));
-    HIPCHECK(hipFree(ints)); HIPCHECK(hipFree(uni)); HIPCHECK(hipFree(nrm));
-    HIPCHECK(hipFree(unid)); HIPCHECK(hipFree(nrmd)); HIPCHECK(hipFree(lgn));
+    HIPCHECK(hipFree(ints));
+    HIPCHECK(hipFree(uni));
+    HIPCHECK(hipFree(nrm));
+    HIPCHECK(hipFree(unid));
+    HIPCHECK(hipFree(nrmd));
+    HIPCHECK(hipFree(lgn));
   }
   if (failures) {
     std::printf("hiprand_device: %d failures\n", failures);
