@@ -28,7 +28,7 @@ endforeach()
 # Declarations: every public header's text, comments included (a name in a
 # comment only would be a false "declared"; the check below also needs the
 # export, so such a name cannot pass both ways).
-file(GLOB headers ${ROOT}/include/hip/*.h)
+file(GLOB_RECURSE headers ${ROOT}/include/hip/*.h)
 set(decl_text "")
 foreach(h ${headers})
   file(READ ${h} t)
