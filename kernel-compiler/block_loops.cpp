@@ -37,6 +37,7 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Support/KnownBits.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Pass.h>
@@ -260,6 +261,7 @@ private:
   Value *dx_ = nullptr, *dy_ = nullptr, *dz_ = nullptr, *nthreads_ = nullptr;
   Value *ctx_ = nullptr, *pc_ = nullptr, *slot_ = nullptr, *frame_ = nullptr, *warpMask_ = nullptr;
   Value *xch_ = nullptr;                 // inline shuffles' two buffers
+  Type *xchTy_ = nullptr;                // their element: i32 when every operand fits
   std::vector<EngineBuffer> xchBuffers_; // each region's read and write buffer
   AllocaInst *parityVar_ = nullptr;      // which of them the next region reads
   bool hasInline_ = false;
@@ -452,6 +454,20 @@ void BlockBuilder::inlineShuffles() {
     s.result = ci;
     resultToSplit_[ci] = k;
   }
+  // 32-bit exchange arrays when every inline shuffle's operand has a zero
+  // upper half (warp_pack of a 32-bit value): every result, some lane's
+  // operand or 0, then has one too, so a 32-bit array extended back to 64
+  // bits gives the same values, with half the memory traffic and loops that
+  // vectorise eight lanes wide without 64-bit shuffling.
+  bool narrow = true;
+  for (Split &s : splits_)
+    if (s.inlined)
+      narrow &= computeKnownBits(s.call->getArgOperand(1), m_.getDataLayout())
+                    .countMinLeadingZeros() >= 32;
+  xchTy_ = narrow ? i32 : i64;
+  if (debugEnabled() && hasInline_)
+    errs() << "anyhip kernel compiler: " << k_.getName() << ": exchange arrays of "
+           << (narrow ? "32" : "64") << "-bit values\n";
 }
 
 // The split points inst lives across: those whose continuation a use of
@@ -717,9 +733,11 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   if (hasInline_) {
     Value *p = ir.CreateLoad(i32, parityVar_, "parity");
     Value *stride = ir.CreateAdd(ir.CreateZExt(nthreads_, i64), ir.getInt64(AH_CPU_XCH_PAD));
-    rbuf = ir.CreateInBoundsGEP(i64, xch_, ir.CreateMul(ir.CreateZExt(p, i64), stride), "xch.read");
+    rbuf = ir.CreateInBoundsGEP(xchTy_, xch_, ir.CreateMul(ir.CreateZExt(p, i64), stride),
+                                "xch.read");
     Value *q = ir.CreateXor(p, ir.getInt32(1));
-    wbuf = ir.CreateInBoundsGEP(i64, xch_, ir.CreateMul(ir.CreateZExt(q, i64), stride), "xch.write");
+    wbuf = ir.CreateInBoundsGEP(xchTy_, xch_, ir.CreateMul(ir.CreateZExt(q, i64), stride),
+                                "xch.write");
     int id = (int)xchBuffers_.size() / 2;
     xchBuffers_.push_back({rbuf, id});
     xchBuffers_.push_back({wbuf, id});
@@ -742,7 +760,7 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
       IRBuilder<> sb(skip);
       sb.CreateCondBr(sb.CreateICmpEQ(mine, sb.getInt32(kPcDone)), zero, xl);
       sb.SetInsertPoint(zero);
-      sb.CreateStore(sb.getInt64(0), sb.CreateInBoundsGEP(i64, wbuf, t64));
+      sb.CreateStore(Constant::getNullValue(xchTy_), sb.CreateInBoundsGEP(xchTy_, wbuf, t64));
       sb.CreateBr(xl);
     }
     ir.CreateCondBr(ir.CreateICmpEQ(mine, ir.getInt32(kPcRun | r)), run, skip);
@@ -827,7 +845,8 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
       IRBuilder<> sb(call);
       uint32_t op = s.info & 0xff;
       if (s.inlined) {
-        sb.CreateStore(call->getArgOperand(1), sb.CreateInBoundsGEP(i64, wbuf, t64));
+        sb.CreateStore(sb.CreateTrunc(call->getArgOperand(1), xchTy_),
+                       sb.CreateInBoundsGEP(xchTy_, wbuf, t64));
       } else if (s.warp) {
         sb.CreateStore(call->getArgOperand(1), sb.CreateStructGEP(abi_.slot, slotAt, 0));
         sb.CreateStore(call->getArgOperand(4), sb.CreateStructGEP(abi_.slot, slotAt, 1));
@@ -849,7 +868,7 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     if (auto *ret = dyn_cast<ReturnInst>(nb->getTerminator())) {
       if (hasInline_) { // a lane that returned reads as 0 in later shuffles
         IRBuilder<> zb(ret);
-        zb.CreateStore(zb.getInt64(0), zb.CreateInBoundsGEP(i64, wbuf, t64));
+        zb.CreateStore(Constant::getNullValue(xchTy_), zb.CreateInBoundsGEP(xchTy_, wbuf, t64));
       }
       BranchInst::Create(hasSplits ? exit : xl, ret);
       ret->eraseFromParent();
@@ -906,7 +925,9 @@ Value *BlockBuilder::shuffleResult(IRBuilder<> &ir, CallInst *ph, Value *t, Valu
   Value *wm = ir.CreateSub(w, ir.getInt32(1));
   Value *l = ir.CreateAnd(t, warpMask_, "lane");
   Value *base = ir.CreateAnd(l, ir.CreateNot(wm));
-  auto load = [&](Value *at) { return ir.CreateLoad(i64, ir.CreateInBoundsGEP(i64, rbuf, at)); };
+  auto load = [&](Value *at) {
+    return ir.CreateZExt(ir.CreateLoad(xchTy_, ir.CreateInBoundsGEP(xchTy_, rbuf, at)), i64);
+  };
   Value *t64 = ir.CreateZExt(t, i64);
   if (op == kShflUp || op == kShflDown) {
     // The source is t -/+ arg, or the caller itself: two loads at addresses
@@ -1236,8 +1257,9 @@ void BlockBuilder::buildBody() {
     slot_ = ir.CreateLoad(abi_.slot->getPointerTo(), ir.CreateStructGEP(abi_.ctx, ctx_, 1), "slot");
     frame_ = ir.CreateLoad(Type::getInt8PtrTy(c_), ir.CreateStructGEP(abi_.ctx, ctx_, 2), "frame");
     if (hasInline_) {
-      xch_ = ir.CreateLoad(ir.getInt64Ty()->getPointerTo(), ir.CreateStructGEP(abi_.ctx, ctx_, 3),
-                           "xch");
+      xch_ = ir.CreatePointerCast(
+          ir.CreateLoad(ir.getInt64Ty()->getPointerTo(), ir.CreateStructGEP(abi_.ctx, ctx_, 3)),
+          xchTy_->getPointerTo(), "xch");
       parityVar_ = ir.CreateAlloca(i32, nullptr, "ah.parity");
       ir.CreateStore(ir.getInt32(0), parityVar_);
     }
