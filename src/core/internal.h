@@ -225,6 +225,7 @@ struct ah_config {
   int cpu_compiled;          /* ANYHIP_CPU_COMPILED: run block functions (default 1) */
   int cpu_avx2;              /* ANYHIP_CPU_AVX2: their AVX2 copies where the CPU has it (1) */
   size_t cpu_memory;         /* ANYHIP_CPU_MEMORY in bytes, 0 = physical RAM */
+  double cpu_watchdog;       /* ANYHIP_CPU_WATCHDOG in seconds, 0 = off (10) */
   unsigned log;              /* ANYHIP_LOG areas */
   const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
   int nvidia_driver_host_fns; /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */

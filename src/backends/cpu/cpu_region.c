@@ -297,6 +297,7 @@ static int32_t all_live_at(struct ah_cpu_region *r, uint32_t s) {
 AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all) {
   struct ah_cpu_region *r = (struct ah_cpu_region *)c;
 
+  ah_cpu_progress(ah_cpu_self); /* a split point: the watchdog's sign of life */
   if (all && lo == hi) {
     /* Every thread stopped at the same place: nothing to scan. */
     if (lo == AH_CPU_PC_DONE)
