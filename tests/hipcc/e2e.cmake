@@ -292,7 +292,7 @@ elseif(CASE STREQUAL "nvcc_errors")
     "int main() { return 0; }\n")
   execute_process(COMMAND ${HIPCC} -c syntax.hip -o syntax.o WORKING_DIRECTORY ${WORK}
     RESULT_VARIABLE rc ERROR_VARIABLE e)
-  string(REGEX MATCHALL "error" errors "${e}")
+  string(REGEX MATCHALL "error:" errors "${e}")
   list(LENGTH errors nerr)
   if(rc EQUAL 0 OR NOT e MATCHES "syntax.hip:2:" OR e MATCHES "hip-nvidia" OR
      e MATCHES "CPU devices only" OR NOT nerr EQUAL 1)
