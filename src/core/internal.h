@@ -158,6 +158,10 @@ void ah_kernel_register(const void *fn, const ahKernelSig *sig);
 void ah_kernel_register_bounds(const void *fn, const ahKernelSig *sig, unsigned max_threads);
 const ahKernelSig *ah_kernel_sig(const void *fn);
 unsigned ah_kernel_max_threads(const void *fn);
+/* Static __shared__ bytes of a kernel built by anyhip's kernel compiler
+ * (__ahCpuRegisterShared); 0 when not known. */
+void ah_kernel_set_static_shared(const void *fn, size_t bytes);
+size_t ah_kernel_static_shared(const void *fn);
 
 /* ---- stream capture (core/capture.c) ------------------------------------ */
 
