@@ -208,6 +208,24 @@ static void prepare_headers(struct ah_step *st, const char *headers, const struc
   }
 }
 
+/* Moves the NVIDIA pass's steps [lo, hi) after the CPU pass's compile, the
+ * steps from hi to the end: a source that does not compile stops the build
+ * there, with the host compiler's messages only, instead of nvcc's
+ * first (naming the prepared copy) and a warning that the device code will
+ * run on the CPU only. */
+static void run_cpu_pass_first(struct ah_plan *p, size_t lo, size_t hi) {
+  size_t nv = hi - lo, cpu = p->n - hi;
+  struct ah_step *tmp;
+
+  if (nv == 0 || cpu == 0)
+    return;
+  tmp = ah_xmalloc(nv * sizeof(*tmp));
+  memcpy(tmp, p->steps + lo, nv * sizeof(*tmp));
+  memmove(p->steps + lo, p->steps + hi, cpu * sizeof(*tmp));
+  memcpy(p->steps + lo + cpu, tmp, nv * sizeof(*tmp));
+  free(tmp);
+}
+
 /* Plans one source; appends what the link needs to `link`. */
 static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct ah_toolchain *tc,
                        const struct ah_input *in, struct ah_strv *link, int *nv_warned) {
@@ -215,6 +233,7 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
   char *out = source_output(p, o, in->arg), *obj = out, *compiled = (char *)in->arg;
   char *prep = NULL, *headers = NULL;
   int hip = in->lang == AH_LANG_HIP, rc = 1, to_stdout = 0;
+  size_t nv_lo = 0, nv_hi = 0; /* the NVIDIA pass's steps */
 
   if (hip && out == NULL) {
     /* -E to standard output: through a file, so its line markers can name
@@ -244,6 +263,7 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
       struct ah_nvidia_ctx ctx = {.opts = o, .tc = tc, .src = in->arg, .plan = p,
                                   .host_flags = &host_flags, .extra_objs = &extra};
 
+      nv_lo = p->n;
       switch (ah_nvidia_pass(&ctx)) {
       case AH_NVIDIA_ERROR:
         goto out;
@@ -255,6 +275,7 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
       default:
         break;
       }
+      nv_hi = p->n;
     }
   }
   /* With -c and NVIDIA device code, the host object is merged with it below. */
@@ -330,6 +351,7 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
     ah_strv_push(&cmd, obj);
   }
   ah_plan_add_run(p, &cmd);
+  run_cpu_pass_first(p, nv_lo, nv_hi);
 
   if (hip) {
     /* Files that name the prepared file: the .d file, and -E/-M output. */

@@ -96,6 +96,52 @@ ThreadDependence analyseThreadDependence(Module &m) {
   return td;
 }
 
+// ---- static shared memory ----
+
+// The __shared__ variables (thread_local definitions of this module) that v
+// names, through constant expressions; functions it names go to `work`.
+static void collectShared(Value *v, SmallVectorImpl<Function *> &work,
+                          SmallPtrSetImpl<GlobalVariable *> &vars,
+                          SmallPtrSetImpl<Constant *> &seen) {
+  if (auto *g = dyn_cast<GlobalVariable>(v)) {
+    if (g->isThreadLocal() && !g->isDeclaration())
+      vars.insert(g);
+  } else if (auto *f = dyn_cast<Function>(v)) {
+    work.push_back(f);
+  } else if (auto *c = dyn_cast<Constant>(v)) {
+    if (!isa<GlobalValue>(c) && seen.insert(c).second)
+      for (Value *op : c->operands())
+        collectShared(op, work, vars, seen);
+  }
+}
+
+// The bytes of static __shared__ memory kernel k uses: hipcc makes each
+// __shared__ variable a thread_local, so the thread_local definitions of
+// this module that k or a function it reaches here names. Variables of
+// other translation units (-fgpu-rdc) are not seen.
+static uint64_t staticSharedBytes(Function *k) {
+  const DataLayout &dl = k->getParent()->getDataLayout();
+  SmallVector<Function *, 16> work{k};
+  SmallPtrSet<Function *, 16> done;
+  SmallPtrSet<GlobalVariable *, 16> vars;
+  SmallPtrSet<Constant *, 16> seen;
+  while (!work.empty()) {
+    Function *f = work.pop_back_val();
+    if (!done.insert(f).second || f->isDeclaration())
+      continue;
+    for (Instruction &i : instructions(*f))
+      for (Value *op : i.operands())
+        collectShared(op, work, vars, seen);
+  }
+  uint64_t total = 0;
+  for (GlobalVariable *g : vars) {
+    Type *t = g->getValueType();
+    total = alignTo(total, dl.getValueOrABITypeAlignment(g->getAlign(), t));
+    total += dl.getTypeAllocSize(t);
+  }
+  return total;
+}
+
 // A constructor registering every kernel's block function (or why none).
 void emitRegistration(Module &m, const std::vector<Function *> &kernels,
                       const std::vector<Function *> &blocks,
@@ -118,6 +164,13 @@ void emitRegistration(Module &m, const std::vector<Function *> &kernels,
     Value *desc = descs[i] != nullptr ? ir.CreatePointerCast(descs[i], i8p)
                                       : Constant::getNullValue(i8p);
     ir.CreateCall(reg, {ir.CreatePointerCast(kernels[i], i8p), block, desc, why});
+    if (uint64_t shared = staticSharedBytes(kernels[i])) {
+      Type *i64 = Type::getInt64Ty(c);
+      FunctionCallee regShared = m.getOrInsertFunction(
+          "__ahCpuRegisterShared", FunctionType::get(Type::getVoidTy(c), {i8p, i64}, false));
+      ir.CreateCall(regShared,
+                    {ir.CreatePointerCast(kernels[i], i8p), ConstantInt::get(i64, shared)});
+    }
     if (avx2[i] != nullptr) {
       FunctionCallee regAvx2 = m.getOrInsertFunction(
           "__ahCpuRegisterBlockAvx2", FunctionType::get(Type::getVoidTy(c), {i8p, i8p}, false));

@@ -30,7 +30,8 @@ ThreadDependence analyseThreadDependence(llvm::Module &m);
 
 // A constructor calling __ahCpuRegisterBlock once per kernel: its block
 // function and descriptor, or null and why there is none; and
-// __ahCpuRegisterBlockAvx2 for the kernels with an AVX2 copy (avx2[i]).
+// __ahCpuRegisterBlockAvx2 for the kernels with an AVX2 copy (avx2[i]);
+// __ahCpuRegisterShared for each kernel that uses static __shared__ memory.
 void emitRegistration(llvm::Module &m, const std::vector<llvm::Function *> &kernels,
                       const std::vector<llvm::Function *> &blocks,
                       const std::vector<llvm::Function *> &avx2,

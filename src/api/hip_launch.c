@@ -55,6 +55,17 @@ static int exceeds_bounds(const void *fn, dim3 block) {
   return max != 0 && (uint64_t)block.x * block.y * block.z > max;
 }
 
+/* Whether the kernel's static __shared__ bytes plus the launch's dynamic ones
+ * are more than a block may have: HIP refuses the launch
+ * (hipErrorInvalidValue, as for dynamic bytes alone). The static bytes are
+ * known for kernels built by anyhip's kernel compiler, and counted by the
+ * CPU pass: checked on CPU devices only (the driver checks nvcc's own). */
+static int exceeds_shared(const struct ah_device *dev, const void *fn, size_t shmem) {
+  size_t st = ah_kernel_static_shared(fn), max = dev->props.sharedMemPerBlock;
+
+  return st != 0 && strcmp(dev->backend->name, "cpu") == 0 && (st > max || shmem > max - st);
+}
+
 /* The one launch path. sig may be NULL when the backend needs no layout. */
 static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
                          size_t shmem, hipStream_t stream, void **args, int cooperative) {
@@ -85,6 +96,8 @@ static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3
     return hipErrorInvalidHandle;
   q = s != NULL ? s->queue : dev->null_queue;
   err = check_config(dev, grid, block, shmem);
+  if (err == hipSuccess && exceeds_shared(dev, fn, shmem))
+    err = hipErrorInvalidValue;
   if (err == hipSuccess && exceeds_bounds(fn, block))
     err = hipErrorLaunchFailure;
   if (err == hipSuccess && cooperative)
@@ -189,6 +202,7 @@ hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr) 
       ah_kernel_max_threads(func) < (unsigned)attr->maxThreadsPerBlock)
     attr->maxThreadsPerBlock = (int)ah_kernel_max_threads(func);
   attr->maxDynamicSharedSizeBytes = (int)p->sharedMemPerBlock;
+  attr->sharedSizeBytes = ah_kernel_static_shared(func); /* 0 when not known */
   attr->binaryVersion = attr->ptxVersion = p->major * 10 + p->minor;
   attr->preferredShmemCarveout = -1;
   return hipSuccess;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 struct ah_config ah_config = {.cpu_warp_size = 64, .cpu_devices = 1, .cpu_compiled = 1,
-                             .cpu_avx2 = 1};
+                             .cpu_avx2 = 1, .cpu_watchdog = 10};
 
 static long env_long(const char *name, long def, long min, long max) {
   const char *s = getenv(name);
@@ -55,6 +55,22 @@ static size_t env_size(const char *name) {
     return 0;
   }
   return (size_t)v << shift;
+}
+
+/* Seconds, fractions allowed, 0 to a day; a bad value means the default. */
+static double env_seconds(const char *name, double def) {
+  const char *s = getenv(name);
+  char *end;
+  double v;
+
+  if (s == NULL || *s == '\0')
+    return def;
+  v = strtod(s, &end);
+  if (end == s || *end != '\0' || !(v >= 0 && v <= 86400)) {
+    fprintf(stderr, "anyhip: ignoring %s=%s (expected seconds, 0 to 86400)\n", name, s);
+    return def;
+  }
+  return v;
 }
 
 /* ANYHIP_LOG: a comma-separated list of areas (api, cpu, nvidia, init) or "all". */
@@ -104,6 +120,7 @@ void ah_config_load(void) {
   ah_config.cpu_compiled = (int)env_long("ANYHIP_CPU_COMPILED", 1, 0, 1);
   ah_config.cpu_avx2 = (int)env_long("ANYHIP_CPU_AVX2", 1, 0, 1);
   ah_config.cpu_memory = env_size("ANYHIP_CPU_MEMORY");
+  ah_config.cpu_watchdog = env_seconds("ANYHIP_CPU_WATCHDOG", 10);
   ah_config.log = parse_log(getenv("ANYHIP_LOG"));
   {
     const char *hf = getenv("ANYHIP_NVIDIA_HOST_FUNCS");

@@ -158,6 +158,10 @@ void ah_kernel_register(const void *fn, const ahKernelSig *sig);
 void ah_kernel_register_bounds(const void *fn, const ahKernelSig *sig, unsigned max_threads);
 const ahKernelSig *ah_kernel_sig(const void *fn);
 unsigned ah_kernel_max_threads(const void *fn);
+/* Static __shared__ bytes of a kernel built by anyhip's kernel compiler
+ * (__ahCpuRegisterShared); 0 when not known. */
+void ah_kernel_set_static_shared(const void *fn, size_t bytes);
+size_t ah_kernel_static_shared(const void *fn);
 
 /* ---- stream capture (core/capture.c) ------------------------------------ */
 
@@ -225,6 +229,7 @@ struct ah_config {
   int cpu_compiled;          /* ANYHIP_CPU_COMPILED: run block functions (default 1) */
   int cpu_avx2;              /* ANYHIP_CPU_AVX2: their AVX2 copies where the CPU has it (1) */
   size_t cpu_memory;         /* ANYHIP_CPU_MEMORY in bytes, 0 = physical RAM */
+  double cpu_watchdog;       /* ANYHIP_CPU_WATCHDOG in seconds, 0 = off (10) */
   unsigned log;              /* ANYHIP_LOG areas */
   const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
   int nvidia_driver_host_fns; /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */

@@ -12,6 +12,7 @@ struct entry {
   const void *fn;
   const ahKernelSig *sig;
   unsigned max_threads; /* __launch_bounds__'s first argument; 0: none */
+  size_t static_shared; /* static __shared__ bytes (the kernel compiler says); 0: unknown */
 };
 
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -41,34 +42,84 @@ void ah_kernel_register(const void *fn, const ahKernelSig *sig) {
 
 /* max_threads: the kernel's __launch_bounds__ (hipcc passes it), 0 for none;
  * a registration without bounds keeps the bound an earlier one gave. */
+/* Makes room for one more entry. Write lock held. Returns 0 when out of
+ * memory (static-constructor time: the kernel stays unknown, nothing better
+ * to do). */
+static int grow(void) {
+  if ((used + 1) * 2 > cap) {
+    size_t ncap = cap != 0 ? cap * 2 : 64, ncount = 0;
+    struct entry *nt = calloc(ncap, sizeof(*nt));
+
+    if (nt == NULL)
+      return 0;
+    for (size_t i = 0; i < cap; i++)
+      if (table[i].fn != NULL) {
+        struct entry *e = put(nt, ncap, table[i].fn, table[i].sig, &ncount);
+
+        e->max_threads = table[i].max_threads;
+        e->static_shared = table[i].static_shared;
+      }
+    free(table);
+    table = nt;
+    cap = ncap;
+    used = ncount;
+  }
+  return 1;
+}
+
 void ah_kernel_register_bounds(const void *fn, const ahKernelSig *sig, unsigned max_threads) {
   struct entry *e;
 
   if (fn == NULL || sig == NULL)
     return;
   pthread_rwlock_wrlock(&lock);
-  if ((used + 1) * 2 > cap) {
-    size_t ncap = cap != 0 ? cap * 2 : 64, ncount = 0;
-    struct entry *nt = calloc(ncap, sizeof(*nt));
-
-    if (nt == NULL) {
-      /* Out of memory at static-constructor time: hipLaunchKernel will
-       * report this kernel as unknown. Nothing better to do. */
-      pthread_rwlock_unlock(&lock);
-      return;
-    }
-    for (size_t i = 0; i < cap; i++)
-      if (table[i].fn != NULL)
-        put(nt, ncap, table[i].fn, table[i].sig, &ncount)->max_threads = table[i].max_threads;
-    free(table);
-    table = nt;
-    cap = ncap;
-    used = ncount;
+  if (!grow()) {
+    pthread_rwlock_unlock(&lock);
+    return;
   }
   e = put(table, cap, fn, sig, &used);
   if (max_threads != 0)
     e->max_threads = max_threads;
   pthread_rwlock_unlock(&lock);
+}
+
+/* The kernel compiler's count of fn's static __shared__ bytes. It may come
+ * before hipcc's registration (constructors run in any order): the entry
+ * is made without a layout, which that registration adds. */
+void ah_kernel_set_static_shared(const void *fn, size_t bytes) {
+  size_t i;
+
+  if (fn == NULL)
+    return;
+  pthread_rwlock_wrlock(&lock);
+  if (grow()) {
+    i = ah_addr_slot(fn, cap - 1);
+    while (table[i].fn != NULL && table[i].fn != fn)
+      i = (i + 1) & (cap - 1);
+    if (table[i].fn == NULL) {
+      table[i].fn = fn;
+      used++;
+    }
+    table[i].static_shared = bytes;
+  }
+  pthread_rwlock_unlock(&lock);
+}
+
+size_t ah_kernel_static_shared(const void *fn) {
+  size_t n = 0;
+
+  if (fn == NULL)
+    return 0;
+  pthread_rwlock_rdlock(&lock);
+  if (cap != 0) {
+    size_t i = ah_addr_slot(fn, cap - 1);
+
+    while (table[i].fn != NULL && table[i].fn != fn)
+      i = (i + 1) & (cap - 1);
+    n = table[i].static_shared;
+  }
+  pthread_rwlock_unlock(&lock);
+  return n;
 }
 
 const ahKernelSig *ah_kernel_sig(const void *fn) {

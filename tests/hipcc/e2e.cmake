@@ -31,6 +31,13 @@
 #   CASE=long_line    300 errors on one 3 KB line (g++): no line of hipcc's
 #                     stderr is over 1000 bytes (the source line is shown cut,
 #                     not whole under every error), every error is reported
+#   CASE=nvcc_errors  with nvcc (skipped without it; HIPCC_NVCC or the usual
+#                     places): a syntax error is reported once, by the host
+#                     compiler naming the user's file; nvcc does not run (no
+#                     prepared -hip-nvidia.cu named, no "CPU devices only"
+#                     warning). An error only nvcc finds (a host function
+#                     called in a kernel) still gets nvcc's message and the
+#                     warning, and the object builds
 #   CASE=headers      launches and kernels in user headers (e2e/headers/), one
 #                     command and separate compiles; the .d file names them
 #   CASE=<dir>        e2e/<dir>/*.hip built together (-s), run (header_vars)
@@ -271,6 +278,35 @@ elseif(CASE STREQUAL "long_line")
     string(SUBSTRING "${e}" 0 3000 head)
     message(FATAL_ERROR
       "long line: exit ${rc}, ${nerr} errors, ${n} bytes, a line of ${longest}:\n${head}")
+  endif()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "nvcc_errors")
+  find_program(nvcc NAMES nvcc PATHS /usr/local/cuda/bin /opt/cuda/bin NO_CACHE)
+  if(NOT nvcc)
+    message("skipped: no nvcc")
+    return()
+  endif()
+  set(ENV{HIPCC_NVCC} ${nvcc})
+  file(WRITE ${WORK}/syntax.hip
+    "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[0] = 1 }\n"
+    "int main() { return 0; }\n")
+  execute_process(COMMAND ${HIPCC} -c syntax.hip -o syntax.o WORKING_DIRECTORY ${WORK}
+    RESULT_VARIABLE rc ERROR_VARIABLE e)
+  string(REGEX MATCHALL "error:" errors "${e}")
+  list(LENGTH errors nerr)
+  if(rc EQUAL 0 OR NOT e MATCHES "syntax.hip:2:" OR e MATCHES "hip-nvidia" OR
+     e MATCHES "CPU devices only" OR NOT nerr EQUAL 1)
+    message(FATAL_ERROR "syntax error with nvcc: exit ${rc}, ${nerr} errors:\n${e}")
+  endif()
+  expect_no_temporaries()
+  file(WRITE ${WORK}/device_only.hip
+    "#include <hip/hip_runtime.h>\nint host_only(int x) { return x + 1; }\n"
+    "__global__ void k(int *p) { p[0] = host_only(p[0]); }\n")
+  execute_process(COMMAND ${HIPCC} -c device_only.hip -o device_only.o WORKING_DIRECTORY ${WORK}
+    RESULT_VARIABLE rc ERROR_VARIABLE e)
+  if(NOT rc EQUAL 0 OR NOT e MATCHES "host_only" OR NOT e MATCHES "CPU devices only" OR
+     NOT EXISTS ${WORK}/device_only.o)
+    message(FATAL_ERROR "device-only error with nvcc: exit ${rc}:\n${e}")
   endif()
   expect_no_temporaries()
 elseif(CASE STREQUAL "headers")

@@ -157,6 +157,7 @@ static void fast_main(void *arg) {
     for (unsigned x = 0; x < nx; x++) {
       threadIdx.x = x;
       __ah_cpu_lane = x & lane_mask;
+      ah_cpu_progress(w);
       invoke(fn, args);
       if (b->fiber_mode)
         thread_exit(w, b);
@@ -171,6 +172,7 @@ static void fast_main(void *arg) {
         for (unsigned x = 0; x < nx; x++, tid++) {
           threadIdx.x = x;
           __ah_cpu_lane = tid & lane_mask;
+          ah_cpu_progress(w);
           invoke(fn, args);
           if (b->fiber_mode)
             thread_exit(w, b);
@@ -297,6 +299,7 @@ static struct ah_cpu_gthread *pick(struct ah_cpu_block *b) {
 void ah_cpu_block_yield(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
   struct ah_cpu_gthread *self = &b->threads[b->cur], *next;
 
+  ah_cpu_progress(w); /* a thread blocked, polled or returned */
   while ((next = pick(b)) == NULL) {
     if (b->live == 0) {
       /* The last thread returned: back to the worker, never to come back. */
@@ -518,6 +521,8 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
 
   if (err != hipSuccess)
     return err;
+  ah_cpu_progress(w);
+  atomic_store_explicit(&w->running, 1, memory_order_relaxed);
   b->grid = g;
   b->nthreads = n;
   b->warp_size = ws;
@@ -583,6 +588,7 @@ void ah_cpu_block_abandon(struct ah_cpu_worker *w) {
   struct ah_cpu_block *b = &w->block;
 
   w->in_kernel = 0;
+  atomic_store_explicit(&w->running, 0, memory_order_relaxed);
   tsan_drop(w);
   if (b->fiber_mode) {
     for (unsigned i = 0; i < b->nthreads; i++) {

@@ -96,6 +96,10 @@ AH_EXPORT void __ahCpuRegisterBlock(const void *kernel, const void *block_fn,
   pthread_rwlock_unlock(&lock);
 }
 
+AH_EXPORT void __ahCpuRegisterShared(const void *kernel, uint64_t bytes) {
+  ah_kernel_set_static_shared(kernel, bytes > SIZE_MAX ? SIZE_MAX : (size_t)bytes);
+}
+
 AH_EXPORT void __ahCpuRegisterBlockAvx2(const void *kernel, const void *block_fn) {
   struct entry *e;
 

@@ -143,6 +143,19 @@ struct ah_cpu_worker {
   unsigned poll_tid, poll_count;
   /* counters, read by other threads (relaxed) */
   _Atomic unsigned long long fibers, blocks, compiled;
+  /* The watchdog (ANYHIP_CPU_WATCHDOG, cpu_sched.c and cpu_fault.c): the
+   * worker bumps `progress` whenever its block moves on (a block starts, a
+   * GPU thread starts, switches, stops at a barrier or returns, a compiled
+   * block reaches a split point); `running` while a block runs. The
+   * watchdog thread reads them (relaxed), owns wd_last and wd_since, and
+   * writes wd_seen, the count it saw stall, before signalling `thread`. */
+  pthread_t thread;
+  int watched; /* `thread` is set (pool lock) */
+  _Atomic unsigned long progress;
+  atomic_int running;
+  _Atomic unsigned long wd_seen;
+  unsigned long wd_last;
+  double wd_since;
   struct ah_cpu_worker *next; /* in the pool's list */
   /* ThreadSanitizer builds: the worker's own fiber and those of a block */
   void *tsan_native, *tsan_runner;
@@ -209,6 +222,13 @@ extern __thread struct ah_cpu_worker *ah_cpu_self __attribute__((tls_model("init
 
 /* cpu_sched.c */
 void ah_cpu_count_fiber(struct ah_cpu_worker *w);
+
+/* The running block moved on (the watchdog's sign of life). One writer. */
+static inline void ah_cpu_progress(struct ah_cpu_worker *w) {
+  atomic_store_explicit(&w->progress,
+                        atomic_load_explicit(&w->progress, memory_order_relaxed) + 1,
+                        memory_order_relaxed);
+}
 
 /* What __syncthreads_count/_and/_or return: t of the n threads had a true
  * predicate. */
@@ -290,6 +310,13 @@ void ah_cpu_fault_thread_fini(struct ah_cpu_worker *w);
  * faulting thread. Keeps the re-run's fault when it faults; otherwise the
  * first fault, with w->fault_compiled set (thread unknown). */
 void ah_cpu_fault_rerun(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t block);
+/* The watchdog's signal: installed once, when the watchdog starts. Its
+ * handler ends the worker's block, as a fault does, with
+ * hipErrorLaunchTimeOut, when the block still makes no progress, some of its
+ * threads wait for the running one, and the worker runs kernel code (not the
+ * C library or libanyhip, whose locks a jump would leave held). */
+#define AH_CPU_WATCHDOG_SIG (SIGRTMAX - 2)
+void ah_cpu_watchdog_install(double seconds);
 /* Prints the fault that brought w back to its jump buffer. */
 void ah_cpu_fault_report(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t block);
 

@@ -12,8 +12,10 @@
 #define _GNU_SOURCE
 #include "cpu_engine.h"
 
+#include <link.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <ucontext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -62,9 +64,26 @@ static int in_guard(struct ah_cpu_worker *w, const void *addr) {
   return stack != NULL && (const char *)addr < stack && (const char *)addr >= stack - w->guard_size;
 }
 
+/* From a signal handler back to the worker's loop, which abandons the block. */
+static __attribute__((noreturn)) void jump_back(struct ah_cpu_worker *w) {
+  sigset_t set;
+
+  /* The jump buffer does not hold a signal mask (saving one costs a system
+   * call per block): unblock the signals ourselves. */
+  sigemptyset(&set);
+  for (unsigned i = 0; i < NSIG_FAULT; i++) /* an interposed handler (TSan) may block them all */
+    sigaddset(&set, fault_signals[i]);
+  sigaddset(&set, AH_CPU_WATCHDOG_SIG);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+  if (!w->block.direct) { /* from a fiber's stack back to the worker's */
+    AH_ASAN_START(NULL, w->native_bottom, w->native_size);
+    AH_TSAN_SWITCH(w->tsan_native);
+  }
+  siglongjmp(w->jb, 1);
+}
+
 static void handler(int sig, siginfo_t *si, void *uc) {
   struct ah_cpu_worker *w = ah_cpu_self;
-  sigset_t set;
 
   if (w == NULL || !w->in_kernel || si->si_code <= 0) {
     chain(sig, si, uc);
@@ -77,17 +96,7 @@ static void handler(int sig, siginfo_t *si, void *uc) {
   w->fault_thread = threadIdx;
   w->fault_err = hipErrorLaunchFailure;
   w->fault_why = NULL;
-  /* The jump buffer does not hold a signal mask (saving one costs a system
-   * call per block): unblock the signal ourselves. */
-  sigemptyset(&set);
-  for (unsigned i = 0; i < NSIG_FAULT; i++) /* an interposed handler (TSan) may block them all */
-    sigaddset(&set, fault_signals[i]);
-  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-  if (!w->block.direct) { /* from a fiber's stack back to the worker's */
-    AH_ASAN_START(NULL, w->native_bottom, w->native_size);
-    AH_TSAN_SWITCH(w->tsan_native);
-  }
-  siglongjmp(w->jb, 1);
+  jump_back(w);
 }
 
 static void install(void) {
@@ -99,6 +108,118 @@ static void install(void) {
   sigemptyset(&sa.sa_mask);
   for (unsigned i = 0; i < NSIG_FAULT; i++)
     sigaction(fault_signals[i], &sa, &previous[i]);
+}
+
+/* ---- the watchdog's signal ---- */
+
+/* The executable segments of the C library and of libanyhip: a worker
+ * interrupted there may hold a lock (stdio's, the allocator's, the
+ * engine's), so the block is not abandoned then; the watchdog signals
+ * again. */
+#define NRANGES 16
+static struct {
+  uintptr_t lo, hi;
+} ranges[NRANGES];
+static unsigned nranges;
+static struct sigaction wd_previous;
+static char wd_why[256];
+
+static int add_ranges(struct dl_phdr_info *info, size_t size, void *arg) {
+  uintptr_t addr = (uintptr_t)arg;
+  int found = 0;
+
+  (void)size;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+    if (ph->p_type == PT_LOAD && addr >= lo && addr < lo + ph->p_memsz)
+      found = 1;
+  }
+  if (!found)
+    return 0;
+  for (int i = 0; i < info->dlpi_phnum && nranges < NRANGES; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+      ranges[nranges].lo = info->dlpi_addr + ph->p_vaddr;
+      ranges[nranges].hi = ranges[nranges].lo + ph->p_memsz;
+      nranges++;
+    }
+  }
+  return 1;
+}
+
+static int in_runtime(const void *uc) {
+  uintptr_t ip = 0;
+
+#if defined(__x86_64__)
+  ip = (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  ip = (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.pc;
+#else
+  (void)uc;
+#endif
+  for (unsigned i = 0; i < nranges; i++)
+    if (ip >= ranges[i].lo && ip < ranges[i].hi)
+      return 1;
+  return 0;
+}
+
+/* Whether threads of w's block wait for the running one: threads not
+ * started on the fast path, threads at a barrier or collective in fiber
+ * mode. A compiled block shows the engine nothing between split points:
+ * any block of more than one thread. */
+static int block_waits(struct ah_cpu_worker *w) {
+  struct ah_cpu_block *b = &w->block;
+
+  if (b->compiled)
+    return b->nthreads > 1;
+  if (!b->fiber_mode)
+    return ah_cpu_fast_tid(b) + 1 < b->nthreads;
+  return b->live > 1;
+}
+
+static void wd_handler(int sig, siginfo_t *si, void *uc) {
+  struct ah_cpu_worker *w = ah_cpu_self;
+
+  if (si->si_code != SI_TKILL || si->si_pid != getpid() || w == NULL) {
+    /* not ours: whoever had the signal before */
+    if ((wd_previous.sa_flags & SA_SIGINFO) && wd_previous.sa_sigaction != NULL)
+      wd_previous.sa_sigaction(sig, si, uc);
+    else if (wd_previous.sa_handler != SIG_DFL && wd_previous.sa_handler != SIG_IGN)
+      wd_previous.sa_handler(sig);
+    return;
+  }
+  if (!w->in_kernel || !atomic_load_explicit(&w->running, memory_order_relaxed) ||
+      atomic_load_explicit(&w->progress, memory_order_relaxed) !=
+          atomic_load_explicit(&w->wd_seen, memory_order_relaxed) ||
+      !block_waits(w) || in_runtime(uc))
+    return; /* it moved on meanwhile, or cannot be stopped here */
+  w->in_kernel = 0;
+  w->fault_sig = 0;
+  w->fault_addr = NULL;
+  w->fault_overflow = 0;
+  w->fault_thread = threadIdx;
+  w->fault_err = hipErrorLaunchTimeOut;
+  w->fault_why = wd_why;
+  jump_back(w);
+}
+
+void ah_cpu_watchdog_install(double seconds) {
+  struct sigaction sa;
+
+  snprintf(wd_why, sizeof(wd_why),
+           "no progress for %g s (ANYHIP_CPU_WATCHDOG) while threads of its block wait: "
+           "a spin-wait on a block-mate cannot finish on the CPU device (docs/cpu-engine.md)",
+           seconds);
+  dl_iterate_phdr(add_ranges, (void *)(uintptr_t)&ah_cpu_watchdog_install);
+  dl_iterate_phdr(add_ranges, (void *)(uintptr_t)&snprintf);
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_sigaction = wd_handler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(AH_CPU_WATCHDOG_SIG, &sa, &wd_previous);
 }
 
 void ah_cpu_fault_install(void) {

@@ -346,6 +346,7 @@ static int32_t all_live_at(struct ah_cpu_region *r, uint32_t s) {
 AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all) {
   struct ah_cpu_region *r = (struct ah_cpu_region *)c;
 
+  ah_cpu_progress(ah_cpu_self); /* a split point: the watchdog's sign of life */
   if (r->sub) {
     /* The live threads ran together over x_begin..x_end: while they stop
      * together at plain split points they go on so, with no scan. */

@@ -304,6 +304,76 @@ static void log_counters(void) {
            __ah_cpu_fibers_created());
 }
 
+/* ---- the watchdog ---- */
+
+/* A GPU thread that spins until a block-mate stores a flag never lets that
+ * block-mate run on the CPU device (the engine switches threads only at
+ * barriers, warp functions, polling points and returns). The watchdog
+ * thread looks at every worker a few times per limit; a worker whose block
+ * has not moved on (ah_cpu_progress) for ANYHIP_CPU_WATCHDOG seconds gets
+ * the watchdog's signal, whose handler (cpu_fault.c) ends the block when
+ * threads of it wait for the running one. Cooperative grids' block threads
+ * are not watched. */
+static double now_s(void) {
+  struct timespec ts;
+
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void *watchdog_main(void *arg) {
+  const double limit = ah_config.cpu_watchdog;
+  double tick = limit / 4;
+  struct timespec ts;
+
+  (void)arg;
+  tick = tick < 0.01 ? 0.01 : tick > 1 ? 1 : tick;
+  ts.tv_sec = (time_t)tick;
+  ts.tv_nsec = (long)((tick - (double)ts.tv_sec) * 1e9);
+  for (;;) {
+    double now;
+
+    nanosleep(&ts, NULL);
+    now = now_s();
+    pthread_mutex_lock(&pool.lock);
+    for (struct ah_cpu_worker *w = pool.workers; w != NULL; w = w->next) {
+      unsigned long p = atomic_load_explicit(&w->progress, memory_order_relaxed);
+
+      if (!w->watched || !atomic_load_explicit(&w->running, memory_order_relaxed) ||
+          p != w->wd_last) {
+        w->wd_last = p;
+        w->wd_since = now;
+      } else if (now - w->wd_since >= limit) {
+        /* Again every tick until the block moves on or ends: the handler
+         * declines while the worker is in the C library or libanyhip. */
+        atomic_store_explicit(&w->wd_seen, p, memory_order_relaxed);
+        pthread_kill(w->thread, AH_CPU_WATCHDOG_SIG);
+      }
+    }
+    pthread_mutex_unlock(&pool.lock);
+  }
+  return NULL;
+}
+
+static void watchdog_start(void) {
+  pthread_attr_t attr;
+  sigset_t all, old;
+  pthread_t t;
+
+  if (!(ah_config.cpu_watchdog > 0))
+    return;
+  ah_cpu_watchdog_install(ah_config.cpu_watchdog);
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 64 * 1024);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  sigfillset(&all); /* the program's signals go to its own threads */
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  if (pthread_create(&t, &attr, watchdog_main, NULL) != 0)
+    AH_LOG(CPU, "no watchdog thread");
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy(&attr);
+}
+
 /* ANYHIP_CPU_THREADS (or one per core) threads run blocks: the launching
  * thread (a stream's) is one of them, the pool has the rest. With 1, every
  * block of a stream runs on that stream's thread, in order. */
@@ -333,9 +403,14 @@ static void pool_start(void) {
     pthread_mutex_unlock(&pool.lock);
     if (pthread_create(&t, &attr, worker_main, w) != 0)
       break;
+    pthread_mutex_lock(&pool.lock);
+    w->thread = t;
+    w->watched = 1;
+    pthread_mutex_unlock(&pool.lock);
     pool.nworkers++;
   }
   pthread_attr_destroy(&attr);
+  watchdog_start();
   AH_LOG(CPU, "%d workers besides the launching threads", pool.nworkers);
   atexit(log_counters);
 }
@@ -371,6 +446,8 @@ static struct ah_cpu_worker *caller_worker(void) {
   pthread_mutex_lock(&pool.lock);
   w->next = pool.workers;
   pool.workers = w;
+  w->thread = pthread_self();
+  w->watched = 1;
   pthread_mutex_unlock(&pool.lock);
   pthread_setspecific(caller_key, w);
   caller = w;

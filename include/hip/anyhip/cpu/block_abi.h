@@ -128,6 +128,15 @@ void __ahCpuRegisterBlock(const void *kernel, const void *block_fn, const ahCpuB
  * where the CPU has AVX2, unless ANYHIP_CPU_AVX2=0. */
 void __ahCpuRegisterBlockAvx2(const void *kernel, const void *block_fn);
 
+/* After __ahCpuRegisterBlock, for a kernel that uses static __shared__
+ * memory: its bytes (the thread_local definitions of the translation unit
+ * that the kernel and the functions it calls there name, laid out with
+ * their alignment). Launches check it plus the dynamic bytes against
+ * sharedMemPerBlock; hipFuncGetAttributes reports it as sharedSizeBytes.
+ * Not part of the block ABI's version: a kernel compiled without it reports
+ * 0 and is not checked. */
+void __ahCpuRegisterShared(const void *kernel, uint64_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

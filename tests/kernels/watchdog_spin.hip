@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// The CPU device's watchdog (ANYHIP_CPU_WATCHDOG, docs/cpu-engine.md): a
+// GPU thread spinning until a block-mate sets a flag never lets that
+// block-mate run on the CPU device. With a limit of half a second the
+// launch ends with hipErrorLaunchTimeOut and a report naming the kernel and
+// the block (and the thread, on the fiber engine), instead of hanging; the
+// next launches run. Healthy kernels that run far longer than the limit
+// pass: a block whose threads meet at barriers, a block of one thread, and
+// (fiber engine, which sees every thread start) threads that each run a
+// while without a barrier. Runs as a compiled block function and on fibers
+// (cpu-fibers/). CPU device only.
+#include "engine_test.h"
+#include "fault_capture.h"
+
+#include <chrono>
+#include <string>
+
+__global__ void spin_on_mate(volatile int *flag, int *out) {
+  if (threadIdx.x == 0) {
+    while (*flag == 0) {
+    }
+    out[0] = 1;
+  }
+  if (threadIdx.x == 64)
+    *flag = 1;
+}
+
+__global__ void add_one(int *p) { p[blockIdx.x * blockDim.x + threadIdx.x] += 1; }
+
+// Busy work, a little over `ms` milliseconds of it: a loop on the clock the
+// kernel compiler cannot see through (a volatile counter), no polling point.
+__host__ __device__ unsigned long long busy(unsigned long long iters) {
+  volatile unsigned long long x = 0;
+  for (unsigned long long i = 0; i < iters; i++)
+    x = x + i;
+  return x;
+}
+
+// Every round ends at a barrier: the block moves on every round.
+__global__ void long_with_barriers(unsigned long long iters, int rounds, unsigned long long *out) {
+  __shared__ unsigned long long s[64];
+  unsigned long long acc = 0;
+  for (int r = 0; r < rounds; r++) {
+    s[threadIdx.x] = busy(iters);
+    __syncthreads();
+    acc += s[(threadIdx.x + 1) % blockDim.x];
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+
+// No barrier: each thread runs for a while, then returns.
+__global__ void long_threads(unsigned long long iters, unsigned long long *out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = busy(iters);
+}
+
+static bool has(const std::string &text, const char *what) {
+  if (text.find(what) != std::string::npos)
+    return true;
+  std::fprintf(stderr, "expected \"%s\" in the output above\n", what);
+  return false;
+}
+
+// Iterations of busy() that take about `ms` milliseconds here (host code:
+// the same loop).
+static unsigned long long calibrate(double ms) {
+  unsigned long long n = 1 << 16;
+  for (;;) {
+    auto t0 = std::chrono::steady_clock::now();
+    (void)busy(n);
+    double took = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                      .count();
+    if (took > 20)
+      return (unsigned long long)((double)n * ms / took) + 1;
+    n *= 2;
+  }
+}
+
+static double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int main() {
+#if defined(__SANITIZE_THREAD__)
+  // ThreadSanitizer holds a signal sent to a thread back until that thread
+  // calls an intercepted function; a spin loop calls none.
+  SKIP("the watchdog's signal waits for ThreadSanitizer to deliver it");
+#endif
+  if (std::getenv("ANYHIP_CPU_WATCHDOG") == nullptr)
+    setenv("ANYHIP_CPU_WATCHDOG", "0.5", 1); // read at the first HIP call, just below
+  if (!ah_on_cpu_device())
+    SKIP("the watchdog belongs to the CPU device");
+  const bool fibers = !ah_compiled_blocks_on();
+  int *flag = nullptr, *out = nullptr;
+  CHECK_HIP(hipMalloc(&flag, sizeof(int)));
+  CHECK_HIP(hipMalloc(&out, 256 * sizeof(int)));
+  CHECK_HIP(hipMemset(flag, 0, sizeof(int)));
+  CHECK_HIP(hipMemset(out, 0, 256 * sizeof(int)));
+
+  // The spin-wait: reported, not hung.
+  hipError_t err = hipSuccess;
+  auto t0 = std::chrono::steady_clock::now();
+  std::string report = ah_capture_stderr([&] {
+    spin_on_mate<<<2, 128>>>(flag, out);
+    err = hipDeviceSynchronize();
+  });
+  double took = seconds_since(t0);
+  CHECK_EQ(err, hipErrorLaunchTimeOut);
+  CHECK(took < 30);
+  CHECK(has(report, "kernel 'spin_on_mate(int volatile*, int*)' failed: no progress for 0.5 s"));
+  CHECK(has(report, "a spin-wait on a block-mate cannot finish on the CPU device "
+                    "(docs/cpu-engine.md)"));
+  CHECK(has(report, "(block ("));
+  if (fibers)
+    CHECK(has(report, ", thread (0,0,0))"));
+  (void)hipGetLastError(); // the sync's error, recorded as the last one
+  // One-time: the next call does not repeat it.
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipGetLastError());
+
+  // The runtime goes on: launches, copies.
+  int host[256];
+  CHECK_HIP(hipMemset(out, 0, 256 * sizeof(int)));
+  add_one<<<2, 128>>>(out);
+  add_one<<<2, 128>>>(out);
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipMemcpy(host, out, sizeof(host), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 256; i++)
+    CHECK_EQ(host[i], 2);
+
+  // Healthy kernels that run several times the limit.
+  unsigned long long *o = nullptr, ho[64];
+  CHECK_HIP(hipMalloc(&o, 64 * sizeof(*o)));
+  unsigned long long per_round = calibrate(50.0 / 64); // a round of 64 threads: 0.05 s
+  t0 = std::chrono::steady_clock::now();
+  long_with_barriers<<<1, 64>>>(per_round, 30, o);
+  CHECK_HIP(hipDeviceSynchronize());
+  took = seconds_since(t0);
+  CHECK_HIP(hipMemcpy(ho, o, sizeof(ho), hipMemcpyDeviceToHost));
+  unsigned long long one = busy(per_round);
+  for (int i = 0; i < 64; i++)
+    CHECK_EQ(ho[i], one * 30);
+  std::printf("barriers: %.2f s\n", took);
+
+  unsigned long long alone = calibrate(1500);
+  t0 = std::chrono::steady_clock::now();
+  long_threads<<<1, 1>>>(alone, o);
+  CHECK_HIP(hipDeviceSynchronize());
+  std::printf("one thread: %.2f s\n", seconds_since(t0));
+  CHECK_HIP(hipMemcpy(ho, o, sizeof(*o), hipMemcpyDeviceToHost));
+  CHECK_EQ(ho[0], busy(alone));
+
+  if (fibers) {
+    // The fiber engine sees each thread start: 16 threads of 0.1 s.
+    unsigned long long each = calibrate(100);
+    t0 = std::chrono::steady_clock::now();
+    long_threads<<<1, 16>>>(each, o);
+    CHECK_HIP(hipDeviceSynchronize());
+    std::printf("16 threads without barriers: %.2f s\n", seconds_since(t0));
+    CHECK_HIP(hipMemcpy(ho, o, 16 * sizeof(*o), hipMemcpyDeviceToHost));
+    unsigned long long v = busy(each);
+    for (int i = 0; i < 16; i++)
+      CHECK_EQ(ho[i], v);
+  }
+  CHECK_HIP(hipFree(o));
+  CHECK_HIP(hipFree(flag));
+  CHECK_HIP(hipFree(out));
+  std::printf("passed\n");
+  return AH_PASS;
+}
