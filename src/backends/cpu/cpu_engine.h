@@ -156,6 +156,11 @@ struct ah_cpu_worker {
   _Atomic unsigned long wd_seen;
   unsigned long wd_last;
   double wd_since;
+  /* A compiled block cannot be told from a long healthy one (the engine
+   * sees nothing between split points): the handler leaves it running and
+   * puts its kernel here, and the watchdog thread reports it once a stall. */
+  _Atomic(const void *) wd_compiled_fn;
+  unsigned long wd_reported;
   struct ah_cpu_worker *next; /* in the pool's list */
   /* ThreadSanitizer builds: the worker's own fiber and those of a block */
   void *tsan_native, *tsan_runner;

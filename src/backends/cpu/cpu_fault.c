@@ -168,13 +168,10 @@ static int in_runtime(const void *uc) {
 
 /* Whether threads of w's block wait for the running one: threads not
  * started on the fast path, threads at a barrier or collective in fiber
- * mode. A compiled block shows the engine nothing between split points:
- * any block of more than one thread. */
+ * mode. (Compiled blocks are only reported: wd_handler.) */
 static int block_waits(struct ah_cpu_worker *w) {
   struct ah_cpu_block *b = &w->block;
 
-  if (b->compiled)
-    return b->nthreads > 1;
   if (!b->fiber_mode)
     return ah_cpu_fast_tid(b) + 1 < b->nthreads;
   return b->live > 1;
@@ -194,8 +191,17 @@ static void wd_handler(int sig, siginfo_t *si, void *uc) {
   if (!w->in_kernel || !atomic_load_explicit(&w->running, memory_order_relaxed) ||
       atomic_load_explicit(&w->progress, memory_order_relaxed) !=
           atomic_load_explicit(&w->wd_seen, memory_order_relaxed) ||
-      !block_waits(w) || in_runtime(uc))
+      in_runtime(uc))
     return; /* it moved on meanwhile, or cannot be stopped here */
+  if (w->block.compiled) {
+    /* Its threads run as loops between split points: a long loop of
+     * healthy threads looks the same as a spin-wait. Reported, not ended. */
+    if (w->block.nthreads > 1)
+      atomic_store_explicit(&w->wd_compiled_fn, w->block.grid->fn, memory_order_relaxed);
+    return;
+  }
+  if (!block_waits(w))
+    return;
   w->in_kernel = 0;
   w->fault_sig = 0;
   w->fault_addr = NULL;

@@ -13,6 +13,7 @@
  * resident at once. */
 #define _GNU_SOURCE
 #include "cpu_engine.h"
+#include "../../os/symbols.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -321,6 +322,20 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A compiled block that stalls: said once, since it may be healthy. */
+static void report_compiled_stall(const void *fn, double seconds) {
+  char name[512];
+
+  if (ah_symbol_pretty(fn, name, sizeof(name)) == NULL)
+    snprintf(name, sizeof(name), "%p", fn);
+  fprintf(stderr,
+          "anyhip: kernel '%s': a compiled block has run %.1f s between barriers "
+          "(ANYHIP_CPU_WATCHDOG); if its threads wait for each other (a spin-wait on a "
+          "block-mate), it cannot finish on the CPU device: ANYHIP_CPU_COMPILED=0 runs it on "
+          "fibers, where the watchdog ends it (docs/cpu-engine.md)\n",
+          name, seconds);
+}
+
 static void *watchdog_main(void *arg) {
   const double limit = ah_config.cpu_watchdog;
   double tick = limit / 4;
@@ -344,6 +359,14 @@ static void *watchdog_main(void *arg) {
         w->wd_last = p;
         w->wd_since = now;
       } else if (now - w->wd_since >= limit) {
+        const void *fn = atomic_exchange_explicit(&w->wd_compiled_fn, NULL, memory_order_relaxed);
+
+        if (fn != NULL) {
+          if (w->wd_reported != p)
+            report_compiled_stall(fn, now - w->wd_since);
+          w->wd_reported = p;
+          continue; /* a compiled block is left running */
+        }
         /* Again every tick until the block moves on or ends: the handler
          * declines while the worker is in the C library or libanyhip. */
         atomic_store_explicit(&w->wd_seen, p, memory_order_relaxed);
