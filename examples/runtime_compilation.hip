@@ -67,9 +67,10 @@ int main()
 
     // Create and compile the program.
     hiprtcProgram prog;
+    const char* headers[] = {header_source};
     const char* header_names[] = {"axpy_common.h"};
-    HIPRTC_CHECK(hiprtcCreateProgram(&prog, program_source, "runtime_kernels.hip", 1,
-                                     &header_source, header_names));
+    HIPRTC_CHECK(hiprtcCreateProgram(&prog, program_source, "runtime_kernels.hip", 1, headers,
+                                     header_names));
     HIPRTC_CHECK(hiprtcAddNameExpression(prog, "scale_kernel<double>"));
     const std::string coefficient = "-DA=" + std::to_string(a) + "f";
     const char* options[] = {coefficient.c_str(), "-std=c++17", "-O2"};

@@ -346,6 +346,9 @@ struct rtc_opts {
   int nhipcc;
   const char **nvrtc; /* options NVRTC understands */
   int nnvrtc;
+  const char **defs; /* -DNAME[=VALUE] / -UNAME, as given (the value after -D or -U) */
+  char *def_kind;    /* 'D' or 'U' for each */
+  int ndefs;
   int have_opt_level, rdc;
   char nv_arch[32]; /* "compute_80" when an NVIDIA target is named */
 };
@@ -371,7 +374,9 @@ static hiprtcResult parse_options(int n, const char **opts, struct rtc_opts *o,
                                   struct ah_rtc_text *log) {
   o->hipcc = calloc((size_t)n * 2 + 1, sizeof(char *));
   o->nvrtc = calloc((size_t)n * 2 + 1, sizeof(char *));
-  if (o->hipcc == NULL || o->nvrtc == NULL)
+  o->defs = calloc((size_t)n + 1, sizeof(char *));
+  o->def_kind = calloc((size_t)n + 1, 1);
+  if (o->hipcc == NULL || o->nvrtc == NULL || o->defs == NULL || o->def_kind == NULL)
     return HIPRTC_ERROR_OUT_OF_MEMORY;
   for (int i = 0; i < n; i++) {
     const char *a = opts[i], *v = NULL;
@@ -426,12 +431,23 @@ static hiprtcResult parse_options(int n, const char **opts, struct rtc_opts *o,
       ah_rtc_appendf(log, "anyhip: hiprtc: '%s' is not an option\n", a);
       return HIPRTC_ERROR_INVALID_OPTION;
     }
+    /* Macros are defined in the source, after hipcc's implicit <hip/hip_runtime.h>, so that
+     * -DT=float cannot change the runtime's headers. */
+    if ((a[1] == 'D' || a[1] == 'U') && (a[2] != '\0' || (i + 1 < n && opts[i + 1] != NULL))) {
+      const char *v = a[2] != '\0' ? a + 2 : opts[++i];
+
+      o->def_kind[o->ndefs] = a[1];
+      o->defs[o->ndefs++] = v;
+      o->nvrtc[o->nnvrtc++] = a;
+      if (v != a + 2)
+        o->nvrtc[o->nnvrtc++] = v;
+      continue;
+    }
     if (starts(a, "-O"))
       o->have_opt_level = 1;
     o->hipcc[o->nhipcc++] = a;
-    /* -I DIR and -D NAME given as two options stay together. */
-    if ((strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 ||
-         strcmp(a, "-include") == 0 || strcmp(a, "-isystem") == 0) &&
+    /* -I DIR given as two options stays together. */
+    if ((strcmp(a, "-I") == 0 || strcmp(a, "-include") == 0 || strcmp(a, "-isystem") == 0) &&
         i + 1 < n && opts[i + 1] != NULL) {
       o->hipcc[o->nhipcc++] = opts[i + 1];
       if (a[1] != 'i' || a[2] == 'n') {
@@ -441,7 +457,7 @@ static hiprtcResult parse_options(int n, const char **opts, struct rtc_opts *o,
       i++;
       continue;
     }
-    if (starts(a, "-D") || starts(a, "-U") || starts(a, "-I") || starts(a, "-std=") ||
+    if (starts(a, "-I") || starts(a, "-std=") ||
         starts(a, "--std=") || starts(a, "-include"))
       o->nvrtc[o->nnvrtc++] = a;
   }
@@ -482,10 +498,20 @@ static int write_headers(struct ah_rtc_program *p, const char *dir, struct ah_rt
 /* The source hipcc compiles: the program's text, named as the program, then the code that
  * instantiates each name expression, stores its address under NAME_SYM<i> (the lowered name
  * is read from there) and registers it with the runtime when it is a kernel. */
-static int write_source(struct ah_rtc_program *p, const char *path) {
+static int write_source(struct ah_rtc_program *p, const struct rtc_opts *o, const char *path) {
   struct ah_rtc_text t = {0};
   int r;
 
+  for (int i = 0; i < o->ndefs; i++) {
+    const char *v = o->defs[i], *eq = strchr(v, '=');
+
+    if (o->def_kind[i] == 'U')
+      ah_rtc_appendf(&t, "#undef %s\n", v);
+    else if (eq == NULL)
+      ah_rtc_appendf(&t, "#define %s 1\n", v);
+    else
+      ah_rtc_appendf(&t, "#define %.*s %s\n", (int)(eq - v), v, eq + 1);
+  }
   ah_rtc_appendf(&t, "#line 1 \"%s\"\n", p->name);
   ah_rtc_append(&t, p->src, strlen(p->src));
   if (p->nnames > 0) {
@@ -777,7 +803,7 @@ static hiprtcResult compile(struct ah_rtc_program *p, struct rtc_opts *o) {
   snprintf(incdir, sizeof(incdir), "-I%s/include", dir);
   snprintf(ptxsrc, sizeof(ptxsrc), "%s/anyhip-rtc-ptx.c", dir);
   if (mkdir(incdir + 2, 0700) != 0 || write_headers(p, dir, &p->log) != 0 ||
-      write_source(p, src) != 0) {
+      write_source(p, o, src) != 0) {
     ah_rtc_appendf(&p->log, "anyhip: hiprtc: cannot write the source to %s\n", dir);
     r = HIPRTC_ERROR_INTERNAL_ERROR;
     goto out;
@@ -887,6 +913,8 @@ AH_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
   }
   free(o.hipcc);
   free(o.nvrtc);
+  free(o.defs);
+  free(o.def_kind);
   if (r != HIPRTC_SUCCESS)
     AH_LOG(API, "hiprtcCompileProgram(%s): %s", p->name, hiprtcGetErrorString(r));
   return r;

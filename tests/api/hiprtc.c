@@ -295,13 +295,14 @@ AH_TEST(hiprtc_lowered_names) {
   return AH_PASS;
 }
 
-/* Kernels compiled at run time (with -D), launched, checked against host loops: an extern "C"
+/* Kernels compiled at run time (with -D and -U), launched, checked against host loops: an extern "C"
  * kernel, a C++ one by its lowered name, template kernels through name expressions, and a
  * device variable the kernels change. */
 AH_TEST(hiprtc_kernels_run) {
   enum { N = 1000, B = 8 };
   const char *exprs[] = {"cpp_scale", "ops::add_k<float, 3>", "block_sum<int>"};
-  const char *opts[] = {"-DBIAS=1.0f", "-O2", "-std=c++17"};
+  /* A: a name anyhip's headers use, defined to garbage; it must reach only the program. */
+  const char *opts[] = {"-DBIAS=1.0f", "-O2", "-std=c++17", "-D", "A=(", "-UNOTHING"};
   float hx[N], hy[N], out[N], a = 2.5f, s = -0.5f;
   int hi[B * 64], sums[B], counter = 0;
   float *dx, *dy;
@@ -312,7 +313,7 @@ AH_TEST(hiprtc_kernels_run) {
   hipDeviceptr_t dcounter;
   const char *l;
 
-  CHECK(build(kernels_src, "kernels.hip", 3, opts, exprs, 3, &prog, &mod) == 0);
+  CHECK(build(kernels_src, "kernels.hip", 6, opts, exprs, 3, &prog, &mod) == 0);
   for (int i = 0; i < N; i++) {
     hx[i] = (float)i * 0.25f;
     hy[i] = (float)(N - i);
