@@ -349,6 +349,8 @@ struct rtc_opts {
   const char **defs; /* -DNAME[=VALUE] / -UNAME, as given (the value after -D or -U) */
   char *def_kind;    /* 'D' or 'U' for each */
   int ndefs;
+  char **owned; /* strings made here (NVRTC's spelling of an option) */
+  int nowned;
   int have_opt_level, rdc;
   char nv_arch[32]; /* "compute_80" when an NVIDIA target is named */
 };
@@ -376,7 +378,9 @@ static hiprtcResult parse_options(int n, const char **opts, struct rtc_opts *o,
   o->nvrtc = calloc((size_t)n * 2 + 1, sizeof(char *));
   o->defs = calloc((size_t)n + 1, sizeof(char *));
   o->def_kind = calloc((size_t)n + 1, 1);
-  if (o->hipcc == NULL || o->nvrtc == NULL || o->defs == NULL || o->def_kind == NULL)
+  o->owned = calloc((size_t)n + 1, sizeof(char *));
+  if (o->hipcc == NULL || o->nvrtc == NULL || o->defs == NULL || o->def_kind == NULL ||
+      o->owned == NULL)
     return HIPRTC_ERROR_OUT_OF_MEMORY;
   for (int i = 0; i < n; i++) {
     const char *a = opts[i], *v = NULL;
@@ -437,10 +441,7 @@ static hiprtcResult parse_options(int n, const char **opts, struct rtc_opts *o,
       const char *v = a[2] != '\0' ? a + 2 : opts[++i];
 
       o->def_kind[o->ndefs] = a[1];
-      o->defs[o->ndefs++] = v;
-      o->nvrtc[o->nnvrtc++] = a;
-      if (v != a + 2)
-        o->nvrtc[o->nnvrtc++] = v;
+      o->defs[o->ndefs++] = v; /* NVRTC gets them in the source too */
       continue;
     }
     if (starts(a, "-O"))
@@ -451,15 +452,27 @@ static hiprtcResult parse_options(int n, const char **opts, struct rtc_opts *o,
         i + 1 < n && opts[i + 1] != NULL) {
       o->hipcc[o->nhipcc++] = opts[i + 1];
       if (a[1] != 'i' || a[2] == 'n') {
-        o->nvrtc[o->nnvrtc++] = a;
-        o->nvrtc[o->nnvrtc++] = opts[i + 1];
+        char *joined = NULL;
+
+        if (asprintf(&joined, "%s%s", a[1] == 'I' ? "--include-path=" : "--pre-include=",
+                     opts[i + 1]) < 0)
+          return HIPRTC_ERROR_OUT_OF_MEMORY;
+        o->owned[o->nowned++] = joined;
+        o->nvrtc[o->nnvrtc++] = joined;
       }
       i++;
       continue;
     }
-    if (starts(a, "-I") || starts(a, "-std=") ||
-        starts(a, "--std=") || starts(a, "-include"))
+    if (starts(a, "-include")) {
+      char *joined = NULL;
+
+      if (asprintf(&joined, "--pre-include=%s", a + 8) < 0)
+        return HIPRTC_ERROR_OUT_OF_MEMORY;
+      o->owned[o->nowned++] = joined;
+      o->nvrtc[o->nnvrtc++] = joined;
+    } else if (starts(a, "-I") || starts(a, "-std=") || starts(a, "--std=")) {
       o->nvrtc[o->nnvrtc++] = a;
+    }
   }
   return HIPRTC_SUCCESS;
 }
@@ -498,22 +511,27 @@ static int write_headers(struct ah_rtc_program *p, const char *dir, struct ah_rt
 /* The source hipcc compiles: the program's text, named as the program, then the code that
  * instantiates each name expression, stores its address under NAME_SYM<i> (the lowered name
  * is read from there) and registers it with the runtime when it is a kernel. */
-static int write_source(struct ah_rtc_program *p, const struct rtc_opts *o, const char *path) {
-  struct ah_rtc_text t = {0};
-  int r;
-
+/* The options' macros as #define/#undef lines, then the program's text, named as the program. */
+static void program_text(struct ah_rtc_program *p, const struct rtc_opts *o, struct ah_rtc_text *t) {
   for (int i = 0; i < o->ndefs; i++) {
     const char *v = o->defs[i], *eq = strchr(v, '=');
 
     if (o->def_kind[i] == 'U')
-      ah_rtc_appendf(&t, "#undef %s\n", v);
+      ah_rtc_appendf(t, "#undef %s\n", v);
     else if (eq == NULL)
-      ah_rtc_appendf(&t, "#define %s 1\n", v);
+      ah_rtc_appendf(t, "#define %s 1\n", v);
     else
-      ah_rtc_appendf(&t, "#define %.*s %s\n", (int)(eq - v), v, eq + 1);
+      ah_rtc_appendf(t, "#define %.*s %s\n", (int)(eq - v), v, eq + 1);
   }
-  ah_rtc_appendf(&t, "#line 1 \"%s\"\n", p->name);
-  ah_rtc_append(&t, p->src, strlen(p->src));
+  ah_rtc_appendf(t, "#line 1 \"%s\"\n", p->name);
+  ah_rtc_append(t, p->src, strlen(p->src));
+}
+
+static int write_source(struct ah_rtc_program *p, const struct rtc_opts *o, const char *path) {
+  struct ah_rtc_text t = {0};
+  int r;
+
+  program_text(p, o, &t);
   if (p->nnames > 0) {
     ah_rtc_appendf(&t, "\n#line 1 \"<anyhip hiprtc name expressions>\"\n");
     ah_rtc_appendf(&t, "namespace __anyhip_rtc {\n"
@@ -811,6 +829,7 @@ static hiprtcResult compile(struct ah_rtc_program *p, struct rtc_opts *o) {
   /* The NVIDIA target: PTX from NVRTC, put into the code object. */
   if (o->nv_arch[0] != '\0') {
     char **names = calloc(p->nnames + 1, sizeof(char *));
+    struct ah_rtc_text text = {0};
 
     lowered_nv = calloc(p->nnames + 1, sizeof(char *));
     if (names == NULL || lowered_nv == NULL) {
@@ -820,9 +839,13 @@ static hiprtcResult compile(struct ah_rtc_program *p, struct rtc_opts *o) {
     }
     for (size_t i = 0; i < p->nnames; i++)
       names[i] = p->names[i].expr;
-    status = ah_nvrtc_compile(p->src, p->name, p->nheaders, p->headers, p->include_names,
-                              o->nnvrtc, o->nvrtc, o->nv_arch, p->nnames, names, lowered_nv, &ptx,
-                              &ptx_size, &p->log);
+    program_text(p, o, &text);
+    status = text.s == NULL ? -1
+                            : ah_nvrtc_compile(text.s, p->name, p->nheaders, p->headers,
+                                               p->include_names, o->nnvrtc, o->nvrtc, o->nv_arch,
+                                               p->nnames, names, lowered_nv, &ptx, &ptx_size,
+                                               &p->log);
+    free(text.s);
     free(names);
     if (status != 0)
       goto out;
@@ -915,6 +938,9 @@ AH_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
   free(o.nvrtc);
   free(o.defs);
   free(o.def_kind);
+  for (int i = 0; i < o.nowned; i++)
+    free(o.owned[i]);
+  free(o.owned);
   if (r != HIPRTC_SUCCESS)
     AH_LOG(API, "hiprtcCompileProgram(%s): %s", p->name, hiprtcGetErrorString(r));
   return r;

@@ -492,8 +492,9 @@ AH_TEST(hiprtc_link_one_input) {
  * runs on the CPU device). Skipped without libnvrtc. */
 AH_TEST(hiprtc_nvrtc_ptx) {
   static const char src[] = "template <typename T> __global__ void twice(T *p) {\n"
-                            "  p[hipThreadIdx_x] *= 2;\n}\n";
-  const char *opts[] = {"--offload-arch=sm_80"}, *l = NULL;
+                            "  p[hipThreadIdx_x] *= FACTOR;\n}\n";
+  const char *opts[] = {"--offload-arch=sm_80", "-DFACTOR=2", "-D", "A=(", "-std=c++17"};
+  const char *l = NULL;
   const char *exprs[] = {"twice<int>"};
   hiprtcProgram prog;
   hiprtcResult r;
@@ -503,7 +504,7 @@ AH_TEST(hiprtc_nvrtc_ptx) {
 
   RTC_CHECK(hiprtcCreateProgram(&prog, src, "twice.hip", 0, NULL, NULL));
   RTC_CHECK(hiprtcAddNameExpression(prog, exprs[0]));
-  r = hiprtcCompileProgram(prog, 1, opts);
+  r = hiprtcCompileProgram(prog, 5, opts);
   log = log_of(prog);
   if (r != HIPRTC_SUCCESS && log != NULL && strstr(log, "cannot be opened") != NULL) {
     free(log);
