@@ -351,7 +351,7 @@ struct rtc_opts {
   int ndefs;
   char **owned; /* strings made here (NVRTC's spelling of an option) */
   int nowned;
-  int have_opt_level, rdc;
+  int have_opt_level, rdc, cpu_only;
   char nv_arch[32]; /* "compute_80" when an NVIDIA target is named */
 };
 
@@ -397,8 +397,12 @@ static hiprtcResult parse_options(int n, const char **opts, struct rtc_opts *o,
     else if ((strcmp(a, "-arch") == 0 || strcmp(a, "--gpu-architecture") == 0) && i + 1 < n)
       v = opts[++i];
     if (v != NULL) {
+      if (strcmp(v, "cpu") == 0) { /* the CPU device's gcnArchName */
+        o->cpu_only = 1;
+        continue;
+      }
       if (!nvidia_arch(v, o->nv_arch, sizeof(o->nv_arch)) && !starts(v, "gfx")) {
-        ah_rtc_appendf(log, "anyhip: hiprtc: unknown target '%s' (gfx..., sm_NN or compute_NN)\n", v);
+        ah_rtc_appendf(log, "anyhip: hiprtc: unknown target '%s' (cpu, gfx..., sm_NN or compute_NN)\n", v);
         return HIPRTC_ERROR_INVALID_OPTION;
       }
       continue;
@@ -512,7 +516,12 @@ static int write_headers(struct ah_rtc_program *p, const char *dir, struct ah_rt
  * instantiates each name expression, stores its address under NAME_SYM<i> (the lowered name
  * is read from there) and registers it with the runtime when it is a kernel. */
 /* The options' macros as #define/#undef lines, then the program's text, named as the program. */
-static void program_text(struct ah_rtc_program *p, const struct rtc_opts *o, struct ah_rtc_text *t) {
+static void program_text(struct ah_rtc_program *p, const struct rtc_opts *o, struct ah_rtc_text *t,
+                         int nvrtc) {
+  /* hiprtc's implicit headers: hipcc includes <hip/hip_runtime.h>; HIP's hiprtc also has
+   * __half (NVRTC gets CUDA's own). */
+  if (!nvrtc)
+    ah_rtc_appendf(t, "#include <hip/hip_fp16.h>\n");
   for (int i = 0; i < o->ndefs; i++) {
     const char *v = o->defs[i], *eq = strchr(v, '=');
 
@@ -531,7 +540,7 @@ static int write_source(struct ah_rtc_program *p, const struct rtc_opts *o, cons
   struct ah_rtc_text t = {0};
   int r;
 
-  program_text(p, o, &t);
+  program_text(p, o, &t, 0);
   if (p->nnames > 0) {
     ah_rtc_appendf(&t, "\n#line 1 \"<anyhip hiprtc name expressions>\"\n");
     ah_rtc_appendf(&t, "namespace __anyhip_rtc {\n"
@@ -787,7 +796,9 @@ static void find_lowered_names(struct ah_rtc_program *p) {
 static void current_nvidia_arch(struct rtc_opts *o) {
   struct ah_device *dev;
 
-  if (o->nv_arch[0] != '\0' || ah_init_once() != hipSuccess)
+  if (o->cpu_only)
+    o->nv_arch[0] = '\0'; /* --offload-arch=cpu: the CPU device only, even next to sm_NN */
+  if (o->cpu_only || o->nv_arch[0] != '\0' || ah_init_once() != hipSuccess)
     return;
   dev = ah_current_device();
   if (dev != NULL && strcmp(dev->backend->name, "nvidia") == 0)
@@ -839,7 +850,7 @@ static hiprtcResult compile(struct ah_rtc_program *p, struct rtc_opts *o) {
     }
     for (size_t i = 0; i < p->nnames; i++)
       names[i] = p->names[i].expr;
-    program_text(p, o, &text);
+    program_text(p, o, &text, 1);
     status = text.s == NULL ? -1
                             : ah_nvrtc_compile(text.s, p->name, p->nheaders, p->headers,
                                                p->include_names, o->nnvrtc, o->nvrtc, o->nv_arch,
@@ -948,12 +959,13 @@ AH_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
 
 AH_EXPORT hiprtcResult hiprtcGetLoweredName(hiprtcProgram prog, const char *name_expression,
                                             const char **lowered_name) {
-  struct ah_rtc_program *p = program(prog);
+  struct ah_rtc_program *p;
 
-  if (p == NULL)
-    return HIPRTC_ERROR_INVALID_PROGRAM;
   if (name_expression == NULL || lowered_name == NULL)
     return HIPRTC_ERROR_INVALID_INPUT;
+  p = program(prog);
+  if (p == NULL)
+    return HIPRTC_ERROR_INVALID_PROGRAM;
   if (!p->compiled)
     return HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION;
   for (size_t i = 0; i < p->nnames; i++)
@@ -965,23 +977,25 @@ AH_EXPORT hiprtcResult hiprtcGetLoweredName(hiprtcProgram prog, const char *name
 }
 
 AH_EXPORT hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram prog, size_t *logSizeRet) {
-  struct ah_rtc_program *p = program(prog);
+  struct ah_rtc_program *p;
 
-  if (p == NULL)
-    return HIPRTC_ERROR_INVALID_PROGRAM;
   if (logSizeRet == NULL)
     return HIPRTC_ERROR_INVALID_INPUT;
+  p = program(prog);
+  if (p == NULL)
+    return HIPRTC_ERROR_INVALID_PROGRAM;
   *logSizeRet = p->log.len + 1;
   return HIPRTC_SUCCESS;
 }
 
 AH_EXPORT hiprtcResult hiprtcGetProgramLog(hiprtcProgram prog, char *log) {
-  struct ah_rtc_program *p = program(prog);
+  struct ah_rtc_program *p;
 
-  if (p == NULL)
-    return HIPRTC_ERROR_INVALID_PROGRAM;
   if (log == NULL)
     return HIPRTC_ERROR_INVALID_INPUT;
+  p = program(prog);
+  if (p == NULL)
+    return HIPRTC_ERROR_INVALID_PROGRAM;
   memcpy(log, p->log.s != NULL ? p->log.s : "", p->log.len + 1);
   return HIPRTC_SUCCESS;
 }
@@ -990,12 +1004,13 @@ AH_EXPORT hiprtcResult hiprtcGetProgramLog(hiprtcProgram prog, char *log) {
  * (the linker below takes it). A program without code is an invalid program, as in HIP. */
 static hiprtcResult code_of(hiprtcProgram prog, const void *out, int bitcode,
                            struct ah_rtc_program **pp) {
-  struct ah_rtc_program *p = program(prog);
+  struct ah_rtc_program *p;
 
+  if (out == NULL) /* checked first, as HIP does */
+    return HIPRTC_ERROR_INVALID_INPUT;
+  p = program(prog);
   if (p == NULL)
     return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (out == NULL)
-    return HIPRTC_ERROR_INVALID_INPUT;
   if (p->code == NULL || (bitcode && !p->rdc))
     return HIPRTC_ERROR_INVALID_PROGRAM;
   *pp = p;
@@ -1080,13 +1095,16 @@ AH_EXPORT hiprtcResult hiprtcLinkCreate(unsigned int num_options, hiprtcJIT_opti
   return HIPRTC_SUCCESS;
 }
 
-static hiprtcResult link_add(struct ah_rtc_link *l, hiprtcJITInputType type, const void *data,
-                             size_t size) {
+/* The input types a code object may come as: HIP's (a program's "bitcode") and an object. */
+static int link_type_ok(hiprtcJITInputType type) {
+  return type == HIPRTC_JIT_INPUT_LLVM_BITCODE || type == HIPRTC_JIT_INPUT_LLVM_BUNDLED_BITCODE ||
+         type == HIPRTC_JIT_INPUT_LLVM_ARCHIVES_OF_BUNDLED_BITCODE ||
+         type == HIPRTC_JIT_INPUT_OBJECT;
+}
+
+static hiprtcResult link_add(struct ah_rtc_link *l, const void *data, size_t size) {
   const ElfW(Ehdr) *h = data;
 
-  if ((unsigned)type >= HIPRTC_JIT_NUM_LEGACY_INPUT_TYPES &&
-      (type < HIPRTC_JIT_INPUT_LLVM_BITCODE || type > HIPRTC_JIT_INPUT_LLVM_ARCHIVES_OF_BUNDLED_BITCODE))
-    return HIPRTC_ERROR_INVALID_INPUT;
   if (size < sizeof(*h) || memcmp(h->e_ident, ELFMAG, SELFMAG) != 0 || h->e_type != ET_DYN) {
     link_error(l, "anyhip: hiprtcLinkAdd: not an anyhip code object (hiprtcGetCode or "
                   "hiprtcGetBitcode of a program, or a file `hipcc --genco` wrote)");
@@ -1112,7 +1130,7 @@ AH_EXPORT hiprtcResult hiprtcLinkAddFile(hiprtcLinkState hip_link_state,
   size_t size;
   hiprtcResult r;
 
-  if (l == NULL || file_path == NULL || file_path[0] == '\0' ||
+  if (l == NULL || file_path == NULL || file_path[0] == '\0' || !link_type_ok(input_type) ||
       (num_options > 0 && (options_ptr == NULL || option_values == NULL)))
     return HIPRTC_ERROR_INVALID_INPUT;
   data = read_file(file_path, &size);
@@ -1120,7 +1138,7 @@ AH_EXPORT hiprtcResult hiprtcLinkAddFile(hiprtcLinkState hip_link_state,
     link_error(l, "anyhip: hiprtcLinkAddFile: cannot read the file");
     return HIPRTC_ERROR_PROGRAM_CREATION_FAILURE;
   }
-  r = link_add(l, input_type, data, size);
+  r = link_add(l, data, size);
   free(data);
   return r;
 }
@@ -1133,10 +1151,10 @@ AH_EXPORT hiprtcResult hiprtcLinkAddData(hiprtcLinkState hip_link_state,
   struct ah_rtc_link *l = link_state(hip_link_state);
 
   (void)name;
-  if (l == NULL || image == NULL || image_size == 0 ||
+  if (l == NULL || image == NULL || image_size == 0 || !link_type_ok(input_type) ||
       (num_options > 0 && (options_ptr == NULL || option_values == NULL)))
     return HIPRTC_ERROR_INVALID_INPUT;
-  return link_add(l, input_type, image, image_size);
+  return link_add(l, image, image_size);
 }
 
 AH_EXPORT hiprtcResult hiprtcLinkComplete(hiprtcLinkState hip_link_state, void **bin_out,

@@ -127,6 +127,7 @@ AH_TEST(hiprtc_arguments) {
   CHECK_EQ(hiprtcGetCodeSize(prog, &n), HIPRTC_ERROR_INVALID_PROGRAM);
   CHECK_EQ(hiprtcGetCode(prog, buf), HIPRTC_ERROR_INVALID_PROGRAM);
   CHECK_EQ(hiprtcGetCodeSize(prog, NULL), HIPRTC_ERROR_INVALID_INPUT);
+  CHECK_EQ(hiprtcGetBitcodeSize(NULL, NULL), HIPRTC_ERROR_INVALID_INPUT); /* output first */
   CHECK_EQ(hiprtcGetBitcodeSize(prog, &n), HIPRTC_ERROR_INVALID_PROGRAM);
   CHECK_EQ(hiprtcCompileProgram(NULL, 0, NULL), HIPRTC_ERROR_INVALID_PROGRAM);
   CHECK_EQ(hiprtcCompileProgram(prog, -1, NULL), HIPRTC_ERROR_INVALID_INPUT);
@@ -152,6 +153,10 @@ AH_TEST(hiprtc_arguments) {
   CHECK_EQ(hiprtcLinkAddData(link, HIPRTC_JIT_INPUT_OBJECT, buf, sizeof(buf), "x", 0, NULL, NULL),
            HIPRTC_ERROR_PROGRAM_CREATION_FAILURE); /* not a code object */
   CHECK_EQ(hiprtcLinkAddFile(link, HIPRTC_JIT_INPUT_OBJECT, NULL, 0, NULL, NULL),
+           HIPRTC_ERROR_INVALID_INPUT);
+  CHECK_EQ(hiprtcLinkAddFile(link, HIPRTC_JIT_INPUT_NVVM, "/nonexistent/x.co", 0, NULL, NULL),
+           HIPRTC_ERROR_INVALID_INPUT); /* not a type a code object comes as */
+  CHECK_EQ(hiprtcLinkAddData(link, HIPRTC_JIT_INPUT_PTX, buf, sizeof(buf), "x", 0, NULL, NULL),
            HIPRTC_ERROR_INVALID_INPUT);
   CHECK_EQ(hiprtcLinkAddFile(link, HIPRTC_JIT_INPUT_OBJECT, "/nonexistent/x.co", 0, NULL, NULL),
            HIPRTC_ERROR_PROGRAM_CREATION_FAILURE);
@@ -302,7 +307,8 @@ AH_TEST(hiprtc_kernels_run) {
   enum { N = 1000, B = 8 };
   const char *exprs[] = {"cpp_scale", "ops::add_k<float, 3>", "block_sum<int>"};
   /* A: a name anyhip's headers use, defined to garbage; it must reach only the program. */
-  const char *opts[] = {"-DBIAS=1.0f", "-O2", "-std=c++17", "-D", "A=(", "-UNOTHING"};
+  const char *opts[] = {"-DBIAS=1.0f", "-O2", "-std=c++17", "-D", "A=(", "-UNOTHING",
+                        "--offload-arch=gfx90a"};
   float hx[N], hy[N], out[N], a = 2.5f, s = -0.5f;
   int hi[B * 64], sums[B], counter = 0;
   float *dx, *dy;
@@ -313,7 +319,7 @@ AH_TEST(hiprtc_kernels_run) {
   hipDeviceptr_t dcounter;
   const char *l;
 
-  CHECK(build(kernels_src, "kernels.hip", 6, opts, exprs, 3, &prog, &mod) == 0);
+  CHECK(build(kernels_src, "kernels.hip", 7, opts, exprs, 3, &prog, &mod) == 0);
   for (int i = 0; i < N; i++) {
     hx[i] = (float)i * 0.25f;
     hy[i] = (float)(N - i);
@@ -544,6 +550,56 @@ AH_TEST(hiprtc_nvrtc_ptx) {
     CHECK_HIP(hipModuleUnload(mod));
   }
   free(code);
+  RTC_CHECK(hiprtcDestroyProgram(&prog));
+  return AH_PASS;
+}
+
+/* --gpu-architecture=cpu (the CPU device's gcnArchName, as ROCm's tests pass it) chooses the
+ * CPU device even next to an NVIDIA target: no PTX. __half is there without an include, as in
+ * HIP's hiprtc. */
+AH_TEST(hiprtc_cpu_target_half) {
+  static const char src[] = "extern \"C\" __global__ void halve(float *p) {\n"
+                            "  __half h = __float2half(p[threadIdx.x]);\n"
+                            "  p[threadIdx.x] = __half2float(h) / 2;\n}\n";
+  const char *opts[] = {"--offload-arch=sm_80", "--gpu-architecture=cpu"};
+  hiprtcProgram prog;
+  hipModule_t mod;
+  hipFunction_t f;
+  float h[16], *d;
+  size_t size;
+  char *code;
+  hipDeviceProp_t props;
+  int dev;
+
+  CHECK_HIP(hipGetDevice(&dev));
+  CHECK_HIP(hipGetDeviceProperties(&props, dev));
+  if (strcmp(props.gcnArchName, "cpu") != 0)
+    SKIP("code for the CPU device only");
+  RTC_CHECK(hiprtcCreateProgram(&prog, src, "half.hip", 0, NULL, NULL));
+  RTC_CHECK(hiprtcCompileProgram(prog, 2, opts));
+  RTC_CHECK(hiprtcGetCodeSize(prog, &size));
+  code = malloc(size);
+  CHECK(code != NULL);
+  RTC_CHECK(hiprtcGetCode(prog, code));
+  for (size_t i = 0; i + 7 < size; i++)
+    CHECK(memcmp(code + i, ".entry ", 7) != 0);
+  CHECK_HIP(hipModuleLoadData(&mod, code));
+  free(code);
+  CHECK_HIP(hipModuleGetFunction(&f, mod, "halve"));
+  for (int i = 0; i < 16; i++)
+    h[i] = (float)(i * 3);
+  CHECK_HIP(hipMalloc((void **)&d, sizeof(h)));
+  CHECK_HIP(hipMemcpy(d, h, sizeof(h), hipMemcpyHostToDevice));
+  {
+    void *args[] = {&d};
+
+    CHECK_HIP(hipModuleLaunchKernel(f, 1, 1, 1, 16, 1, 1, 0, NULL, args, NULL));
+  }
+  CHECK_HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 16; i++)
+    CHECK_EQ(h[i], (float)(i * 3) / 2); /* small integers are exact in half precision */
+  CHECK_HIP(hipFree(d));
+  CHECK_HIP(hipModuleUnload(mod));
   RTC_CHECK(hiprtcDestroyProgram(&prog));
   return AH_PASS;
 }
