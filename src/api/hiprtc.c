@@ -519,9 +519,16 @@ static int write_headers(struct ah_rtc_program *p, const char *dir, struct ah_rt
 static void program_text(struct ah_rtc_program *p, const struct rtc_opts *o, struct ah_rtc_text *t,
                          int nvrtc) {
   /* hiprtc's implicit headers: hipcc includes <hip/hip_runtime.h>; HIP's hiprtc also has
-   * __half (NVRTC gets CUDA's own). */
+   * __half, hip_bfloat16, the complex types and __hip_internal's type traits (NVRTC gets
+   * CUDA's own). */
   if (!nvrtc)
-    ah_rtc_appendf(t, "#include <hip/hip_fp16.h>\n");
+    ah_rtc_appendf(t, "#include <hip/hip_fp16.h>\n#include <hip/hip_bfloat16.h>\n"
+                      "#include <hip/hip_complex.h>\n#include <cstddef>\n#include <type_traits>\n"
+                      "namespace __hip_internal {\n"
+                      "using std::is_same; using std::is_integral; using std::is_floating_point;\n"
+                      "using std::is_signed; using std::is_unsigned; using std::enable_if;\n"
+                      "using std::conditional; using std::remove_reference; using std::remove_cv;\n"
+                      "typedef std::size_t size_t; typedef std::ptrdiff_t ptrdiff_t;\n}\n");
   for (int i = 0; i < o->ndefs; i++) {
     const char *v = o->defs[i], *eq = strchr(v, '=');
 
