@@ -423,7 +423,9 @@ static hiprtcResult parse_options(int n, const char **opts, struct rtc_opts *o,
         starts(a, "-mcumode") || starts(a, "-mno-cumode") || starts(a, "-mwavefrontsize64") ||
         starts(a, "-mno-wavefrontsize64") || starts(a, "-fgpu-") || starts(a, "--gpu-max-threads") ||
         starts(a, "-ffp-contract=") || strcmp(a, "-use_fast_math") == 0 ||
-        strcmp(a, "--use_fast_math") == 0)
+        strcmp(a, "--use_fast_math") == 0 || strcmp(a, "-lineinfo") == 0 ||
+        strcmp(a, "--generate-line-info") == 0 || strcmp(a, "-G") == 0 ||
+        strcmp(a, "--device-debug") == 0)
       continue;
     /* Options that would change what hipcc writes, or where. */
     if (strcmp(a, "-o") == 0 || starts(a, "-o") || strcmp(a, "-c") == 0 || strcmp(a, "-E") == 0 ||
@@ -442,10 +444,10 @@ static hiprtcResult parse_options(int n, const char **opts, struct rtc_opts *o,
     /* Macros are defined in the source, after hipcc's implicit <hip/hip_runtime.h>, so that
      * -DT=float cannot change the runtime's headers. */
     if ((a[1] == 'D' || a[1] == 'U') && (a[2] != '\0' || (i + 1 < n && opts[i + 1] != NULL))) {
-      const char *v = a[2] != '\0' ? a + 2 : opts[++i];
+      const char *m = a[2] != '\0' ? a + 2 : opts[++i];
 
       o->def_kind[o->ndefs] = a[1];
-      o->defs[o->ndefs++] = v; /* NVRTC gets them in the source too */
+      o->defs[o->ndefs++] = m; /* NVRTC gets them in the source too */
       continue;
     }
     if (starts(a, "-O"))
