@@ -607,21 +607,43 @@ static int write_ptx_source(const char *path, const char *ptx, size_t size) {
   return r;
 }
 
-/* Runs argv with stdout and stderr into log_path. Returns the exit status, or -1. */
-static int run(char *const *argv, const char *log_path) {
+/* Runs argv with stdout and stderr into log_path and TMPDIR set to tmp (so that what hipcc
+ * leaves there goes with the directory). Returns the exit status, or -1. */
+static int run(char *const *argv, const char *log_path, const char *tmp) {
   posix_spawn_file_actions_t fa;
+  char **env, *tmp_var = NULL;
+  size_t n = 0, k = 0;
   pid_t pid;
   int status, r;
 
-  if (posix_spawn_file_actions_init(&fa) != 0)
+  while (environ[n] != NULL)
+    n++;
+  env = calloc(n + 2, sizeof(char *));
+  if (env == NULL || asprintf(&tmp_var, "TMPDIR=%s", tmp) < 0) {
+    free(env);
     return -1;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(environ[i], "TMPDIR=", 7) != 0)
+      env[k++] = environ[i];
+  env[k++] = tmp_var;
+  env[k] = NULL;
+  if (posix_spawn_file_actions_init(&fa) != 0) {
+    free(tmp_var);
+    free(env);
+    return -1;
+  }
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  r = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  r = posix_spawn(&pid, argv[0], &fa, NULL, argv, env);
   posix_spawn_file_actions_destroy(&fa);
-  if (r != 0)
+  free(tmp_var);
+  free(env);
+  if (r != 0) {
+    errno = r;
     return -1;
+  }
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR)
       return -1;
@@ -894,7 +916,7 @@ static hiprtcResult compile(struct ah_rtc_program *p, struct rtc_opts *o) {
   if (ptx != NULL)
     argv[n++] = ptxsrc;
   argv[n] = NULL;
-  status = run((char *const *)argv, logf);
+  status = run((char *const *)argv, logf, dir);
   append_compiler_log(&p->log, logf, dir);
   if (status != 0) {
     if (status < 0)
