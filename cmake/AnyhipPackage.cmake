@@ -57,3 +57,29 @@ file(RELATIVE_PATH ah_pc_to_prefix ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig
 string(REGEX REPLACE "/$" "" ah_pc_to_prefix "${ah_pc_to_prefix}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/anyhip.pc.in ${ah_pkg_dir}/anyhip.pc @ONLY)
 install(FILES ${ah_pkg_dir}/anyhip.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# CMake's HIP language (enable_language(HIP)): CMake wants a clang++ as the
+# HIP compiler, refuses any path with "hipcc" in it, asks it for the ROCm root
+# (-v -print-targets) and loads <root>/lib/cmake/hip-lang. So the install has
+# hipcc under ROCm's name for it, <prefix>/llvm/bin/clang++ (a relative link:
+# the tree stays relocatable; hipconfig --hipclangpath prints that directory,
+# where CMake looks first), the hip-lang package under lib/ (CMake looks
+# nowhere else, whatever the libdir), and rocm_agent_enumerator, which CMake
+# runs for the default CMAKE_HIP_ARCHITECTURES. docs/install.md.
+if(TARGET hipcc)
+  file(RELATIVE_PATH ah_llvm_to_bin ${CMAKE_INSTALL_PREFIX}/llvm/bin
+    ${CMAKE_INSTALL_FULL_BINDIR})
+  file(MAKE_DIRECTORY ${ah_pkg_dir}/llvm/bin)
+  file(CREATE_LINK ${ah_llvm_to_bin}/hipcc ${ah_pkg_dir}/llvm/bin/clang++ SYMBOLIC)
+  install(FILES ${ah_pkg_dir}/llvm/bin/clang++ DESTINATION llvm/bin)
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/cmake/rocm_agent_enumerator.sh
+    DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME rocm_agent_enumerator)
+endif()
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/hip-lang-config.cmake.in
+  ${ah_pkg_dir}/hip-lang-config.cmake
+  INSTALL_DESTINATION lib/cmake/hip-lang
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR)
+write_basic_package_version_file(${ah_pkg_dir}/hip-lang-config-version.cmake
+  VERSION ${ANYHIP_HIP_VERSION} COMPATIBILITY AnyNewerVersion)
+install(FILES ${ah_pkg_dir}/hip-lang-config.cmake ${ah_pkg_dir}/hip-lang-config-version.cmake
+  DESTINATION lib/cmake/hip-lang)

@@ -237,6 +237,12 @@ int ah_args_parse(int argc, char **argv, int cxx_as_hip, struct ah_opts *o) {
       o->print_version = 1;
     } else if (strcmp(a, "--help") == 0) {
       o->print_help = 1;
+    } else if (strcmp(a, "-print-targets") == 0 || strcmp(a, "--print-targets") == 0) {
+      o->print_targets = 1;
+    } else if (strcmp(a, "--cuda-host-only") == 0) {
+      /* clang's "host side only" (CMake adds it to its HIP compiler checks):
+       * the CPU pass alone, as with --offload-arch=cpu. */
+      o->host_only = 1;
     } else if (strcmp(a, "-c") == 0) {
       o->mode = AH_MODE_COMPILE;
     } else if (strcmp(a, "-S") == 0) {
@@ -358,8 +364,10 @@ int ah_args_parse(int argc, char **argv, int cxx_as_hip, struct ah_opts *o) {
       ah_strv_push(&o->common_flags, a);
     }
   }
-  o->cpu_only = saw_cpu && !o->want_nvidia;
-  if (o->verbose && o->ninputs == 0 && o->common_flags.n == 0)
+  o->cpu_only = (saw_cpu && !o->want_nvidia) || o->host_only;
+  if (o->host_only)
+    o->want_nvidia = 0;
+  if (o->verbose && o->ninputs == 0 && o->common_flags.n == 0 && !o->print_targets)
     o->print_version = 1; /* `hipcc -v` alone, as gcc -v */
   rc = 0;
 out:

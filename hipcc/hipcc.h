@@ -87,13 +87,15 @@ struct ah_opts {
   struct ah_strv link_flags;    /* the link only: -shared -static -rdynamic -T -z ... */
   struct ah_strv offload_archs; /* every --offload-arch value, in order */
   int has_std;                  /* -std given for C++ */
-  int cpu_only;                 /* --offload-arch named cpu and no sm_* target */
+  int cpu_only;                 /* --offload-arch named cpu and no sm_* target, or --cuda-host-only */
+  int host_only;                /* --cuda-host-only */
   int want_nvidia;              /* --offload-arch named an sm_* target */
   int no_kernel_compiler;       /* --no-kernel-compiler */
   int verbose;                  /* -v */
   int dry_run;                  /* -### */
   int save_temps;               /* -save-temps */
   int print_version;            /* --version, or -v alone */
+  int print_targets;            /* -print-targets (clang's; CMake's HIP language asks it) */
   int print_help;               /* --help */
   int print_kernel_compiler;    /* --ah-kernel-compiler (for hipconfig): plugin, compiler */
   int deps_md;                  /* -MD or -MMD */
@@ -129,6 +131,8 @@ struct ah_toolchain {
   int cxx_from_hipcc;  /* cxx came from HIPCC_CXX (it then also decides the CPU pass) */
   int cxx_as_hip;      /* HIP_COMPILE_CXX_AS_HIP: .cpp/.cc/.cxx are HIP sources */
   char *tmp_root;      /* $TMPDIR or /tmp */
+  int as_clang;        /* run as clang++ (<prefix>/llvm/bin/clang++, CMake's HIP compiler):
+                          HIP sources get clang's __HIP__ on the CPU pass */
   enum ah_kc_state kc;
   char *kc_plugin;     /* AH_KC_ON: the plugin's path */
   struct ah_strv kc_cxx; /* AH_KC_ON: the clang++ 14 that loads it */

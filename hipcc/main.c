@@ -39,6 +39,8 @@ static void usage(void) {
        "  --offload-arch=T      target, repeatable: cpu (CPU only), sm_NN (NVIDIA); gfx* ignored\n"
        "  -save-temps           keep intermediate files in the current directory\n"
        "  --no-kernel-compiler  CPU pass without anyhip's kernel compiler (clang 14 + plugin)\n"
+       "  --cuda-host-only      the CPU pass alone (clang's flag; as --offload-arch=cpu)\n"
+       "  -print-targets        the targets; with -v the install as clang's HIP installation\n"
        "  -v                    print each command before running it\n"
        "  -###                  print the commands and run nothing\n"
        "  --version             versions of HIP mirrored, anyhip and the host compiler\n"
@@ -63,11 +65,44 @@ static int version(const struct ah_toolchain *tc) {
   else
     printf("Kernel compiler: none (%s)\n", tc->kc_why);
   free(hip);
+  fflush(stdout);
   ah_strv_append(&cmd, &tc->cxx);
   ah_strv_push(&cmd, "--version");
   rc = ah_spawn(cmd.v);
   ah_strv_free(&cmd);
+  /* The compiler of HIP sources, when it is not the host compiler: clang's
+   * "clang version" line is also how CMake 3.28+ tells a HIP compiler's kind. */
+  if (rc == 0 && tc->kc == AH_KC_ON && strcmp(tc->kc_cxx.v[0], tc->cxx.v[0]) != 0) {
+    fflush(stdout);
+    memset(&cmd, 0, sizeof(cmd));
+    ah_strv_append(&cmd, &tc->kc_cxx);
+    ah_strv_push(&cmd, "--version");
+    rc = ah_spawn(cmd.v);
+    ah_strv_free(&cmd);
+  }
   return rc;
+}
+
+/* -print-targets, clang's: the targets hipcc compiles for. With -v, on
+ * stderr, the line clang prints where it finds ROCm: CMake's HIP language
+ * (CMakeDetermineHIPCompiler) runs `<compiler> -v -print-targets` and takes
+ * that directory as the ROCm root, where it loads lib/cmake/hip-lang (the
+ * install's <prefix>/llvm/bin/clang++ is this hipcc; docs/install.md). */
+static int print_targets(const struct ah_toolchain *tc, int verbose) {
+  if (verbose) {
+    char *hip = ah_toolchain_hip_version(tc);
+    char *prefix = ah_path_dir(tc->include_dir);
+
+    fprintf(stderr, "anyhip hipcc version %s (HIP %s)\n", AH_VERSION, hip);
+    fprintf(stderr, "InstalledDir: %s\n", tc->self);
+    fprintf(stderr, "Found HIP installation: %s, version %s\n", prefix, hip);
+    free(prefix);
+    free(hip);
+  }
+  puts("  Registered Targets:\n"
+       "    cpu     - the anyhip CPU device (--offload-arch=cpu)\n"
+       "    nvptx64 - NVIDIA GPUs through nvcc (--offload-arch=sm_NN)");
+  return 0;
 }
 
 /* Whether -o names one of the input files (the same file, by device and
@@ -120,6 +155,8 @@ int main(int argc, char **argv) {
     ah_toolchain_kernel_compiler(&tc, o.no_kernel_compiler);
     return version(&tc);
   }
+  if (o.print_targets)
+    return print_targets(&tc, o.verbose);
   if (output_is_input(&o))
     return 1;
   if (o.prepare_only) {

@@ -274,6 +274,10 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
      * printf("%s\n", s) into puts(s), which faults on a NULL s where every
      * HIP and CUDA device prints it (docs/semantics.md). */
     ah_strv_push(&cmd, "-fno-builtin-printf");
+    /* Run as clang++ (CMake's HIP language): clang's macro for a HIP
+     * compile, which CMake's compiler checks require (docs/hipcc.md). */
+    if (tc->as_clang)
+      ah_strv_push(&cmd, "-D__HIP__=1");
     if (tc->kc == AH_KC_ON) {
       ah_strv_push(&cmd, "-D__ANYHIP_KERNEL_COMPILER__=1");
       /* Preprocessing runs no pass: clang would call the flag unused. */

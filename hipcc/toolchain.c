@@ -108,8 +108,10 @@ static int env_compiler(const char *var, const char *self, struct ah_strv *out) 
   return ok;
 }
 
+static int on_path(const char *name);
+
 void ah_toolchain_find(struct ah_toolchain *tc, const char *argv0) {
-  const char *env = getenv("ANYHIP_PATH"), *hp = getenv("HIP_PATH"), *t;
+  const char *env = getenv("ANYHIP_PATH"), *hp = getenv("HIP_PATH"), *t, *base;
   char *bindir, *prefix;
 
   memset(tc, 0, sizeof(*tc));
@@ -148,8 +150,21 @@ void ah_toolchain_find(struct ah_toolchain *tc, const char *argv0) {
   free(bindir);
   free(prefix);
 
+  base = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
+  tc->as_clang = strncmp(base, "clang", 5) == 0;
   tc->cxx_from_hipcc = env_compiler("HIPCC_CXX", tc->self, &tc->cxx);
-  if (!tc->cxx_from_hipcc && !env_compiler("CXX", tc->self, &tc->cxx))
+  if (!tc->cxx_from_hipcc && tc->as_clang) {
+    /* CMake's HIP language takes its compiler for clang and tells its kind
+     * from the macros of the compiler that ran (a g++ would be "GNU", for
+     * which CMake has no HIP rules): a clang compiles, with or without the
+     * kernel compiler's plugin. CXX, the project's C++ compiler, is not
+     * asked. */
+    if (on_path("clang++-14"))
+      ah_strv_push(&tc->cxx, "clang++-14");
+    else if (on_path("clang++"))
+      ah_strv_push(&tc->cxx, "clang++");
+  }
+  if (tc->cxx.n == 0 && !env_compiler("CXX", tc->self, &tc->cxx))
     ah_strv_push(&tc->cxx, "g++");
   if (!env_compiler("HIPCC_CC", tc->self, &tc->cc) && !env_compiler("CC", tc->self, &tc->cc))
     ah_strv_push(&tc->cc, "gcc");

@@ -19,6 +19,8 @@
 // Kernels the pass cannot handle keep the fiber engine, registered with the
 // reason, which ANYHIP_LOG=cpu prints at run time.
 #include "block_loops.h"
+#include "bound_split.h"
+#include "engine_buffers.h"
 #include "kernel_module.h"
 #include "split_points.h"
 #include "uniformity.h"
@@ -86,7 +88,7 @@ struct Split {
 // Types of block_abi.h, as the block function sees them.
 struct AbiTypes {
   StructType *slot; // ahCpuSplitSlot {i64 value, i64 mask, i32 arg, i32 width, i32 op, i32 pad}
-  StructType *ctx;  // ahCpuBlockCtx {i32 *pc, slot *slot, i8 *frame, i64 *xch}
+  StructType *ctx;  // ahCpuBlockCtx {i32 *pc, slot *slot, i8 *frame, i64 *xch, i32 x_begin, x_end}
   StructType *desc; // ahCpuBlockKernel {i32 abi, i32 frame_bytes, i32 nsplits, i32 flags, i32 *info}
 };
 
@@ -95,7 +97,7 @@ AbiTypes abiTypes(LLVMContext &c) {
   Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
   t.slot = StructType::get(c, {i64, i64, i32, i32, i32, i32});
   t.ctx = StructType::get(c, {i32->getPointerTo(), t.slot->getPointerTo(), Type::getInt8PtrTy(c),
-                              i64->getPointerTo()});
+                              i64->getPointerTo(), i32, i32});
   t.desc = StructType::get(c, {i32, i32, i32, i32, i32->getPointerTo()});
   return t;
 }
@@ -202,6 +204,7 @@ private:
   void plainSharedAtomics();
   void hoistUniformBranches();
   void describeBuiltins();
+  void tagEngineBuffers();
   bool fail(const std::string &why) {
     why_ = why;
     return false;
@@ -257,6 +260,7 @@ private:
   Value *dx_ = nullptr, *dy_ = nullptr, *dz_ = nullptr, *nthreads_ = nullptr;
   Value *ctx_ = nullptr, *pc_ = nullptr, *slot_ = nullptr, *frame_ = nullptr, *warpMask_ = nullptr;
   Value *xch_ = nullptr;                 // inline shuffles' two buffers
+  std::vector<EngineBuffer> xchBuffers_; // each region's read and write buffer
   AllocaInst *parityVar_ = nullptr;      // which of them the next region reads
   bool hasInline_ = false;
   bool lockstep_ = false; // every split point aligned (inlineShuffles)
@@ -712,10 +716,13 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   Value *rbuf = nullptr, *wbuf = nullptr;
   if (hasInline_) {
     Value *p = ir.CreateLoad(i32, parityVar_, "parity");
-    Value *n64 = ir.CreateZExt(nthreads_, i64);
-    rbuf = ir.CreateInBoundsGEP(i64, xch_, ir.CreateMul(ir.CreateZExt(p, i64), n64), "xch.read");
+    Value *stride = ir.CreateAdd(ir.CreateZExt(nthreads_, i64), ir.getInt64(AH_CPU_XCH_PAD));
+    rbuf = ir.CreateInBoundsGEP(i64, xch_, ir.CreateMul(ir.CreateZExt(p, i64), stride), "xch.read");
     Value *q = ir.CreateXor(p, ir.getInt32(1));
-    wbuf = ir.CreateInBoundsGEP(i64, xch_, ir.CreateMul(ir.CreateZExt(q, i64), n64), "xch.write");
+    wbuf = ir.CreateInBoundsGEP(i64, xch_, ir.CreateMul(ir.CreateZExt(q, i64), stride), "xch.write");
+    int id = (int)xchBuffers_.size() / 2;
+    xchBuffers_.push_back({rbuf, id});
+    xchBuffers_.push_back({wbuf, id});
     ir.CreateStore(q, parityVar_);
   }
   ThreadLoops loops = openThreadLoops(ir, tag, after);
@@ -899,14 +906,33 @@ Value *BlockBuilder::shuffleResult(IRBuilder<> &ir, CallInst *ph, Value *t, Valu
   Value *wm = ir.CreateSub(w, ir.getInt32(1));
   Value *l = ir.CreateAnd(t, warpMask_, "lane");
   Value *base = ir.CreateAnd(l, ir.CreateNot(wm));
+  auto load = [&](Value *at) { return ir.CreateLoad(i64, ir.CreateInBoundsGEP(i64, rbuf, at)); };
+  Value *t64 = ir.CreateZExt(t, i64);
+  if (op == kShflUp || op == kShflDown) {
+    // The source is t -/+ arg, or the caller itself: two loads at addresses
+    // linear in t, so the thread loop vectorises without a gather. The delta
+    // is clamped to the pad (AH_CPU_XCH_PAD entries of slack around each
+    // buffer) where the result is the caller's own anyway; a down delta
+    // that wraps below the width, as on AMD's hardware, reads a lower lane.
+    Value *pad = ir.getInt64(AH_CPU_XCH_PAD);
+    Value *own = load(t64);
+    if (op == kShflUp) {
+      Value *d = ir.CreateZExt(ir.CreateSelect(ir.CreateICmpULT(arg, w), arg, w), i64);
+      return ir.CreateSelect(ir.CreateICmpUGT(arg, ir.CreateSub(l, base)), own,
+                             load(ir.CreateSub(t64, d)));
+    }
+    Value *d = ir.CreateBinaryIntrinsic(
+        Intrinsic::smax, ir.CreateBinaryIntrinsic(Intrinsic::smin, ir.CreateSExt(arg, i64), pad),
+        ir.CreateNeg(pad));
+    Value *st = ir.CreateAdd(t, arg, "shfl.src");
+    Value *other = ir.CreateSelect(ir.CreateICmpULT(st, nthreads_), load(ir.CreateAdd(t64, d)),
+                                   ir.getInt64(0));
+    return ir.CreateSelect(ir.CreateICmpUGE(ir.CreateAdd(ir.CreateSub(l, base), arg), w), own,
+                           other);
+  }
   Value *src;
   if (op == kShfl) {
     src = ir.CreateAdd(base, ir.CreateAnd(arg, wm));
-  } else if (op == kShflUp) {
-    src = ir.CreateSelect(ir.CreateICmpUGT(arg, ir.CreateSub(l, base)), l, ir.CreateSub(l, arg));
-  } else if (op == kShflDown) {
-    src = ir.CreateSelect(ir.CreateICmpUGE(ir.CreateAdd(ir.CreateSub(l, base), arg), w), l,
-                          ir.CreateAdd(l, arg));
   } else {
     Value *x = ir.CreateXor(l, arg);
     src = ir.CreateSelect(ir.CreateICmpUGE(x, ir.CreateAdd(base, w)), l, x);
@@ -915,9 +941,30 @@ Value *BlockBuilder::shuffleResult(IRBuilder<> &ir, CallInst *ph, Value *t, Valu
   Value *in = ir.CreateICmpULT(st, nthreads_);
   // The load is made safe with a clamped index (a select of two addresses
   // would keep the optimizer from vectorising it).
-  Value *idx = ir.CreateZExt(ir.CreateSelect(in, st, t), i64);
-  Value *v = ir.CreateLoad(i64, ir.CreateInBoundsGEP(i64, rbuf, idx));
+  Value *v = load(ir.CreateZExt(ir.CreateSelect(in, st, t), i64));
   return ir.CreateSelect(in, v, ir.getInt64(0));
+}
+
+// Alias scopes (engine_buffers.h): the engine's buffers are disjoint from
+// each other and from what the kernel's arguments, globals and shared
+// memory point to.
+void BlockBuilder::tagEngineBuffers() {
+  std::vector<EngineBuffer> bufs = xchBuffers_;
+  for (Value *v : {pc_, slot_})
+    if (v != nullptr)
+      bufs.push_back({v, -1});
+  for (auto &fb : frameBase_)
+    bufs.push_back({fb.second, -1});
+  const Value *dynShared = nullptr;
+  for (auto &bv : blockVars_)
+    if (bv.second->getName() == kSharedVar)
+      dynShared = bv.first;
+  addEngineAliasScopes(*b_, bufs, [&](const Value *base) {
+    if (isa<Argument>(base) || isa<GlobalVariable>(base))
+      return true;
+    auto *ld = dyn_cast<LoadInst>(base);
+    return ld != nullptr && dynShared != nullptr && ld->getPointerOperand() == dynShared;
+  });
 }
 
 // A region's copy sees each kept uniform value as `vin` (read before the
@@ -965,9 +1012,8 @@ void BlockBuilder::keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
 // Kept uniform values are loop-invariant in the thread loops: LICM takes
 // what is computed from them out, and non-trivial unswitching (which -O2
 // does not do) makes one thread loop per way a uniform branch goes (a loop
-// counter's test), so that each holds straight-line code. (LLVM's
-// LoopBoundSplit, which would turn `if (tid < s)` into a shorter loop, did
-// not apply to these loops: docs/performance.md.)
+// counter's test), so that each holds straight-line code. Then a thread
+// loop testing `tid < s` is split at s (bound_split.h).
 void BlockBuilder::hoistUniformBranches() {
   FunctionPassManager fpm;
   fpm.addPass(SROAPass());
@@ -978,6 +1024,13 @@ void BlockBuilder::hoistUniformBranches() {
   fpm.addPass(SimplifyCFGPass());
   fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
   fpm.run(*b_, fam_);
+  // Now that the uniform branches are out, `if (tid < s)` splits its loop.
+  if (unsigned n = splitLoopsAtBounds(*b_, fam_.getResult<LoopAnalysis>(*b_))) {
+    fam_.invalidate(*b_, PreservedAnalyses::none());
+    if (debugEnabled())
+      errs() << "anyhip kernel compiler: " << k_.getName() << ": " << n
+             << " thread loops split at a uniform bound\n";
+  }
 }
 
 // Atomics on shared memory need no atomicity here: a block's shared memory
@@ -1079,6 +1132,12 @@ BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const s
   auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
   BasicBlock *zh = block("z"), *yh = block("y"), *xh = block("x"), *body = block("thread"),
              *xl = block("x+"), *yl = block("y+"), *zl = block("z+");
+  // The engine may narrow x to the live threads' range (block_abi.h).
+  Value *xBegin = ir.getInt32(0), *xEnd = dx_;
+  if (ctx_ != nullptr) {
+    xBegin = ir.CreateLoad(i32, ir.CreateStructGEP(abi_.ctx, ctx_, 4), "x.begin");
+    xEnd = ir.CreateLoad(i32, ir.CreateStructGEP(abi_.ctx, ctx_, 5), "x.end");
+  }
   ir.CreateStore(ir.getInt32(0), zVar_);
   ir.CreateBr(zh);
   ir.SetInsertPoint(zh);
@@ -1087,13 +1146,15 @@ BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const s
   ir.CreateCondBr(ir.CreateICmpULT(z, dz_), yh, after);
   ir.SetInsertPoint(yh);
   Value *y = ir.CreateLoad(i32, yVar_, "y");
-  ir.CreateStore(ir.getInt32(0), xVar_);
+  ir.CreateStore(xBegin, xVar_);
   ir.CreateCondBr(ir.CreateICmpULT(y, dy_), xh, zl);
   ir.SetInsertPoint(xh);
   Value *x = ir.CreateLoad(i32, xVar_, "x");
-  ir.CreateCondBr(ir.CreateICmpULT(x, dx_), body, yl);
+  ir.CreateCondBr(ir.CreateICmpULT(x, xEnd), body, yl);
   ir.SetInsertPoint(body);
-  Value *t = ir.CreateAdd(ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_), x, "tid");
+  // nuw: a block has at most 1024 threads (bound_split.cpp relies on it).
+  Value *t = ir.CreateAdd(ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_), x, "tid",
+                          /*HasNUW=*/true);
   return ThreadLoops{x, y, z, t, xl, xh, yh, zh, yl, zl}; // latches: closeThreadLoops
 }
 
@@ -1144,8 +1205,18 @@ void BlockBuilder::buildBody() {
   xVar_ = ir.CreateAlloca(i32, nullptr, "ah.x");
   yVar_ = ir.CreateAlloca(i32, nullptr, "ah.y");
   zVar_ = ir.CreateAlloca(i32, nullptr, "ah.z");
+  // warpSize is 32 or 64, chosen at run time: written as 1 << cttz(ws),
+  // `tid % warpSize` and `tid / warpSize` become a mask and a shift
+  // (a division per thread would keep its loop from vectorising).
+  GlobalVariable *ws = builtinVar(m_, kWarpSizeVar, i32);
+  ws->setThreadLocal(false);
+  Value *warpSize = ir.CreateShl(
+      ir.getInt32(1),
+      ir.CreateBinaryIntrinsic(Intrinsic::cttz, ir.CreateLoad(i32, ws), ir.getTrue()), "warpSize");
   for (auto &bv : blockVars_)
-    ir.CreateStore(ir.CreateLoad(bv.second->getValueType(), bv.second), bv.first);
+    ir.CreateStore(bv.second == ws ? warpSize
+                                   : ir.CreateLoad(bv.second->getValueType(), bv.second),
+                   bv.first);
   for (Kept &k : kept_)
     k.slot = ir.CreateAlloca(k.v->getType(), nullptr, k.v->getName() + ".uniform");
   GlobalVariable *dim = builtinVar(m_, kBlockDimVar, idxTy);
@@ -1154,9 +1225,7 @@ void BlockBuilder::buildBody() {
   dy_ = ir.CreateLoad(i32, ir.CreateConstInBoundsGEP2_32(dimTy, dim, 0, 1), "dy");
   dz_ = ir.CreateLoad(i32, ir.CreateConstInBoundsGEP2_32(dimTy, dim, 0, 2), "dz");
   nthreads_ = ir.CreateMul(ir.CreateMul(dx_, dy_), dz_, "nthreads");
-  GlobalVariable *ws = builtinVar(m_, kWarpSizeVar, i32);
-  ws->setThreadLocal(false);
-  warpMask_ = ir.CreateSub(ir.CreateLoad(i32, ws, "warpSize"), ir.getInt32(1));
+  warpMask_ = ir.CreateSub(warpSize, ir.getInt32(1));
   emitDescriptor();
   if (!splits_.empty()) {
     FunctionCallee begin = m_.getOrInsertFunction(
@@ -1298,8 +1367,11 @@ Function *BlockBuilder::build() {
   if (ok) {
     buildBody();
     plainSharedAtomics();
+    tagEngineBuffers();
     describeBuiltins();
-    if (!kept_.empty())
+    // Kernels with barriers: uniform branches out of thread loops, then
+    // loops split at uniform bounds (kernel arguments too: `tid < n`).
+    if (level_ != OptimizationLevel::O0 && (!kept_.empty() || !splits_.empty()))
       hoistUniformBranches();
     std::string err;
     raw_string_ostream os(err);

@@ -269,7 +269,8 @@ static void usage(void) {
        "  --compiler, -c     : print compiler (anyhip; HIP_COMPILER overrides)\n"
        "  --platform, -P     : print platform (anyhip; HIP_PLATFORM overrides)\n"
        "  --runtime, -r      : print runtime (anyhip; HIP_RUNTIME overrides)\n"
-       "  --hipclangpath, -l : print the directory of the host C++ compiler\n"
+       "  --hipclangpath, -l : print <prefix>/llvm/bin (hipcc as clang++, for CMake's HIP\n"
+       "                       language) in an install, else the host C++ compiler's directory\n"
        "  --kernel-compiler  : print the kernel compiler's plugin hipcc loads into clang 14,\n"
        "                       or none (the CPU device then runs kernels on fibers)\n"
        "  --full, -f         : print full config\n"
@@ -306,7 +307,13 @@ int main(int argc, char **argv) {
     } else if (IS("--runtime", "-r")) {
       fputs(env_or("HIP_RUNTIME", "anyhip"), stdout);
     } else if (IS("--hipclangpath", "-l")) {
-      program_dir(c.cxx, buf, sizeof(buf));
+      /* ROCm's answer is <rocm>/llvm/bin, where CMake's HIP language looks
+       * for clang++: an install has its hipcc there under that name. */
+      snprintf(buf, sizeof(buf), "%s/llvm/bin/clang++", c.prefix);
+      if (access(buf, X_OK) == 0)
+        snprintf(buf, sizeof(buf), "%s/llvm/bin", c.prefix);
+      else
+        program_dir(c.cxx, buf, sizeof(buf));
       fputs(buf, stdout);
     } else if (strcmp(a, "--kernel-compiler") == 0) {
       char detail[PATH_MAX];

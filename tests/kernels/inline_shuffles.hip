@@ -10,7 +10,10 @@
 //  - __shfl from a computed lane with width 16, and __shfl_down with width
 //    8, in a block of 100 threads (the last warp partial: lanes beyond the
 //    block read 0);
-//  - whole warps returning before the shuffles (they read 0 too).
+//  - whole warps returning before the shuffles (they read 0 too);
+//  - one warp going on alone, a middle one or the block's last, partial
+//    one (the engine runs it over its own range of threads: cpu_region.c,
+//    release_live), with a __shfl_up scan and a __shfl_down tree.
 #include "engine_test.h"
 
 #include <vector>
@@ -47,6 +50,22 @@ __global__ void after_return(const int *in, int *out, unsigned live) {
   if (t >= live)
     return;
   int v = in[t];
+  for (int d = warpSize / 2; d > 0; d /= 2)
+    v += __shfl_down(v, d);
+  out[t] = v;
+}
+
+__global__ void one_warp_left(const int *in, int *out, unsigned which) {
+  unsigned t = threadIdx.x;
+  if (t / warpSize != which)
+    return;
+  int v = in[t];
+  unsigned l = t % warpSize;
+  for (unsigned d = 1; d < (unsigned)warpSize; d *= 2) {
+    int up = __shfl_up(v, d);
+    if (l >= d)
+      v += up;
+  }
   for (int d = warpSize / 2; d > 0; d /= 2)
     v += __shfl_down(v, d);
   out[t] = v;
@@ -145,6 +164,38 @@ static int body(int ws) {
       }
       CHECK_EQ(got[t], v[t % ws]);
     }
+  }
+  // one_warp_left: warp 1 of 4, then the last (partial) warp of 2.5.
+  for (unsigned bs : {4u * ws, 5u * ws / 2}) {
+    unsigned which = bs == 4u * ws ? 1 : 2, w0 = which * ws;
+    unsigned lanes = bs - w0 < (unsigned)ws ? bs - w0 : (unsigned)ws;
+    std::vector<int> before(bs, -7);
+    CHECK_HIP(hipMemcpy(dout, before.data(), bs * sizeof(int), hipMemcpyHostToDevice));
+    one_warp_left<<<1, bs>>>(din, dout, which);
+    CHECK_HIP(hipMemcpy(got.data(), dout, bs * sizeof(int), hipMemcpyDeviceToHost));
+    // The host model: lanes beyond the block read 0, sources outside the
+    // warp read the caller's own.
+    std::vector<int> v(ws, 0);
+    for (unsigned l = 0; l < lanes; l++)
+      v[l] = in[w0 + l];
+    for (int d = 1; d < ws; d *= 2) {
+      std::vector<int> next(v);
+      for (int l = d; l < ws; l++)
+        next[l] = v[l] + v[l - d];
+      v = next;
+    }
+    for (unsigned l = lanes; l < (unsigned)ws; l++)
+      v[l] = 0;
+    for (int d = ws / 2; d > 0; d /= 2) {
+      std::vector<int> next(v);
+      for (int l = 0; l < ws; l++)
+        next[l] = v[l] + (l + d < ws ? v[l + d] : v[l]);
+      for (unsigned l = lanes; l < (unsigned)ws; l++)
+        next[l] = 0;
+      v = next;
+    }
+    for (unsigned t = 0; t < bs; t++)
+      CHECK_EQ(got[t], t / ws == which ? v[t - w0] : -7);
   }
   CHECK_HIP(hipFree(din));
   CHECK_HIP(hipFree(dout));

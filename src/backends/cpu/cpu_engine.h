@@ -95,6 +95,10 @@ struct ah_cpu_region {
   unsigned nthreads, warp_size, warp_shift;
   unsigned cap;     /* pc and slot entries */
   int all_live;     /* the masked region released last is every live thread's */
+  unsigned dx;      /* blockDim.x */
+  int one_d;        /* blockDim.y == blockDim.z == 1: a range of x is a range of threads */
+  int sub;          /* the region released last runs unmasked over ctx.x_begin..x_end,
+                       which holds every live thread */
   size_t frame_cap; /* frame bytes */
 };
 

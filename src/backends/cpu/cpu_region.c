@@ -34,10 +34,13 @@ static int grow(struct ah_cpu_region *r, unsigned n, size_t frame) {
     if (slot == NULL)
       return 0;
     r->ctx.slot = slot;
-    xch = realloc(r->ctx.xch, 2 * (size_t)n * sizeof(*xch));
+    xch = r->ctx.xch != NULL ? r->ctx.xch - AH_CPU_XCH_PAD : NULL;
+    xch = realloc(xch, (AH_CPU_XCH_PAD + 2 * ((size_t)n + AH_CPU_XCH_PAD)) * sizeof(*xch));
     if (xch == NULL)
       return 0;
-    r->ctx.xch = xch;
+    /* The pads are read (and the values thrown away): defined for valgrind. */
+    memset(xch, 0, (AH_CPU_XCH_PAD + 2 * ((size_t)n + AH_CPU_XCH_PAD)) * sizeof(*xch));
+    r->ctx.xch = xch + AH_CPU_XCH_PAD;
     r->cap = n;
   }
   frame *= n;
@@ -60,7 +63,7 @@ void ah_cpu_region_free(struct ah_cpu_worker *w) {
   free(r->ctx.pc);
   free(r->ctx.slot);
   free(r->ctx.frame);
-  free(r->ctx.xch);
+  free(r->ctx.xch != NULL ? r->ctx.xch - AH_CPU_XCH_PAD : NULL);
   memset(r, 0, sizeof(*r));
 }
 
@@ -69,18 +72,27 @@ AH_EXPORT ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k) {
   struct ah_cpu_region *r;
 
   if (w != NULL && w->in_kernel) {
+    const dim3 *d = &w->block.grid->block;
+
     r = &w->region;
     r->nthreads = w->block.nthreads;
     r->warp_size = w->block.warp_size;
     r->warp_shift = w->block.warp_shift;
+    r->dx = d->x;
+    r->one_d = d->y == 1 && d->z == 1;
   } else {
     r = &host_region;
     r->nthreads = 1;
     r->warp_size = 1;
     r->warp_shift = 0;
+    r->dx = 1;
+    r->one_d = 1;
   }
   r->k = k;
   r->all_live = 0;
+  r->sub = 0;
+  r->ctx.x_begin = 0;
+  r->ctx.x_end = r->dx;
   if (!grow(r, r->nthreads, k->frame_bytes)) {
     if (r == &host_region)
       return NULL;
@@ -185,6 +197,35 @@ static void all_at(struct ah_cpu_region *r, uint32_t info) {
   }
 }
 
+/* Split point s is released for every live thread, `count` of them, the
+ * first and last live ones at first..last, and they are to run region s
+ * masked. When they are whole warps in one range of a one-dimensional
+ * block, region s runs unmasked over that range instead: no pass over the
+ * block's pc[] in the block function, nor here while they stay together
+ * (__ah_cpu_block_next). Threads outside the range have returned. */
+static int32_t release_live(struct ah_cpu_region *r, uint32_t s, unsigned first, unsigned last,
+                            unsigned count) {
+  unsigned ws = r->warp_size, end = last + 1;
+
+  if (r->one_d && count == end - first && first % ws == 0 &&
+      (end % ws == 0 || end == r->nthreads)) {
+    r->sub = 1;
+    r->ctx.x_begin = first;
+    r->ctx.x_end = end;
+    return (int32_t)(s * 2);
+  }
+  r->all_live = 1;
+  return (int32_t)(s * 2 + 1);
+}
+
+/* Whether split point `info` needs nothing from the engine once every live
+ * thread stopped there: a plain barrier, or a shuffle the block function
+ * computes. */
+static int plain_split(uint32_t info) {
+  return (info & AH_CPU_SPLIT_INLINE) ||
+         (!(info & AH_CPU_SPLIT_WARP) && (info & 0xffu) == AH_CPU_BAR_SYNC);
+}
+
 /* The threads stopped at different places, or some did not run: scan them. */
 static int32_t general(struct ah_cpu_region *r) {
   uint32_t *pc = r->ctx.pc;
@@ -192,10 +233,14 @@ static int32_t general(struct ah_cpu_region *r) {
   const uint32_t *info = r->k->split_info;
   uint32_t nsplits = r->k->nsplits;
   unsigned n = r->nthreads, ws = r->warp_size, live = 0, bar_n = 0;
+  unsigned first = n, last = 0; /* of the live threads */
   uint32_t run = PC_NONE, warp = PC_NONE, bar_lo = PC_NONE, bar_hi = 0;
   int preds = 0; /* some barrier needs the predicates */
 
   r->all_live = 0;
+  r->sub = 0;
+  r->ctx.x_begin = 0;
+  r->ctx.x_end = r->dx;
 
   for (unsigned i = 0; i < n; i++) {
     uint32_t p = pc[i];
@@ -203,6 +248,8 @@ static int32_t general(struct ah_cpu_region *r) {
     if (p == AH_CPU_PC_DONE)
       continue;
     live++;
+    first = i < first ? i : first;
+    last = i;
     if (p & AH_CPU_PC_RUN) {
       if ((p & ~AH_CPU_PC_RUN) < run)
         run = p & ~AH_CPU_PC_RUN;
@@ -245,8 +292,11 @@ static int32_t general(struct ah_cpu_region *r) {
         pc[base + (unsigned)__builtin_ctzll(m)] = AH_CPU_PC_RUN | warp;
       taking += (unsigned)__builtin_popcountll(W);
     }
-    r->all_live = taking == live;
-    return (int32_t)(warp * 2 + (taking != n));
+    if (taking == n)
+      return (int32_t)(warp * 2);
+    if (taking == live)
+      return release_live(r, warp, first, last, live);
+    return (int32_t)(warp * 2 + 1);
   }
 
   if (live == 0)
@@ -272,7 +322,8 @@ static int32_t general(struct ah_cpu_region *r) {
   for (unsigned i = 0; i < n; i++)
     if (pc[i] != AH_CPU_PC_DONE)
       pc[i] |= AH_CPU_PC_RUN;
-  r->all_live = bar_lo == bar_hi;
+  if (bar_lo == bar_hi)
+    return release_live(r, bar_lo, first, last, live);
   return (int32_t)(bar_lo * 2 + 1);
 }
 
@@ -283,11 +334,9 @@ static int32_t general(struct ah_cpu_region *r) {
  * after `if (warp == 0)`, no longer cost a pass over the block each time).
  * Other split points need general()'s work. */
 static int32_t all_live_at(struct ah_cpu_region *r, uint32_t s) {
-  uint32_t info = r->k->split_info[s], *pc = r->ctx.pc;
-  int plain = (info & AH_CPU_SPLIT_INLINE) ||
-              (!(info & AH_CPU_SPLIT_WARP) && (info & 0xffu) == AH_CPU_BAR_SYNC);
+  uint32_t *pc = r->ctx.pc;
 
-  if (!plain)
+  if (!plain_split(r->k->split_info[s]))
     return general(r);
   for (unsigned i = 0; i < r->nthreads; i++)
     pc[i] = pc[i] == s ? (AH_CPU_PC_RUN | s) : pc[i];
@@ -297,6 +346,15 @@ static int32_t all_live_at(struct ah_cpu_region *r, uint32_t s) {
 AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all) {
   struct ah_cpu_region *r = (struct ah_cpu_region *)c;
 
+  if (r->sub) {
+    /* The live threads ran together over x_begin..x_end: while they stop
+     * together at plain split points they go on so, with no scan. */
+    if (lo == hi && lo == AH_CPU_PC_DONE)
+      return -1;
+    if (lo == hi && lo != 0 && lo <= r->k->nsplits && plain_split(r->k->split_info[lo]))
+      return (int32_t)(lo * 2);
+    return general(r);
+  }
   if (all && lo == hi) {
     /* Every thread stopped at the same place: nothing to scan. */
     if (lo == AH_CPU_PC_DONE)

@@ -30,7 +30,7 @@ extern "C" {
 
 /* Bump when the layout below changes: the engine refuses block functions of
  * another version (and runs the per-thread entry instead). */
-#define AH_CPU_BLOCK_ABI 2
+#define AH_CPU_BLOCK_ABI 3
 
 /* A thread's pc[t] (one uint32_t per thread, linear id t = x + dx*(y + dy*z)):
  *   - after the thread ran a region: the split point s (1..nsplits) it
@@ -84,9 +84,20 @@ typedef struct ahCpuBlockCtx {
   uint32_t *pc;         /* nthreads entries */
   ahCpuSplitSlot *slot; /* nthreads entries */
   char *frame;          /* frame_bytes * nthreads bytes, 64-byte aligned */
-  uint64_t *xch;        /* 2 * nthreads: inline shuffles' operands, two
-                           buffers used in turn by successive regions */
+  uint64_t *xch;        /* inline shuffles' operands: two buffers used in
+                           turn by successive regions, buffer p at
+                           xch + p * (nthreads + AH_CPU_XCH_PAD), with
+                           AH_CPU_XCH_PAD readable entries before the first
+                           and after each (whatever they hold): a shuffle's
+                           loads stay linear in the thread */
+  /* The threadIdx.x range the next region's loops run over, written by the
+   * engine: [0, blockDim.x) but for a one-dimensional block whose live
+   * threads are whole warps in one range (after `if (warp == 0)`), which
+   * then runs as an unmasked region over that range only. */
+  uint32_t x_begin, x_end;
 } ahCpuBlockCtx;
+
+#define AH_CPU_XCH_PAD 64
 
 /* Called once by the block function of a kernel with split points, before
  * region 0: sizes the per-thread storage for this block. Never fails (the
@@ -96,7 +107,7 @@ ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k);
 /* Called after each region. lo and hi are the bitwise AND and OR of the
  * pc[t] the threads that ran it wrote (lo == hi: they all stopped at the
  * same place: the engine then reads no pc[]); `all` is 1 when the region
- * ran for every thread of the block. Every thread that ran writes its pc[t].
+ * ran unmasked, for every thread in [x_begin, x_end). Every thread that ran writes its pc[t].
  * Returns the next region to run as r * 2 + masked (masked: only threads
  * with pc[t] == (AH_CPU_PC_RUN | r)), or -1 when every thread has returned.
  * Before returning it completes the split point: barrier results and warp

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+// Index-set splitting of thread loops at a uniform bound (bound_split.h).
+#include "bound_split.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace anyhip {
+
+namespace {
+
+// The loop's shape, as splitLoop needs it.
+struct Candidate {
+  PHINode *x = nullptr;        // the induction variable
+  ICmpInst *exitTest = nullptr; // x <u end or x != end, in the header
+  Value *end = nullptr;
+  BranchInst *branch = nullptr; // the branch to split at
+  Value *bound = nullptr;       // x is below it on the first side
+  bool belowIsTrue = true;      // the branch's condition holds below the bound
+};
+
+constexpr unsigned kMaxLoopSize = 400; // instructions: each split copies the loop
+
+bool invariant(const Loop &l, const Value *v) {
+  auto *i = dyn_cast<Instruction>(v);
+  return i == nullptr || !l.contains(i);
+}
+
+// `x`, or `x + c` / `c + x` with nuw and c invariant: then x + c <u b holds
+// exactly for x <u b -sat c. Returns the bound for x, built at `at`.
+Value *boundFor(const Loop &l, PHINode *x, Value *lhs, Value *b, Instruction *at) {
+  if (lhs == x)
+    return b;
+  auto *add = dyn_cast<BinaryOperator>(lhs);
+  if (add == nullptr || add->getOpcode() != Instruction::Add || !add->hasNoUnsignedWrap())
+    return nullptr;
+  Value *c = add->getOperand(0) == x ? add->getOperand(1)
+             : add->getOperand(1) == x ? add->getOperand(0)
+                                       : nullptr;
+  if (c == nullptr || !invariant(l, c))
+    return nullptr;
+  IRBuilder<> ir(at);
+  return ir.CreateBinaryIntrinsic(Intrinsic::usub_sat, b, c, nullptr, "split.bound");
+}
+
+bool findCandidate(Loop &l, Candidate &c) {
+  BasicBlock *h = l.getHeader(), *pre = l.getLoopPreheader();
+  if (pre == nullptr || l.getLoopLatch() == nullptr || !l.getSubLoops().empty())
+    return false;
+  SmallVector<BasicBlock *, 4> exiting;
+  l.getExitingBlocks(exiting);
+  if (exiting.size() != 1 || exiting[0] != h)
+    return false;
+  unsigned size = 0;
+  for (BasicBlock *bb : l.blocks())
+    size += bb->size();
+  if (size > kMaxLoopSize)
+    return false;
+  auto *hb = dyn_cast<BranchInst>(h->getTerminator());
+  if (hb == nullptr || !hb->isConditional() || !l.contains(hb->getSuccessor(0)) ||
+      l.contains(hb->getSuccessor(1)))
+    return false;
+  auto *test = dyn_cast<ICmpInst>(hb->getCondition());
+  if (test == nullptr || !test->hasOneUse() ||
+      (test->getPredicate() != ICmpInst::ICMP_ULT && test->getPredicate() != ICmpInst::ICMP_NE))
+    return false;
+  auto *x = dyn_cast<PHINode>(test->getOperand(0));
+  if (x == nullptr || x->getParent() != h || !invariant(l, test->getOperand(1)))
+    return false;
+  // x = phi [start, pre], [x + 1, latch]
+  Value *next = x->getIncomingValueForBlock(l.getLoopLatch());
+  if (!match(next, m_Add(m_Specific(x), m_One())))
+    return false;
+  c.x = x;
+  c.exitTest = test;
+  c.end = test->getOperand(1);
+  for (BasicBlock *bb : l.blocks()) {
+    if (bb == h)
+      continue;
+    auto *br = dyn_cast<BranchInst>(bb->getTerminator());
+    if (br == nullptr || !br->isConditional())
+      continue;
+    auto *cmp = dyn_cast<ICmpInst>(br->getCondition());
+    if (cmp == nullptr)
+      continue;
+    Value *lhs = cmp->getOperand(0), *rhs = cmp->getOperand(1);
+    ICmpInst::Predicate p = cmp->getPredicate();
+    if (invariant(l, lhs)) {
+      std::swap(lhs, rhs);
+      p = ICmpInst::getSwappedPredicate(p);
+    }
+    if (!invariant(l, rhs) || (p != ICmpInst::ICMP_ULT && p != ICmpInst::ICMP_UGE) ||
+        lhs->getType() != x->getType())
+      continue;
+    Value *b = boundFor(l, x, lhs, rhs, pre->getTerminator());
+    if (b == nullptr)
+      continue;
+    c.branch = br;
+    c.bound = b;
+    c.belowIsTrue = p == ICmpInst::ICMP_ULT;
+    return true;
+  }
+  return false;
+}
+
+// pre -> A (x in [start, m), the branch folded one way) -> B (x in [m, end),
+// folded the other way) -> the loop's exit; m = umin(umax(bound, start), end).
+void splitLoop(Loop &l, Candidate &c) {
+  BasicBlock *h = l.getHeader(), *pre = l.getLoopPreheader();
+  Function *f = h->getParent();
+  IRBuilder<> ir(pre->getTerminator());
+  Value *start = c.x->getIncomingValueForBlock(pre);
+  Value *m = ir.CreateBinaryIntrinsic(
+      Intrinsic::umin, ir.CreateBinaryIntrinsic(Intrinsic::umax, c.bound, start), c.end, nullptr,
+      "split.at");
+
+  ValueToValueMapTy vm;
+  SmallVector<BasicBlock *, 16> clones;
+  for (BasicBlock *bb : l.blocks()) {
+    BasicBlock *nb = CloneBasicBlock(bb, vm, ".below", f);
+    vm[bb] = nb;
+    clones.push_back(nb);
+  }
+  remapInstructionsInBlocks(clones, vm);
+  auto *ah = cast<BasicBlock>(vm[h]);
+  BasicBlock *between = BasicBlock::Create(f->getContext(), "split.between", f, h);
+  BranchInst::Create(h, between);
+  // A: the header's test stops at m, and leaves to B.
+  cast<ICmpInst>(vm[c.exitTest])->setOperand(1, m);
+  cast<BranchInst>(ah->getTerminator())->setSuccessor(1, between);
+  cast<BranchInst>(vm[c.branch])->setCondition(ConstantInt::getBool(f->getContext(),
+                                                                    c.belowIsTrue));
+  // B goes on from A's last values.
+  for (PHINode &phi : h->phis()) {
+    int i = phi.getBasicBlockIndex(pre);
+    phi.setIncomingBlock(i, between);
+    phi.setIncomingValue(i, vm[&phi]);
+  }
+  c.branch->setCondition(ConstantInt::getBool(f->getContext(), !c.belowIsTrue));
+  pre->getTerminator()->replaceUsesOfWith(h, ah);
+}
+
+} // namespace
+
+unsigned splitLoopsAtBounds(Function &f, LoopInfo &li) {
+  SmallVector<Loop *, 8> loops;
+  for (Loop *l : li.getLoopsInPreorder())
+    if (l->getSubLoops().empty())
+      loops.push_back(l);
+  // All candidates first: splitting changes the function under LoopInfo.
+  SmallVector<std::pair<Loop *, Candidate>, 8> todo;
+  for (Loop *l : loops) {
+    Candidate c;
+    if (findCandidate(*l, c))
+      todo.push_back({l, c});
+  }
+  for (auto &t : todo)
+    splitLoop(*t.first, t.second);
+  return (unsigned)todo.size();
+}
+
+} // namespace anyhip

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Index-set splitting of thread loops at a uniform bound. In a tree
+// reduction's region, `if (tid < s) sh[tid] += sh[tid + s]` runs inside a
+// loop over every thread of the block: the work is s threads, the test is
+// paid by all, and the vectoriser's overlap check between sh[tid] (written
+// over the whole loop) and sh[tid + s] (read) fails, so the loop runs
+// scalar. Split at s, the first loop runs [0, s) with the test known true
+// (both ranges disjoint: it vectorises), the second [s, n) with it false.
+// LLVM 14's LoopBoundSplit does not take these loops (top-tested, unsigned
+// conditions).
+#ifndef ANYHIP_KERNEL_COMPILER_BOUND_SPLIT_H
+#define ANYHIP_KERNEL_COMPILER_BOUND_SPLIT_H
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Function.h>
+
+namespace anyhip {
+
+// Splits each innermost loop of f (top-tested, an induction variable x
+// stepping by one, `x <u end` or `x != end` in the header, its only exit)
+// at the first branch on `x <u b` or `x >=u b` (or x + c, with nuw) for a
+// loop-invariant b. Returns how many loops were split; the caller
+// recomputes its analyses when it is not 0.
+unsigned splitLoopsAtBounds(llvm::Function &f, llvm::LoopInfo &li);
+
+} // namespace anyhip
+
+#endif
