@@ -76,7 +76,8 @@ def classify(ctx, area):
     """Returns (tests, helpers, exes{name: src}, codeobjs) of one area, read from its files and
     CMakeLists.txt: test sources hold TEST_CASE; helpers (*common.cc, DriverContext.cc) are linked
     into each test of the area; add_executable() programs are built under their CMake name; other
-    sources with kernels are code objects for hipModuleLoad (hipcc --genco, <stem>.code); the
+    sources with kernels are code objects for hipModuleLoad (hipcc --genco, <stem>.code, and the
+    other names CMake's add_custom_target gives code objects of the same source); the
     *_negative_kernels.cc / *_error_kernels.cc sources are compile-failure inputs and are left
     alone."""
     d = os.path.join(ctx.catch, "unit", area)
@@ -100,7 +101,15 @@ def classify(ctx, area):
         elif re.search(r"(negative|error)_kernels|builtin_kernels", f):
             continue
         elif "__global__" in text or area == "module":
-            codeobjs.append(f)
+            codeobjs.append((os.path.splitext(f)[0] + ".code", f))
+    # Code objects CMake builds under another name from one of those sources
+    # (copiousArgKernel0.code ... from copiousArgKernel.cc, with AMD-only -mllvm flags that
+    # mean nothing here).
+    srcs = set(f for _, f in codeobjs)
+    for m in re.finditer(r"add_custom_target\(\s*([\w.]+\.code)\s+COMMAND[^)]*?--genco[^)]*?"
+                         r"/(\w+\.(?:cc|cpp))\s", cm):
+        if m.group(2) in srcs and (m.group(1), m.group(2)) not in codeobjs:
+            codeobjs.append((m.group(1), m.group(2)))
     return tests, helpers, exes, codeobjs
 
 
@@ -349,8 +358,8 @@ def main():
                     helper_objs.setdefault(a, []).append(o)
                 else:
                     print("warning: helper %s/%s does not compile" % (a, h))
-            extra = [pool.submit(build_extra, ctx, a, "code", os.path.splitext(c)[0] + ".code", c)
-                     for a, p in plan.items() for c in p[3]]
+            extra = [pool.submit(build_extra, ctx, a, "code", n, c)
+                     for a, p in plan.items() for n, c in p[3]]
             extra += [pool.submit(build_extra, ctx, a, "exe", n, s)
                       for a, p in plan.items() for n, s in p[2].items()]
             jobs = [pool.submit(build_test, ctx, a, t, main_objs, helper_objs.get(a, []))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Device code for the NVIDIA device. hipcc embeds each source's `nvcc --fatbin`
  * output in an .nv_fatbin section and a constructor hands it to
- * __ahRegisterFatbin; every image is loaded, eagerly, into every open device's
- * primary context. Kernels and device variables are found by symbol name: the
+ * __ahRegisterFatbin (hiprtc registers NVRTC's PTX the same way); every image
+ * is loaded, eagerly, into every open device's primary context. Kernels and device variables are found by symbol name: the
  * host function's (or host variable's) mangled name from the ELF symbol tables
  * is the name nvcc gave the device entity, searched in the images of the
  * loaded object (executable or library) that holds the host function, so two
@@ -117,11 +117,19 @@ static int reserve_modules(struct ah_nv_device *nd, size_t n) {
   return 1;
 }
 
+/* PTX text, NUL-terminated, as hiprtc puts NVRTC's output into a code object (the driver
+ * compiles it when the image is loaded). */
+static int is_ptx(const void *data, size_t size) {
+  const char *p = data;
+
+  return p[size - 1] == '\0' && strstr(p, ".version") != NULL && strstr(p, ".target") != NULL;
+}
+
 AH_EXPORT void __ahRegisterFatbin(const void *data, size_t size) {
   struct image *grown;
 
-  if (data == NULL || size < 16 || *(const uint32_t *)data != FATBIN_MAGIC)
-    return; /* not a fatbin: nothing of ours could have produced it */
+  if (data == NULL || size < 16 || (*(const uint32_t *)data != FATBIN_MAGIC && !is_ptx(data, size)))
+    return; /* not a fatbin nor PTX: nothing of ours could have produced it */
   pthread_mutex_lock(&reg_lock);
   if (nimages == images_cap) {
     size_t cap = images_cap ? images_cap * 2 : 8;

@@ -13,9 +13,9 @@
 extern "C" {
 #endif
 
-/* Registers one fatbin image (starting with the fatbin magic 0xBA55ED50).
- * Safe before any HIP call and from any thread; anything that is not a
- * fatbin is ignored. */
+/* Registers one fatbin image (starting with the fatbin magic 0xBA55ED50), or
+ * NUL-terminated PTX text (hiprtc's NVIDIA code). Safe before any HIP call and
+ * from any thread; anything else is ignored. */
 void __ahRegisterFatbin(const void *data, size_t size);
 
 #ifdef __cplusplus
