@@ -14,6 +14,7 @@
 #include "fault_capture.h"
 
 #include <chrono>
+#include <thread>
 #include <string>
 
 __global__ void spin_on_mate(volatile int *flag, int *out) {
@@ -24,6 +25,15 @@ __global__ void spin_on_mate(volatile int *flag, int *out) {
   }
   if (threadIdx.x == 64)
     *flag = 1;
+}
+
+// Each thread waits for the host's flag (at most ~2^36 reads, so that a
+// broken test cannot hang), then says it saw it.
+__global__ void until_host_stops(volatile int *stop, int *seen) {
+  unsigned long long n = 0;
+  while (*stop == 0 && ++n < (1ull << 36)) {
+  }
+  seen[threadIdx.x] = *stop;
 }
 
 __global__ void add_one(int *p) { p[blockIdx.x * blockDim.x + threadIdx.x] += 1; }
@@ -120,24 +130,28 @@ int main() {
     CHECK_HIP(hipGetLastError());
   } else {
     // A compiled block shows nothing between barriers: one that runs long
-    // (16 threads of 0.1 s, no barrier) is reported once, and left to end.
-    unsigned long long *o = nullptr, ho[16];
-    CHECK_HIP(hipMalloc(&o, 16 * sizeof(*o)));
-    unsigned long long each = calibrate(100);
+    // (its 16 threads wait for the host's stop flag, which the host sets
+    // 1.5 s after the launch: three times the limit) is reported once and
+    // left to end.
+    int *stop = nullptr, *seen = nullptr, hseen[16];
+    CHECK_HIP(hipMalloc(&stop, sizeof(int)));
+    CHECK_HIP(hipMalloc(&seen, 16 * sizeof(int)));
+    CHECK_HIP(hipMemset(stop, 0, sizeof(int)));
     hipError_t err = hipErrorUnknown;
     std::string report = ah_capture_stderr([&] {
-      long_threads<<<1, 16>>>(each, o);
+      until_host_stops<<<1, 16>>>((volatile int *)stop, seen);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      *(volatile int *)stop = 1; // CPU device memory is the host's
       err = hipDeviceSynchronize();
     });
     CHECK_HIP(err);
-    CHECK(has(report, "kernel 'long_threads(unsigned long long, unsigned long long*)': a compiled "
-                      "block has run "));
+    CHECK(has(report, "kernel 'until_host_stops(int volatile*, int*)': a compiled block has run "));
     CHECK(has(report, "ANYHIP_CPU_COMPILED=0 runs it on fibers"));
-    CHECK_HIP(hipMemcpy(ho, o, sizeof(ho), hipMemcpyDeviceToHost));
-    unsigned long long v = busy(each);
+    CHECK_HIP(hipMemcpy(hseen, seen, sizeof(hseen), hipMemcpyDeviceToHost));
     for (int i = 0; i < 16; i++)
-      CHECK_EQ(ho[i], v);
-    CHECK_HIP(hipFree(o));
+      CHECK_EQ(hseen[i], 1);
+    CHECK_HIP(hipFree(stop));
+    CHECK_HIP(hipFree(seen));
   }
 
   // The runtime goes on: launches, copies.
