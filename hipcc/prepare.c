@@ -14,7 +14,10 @@
  *     registered at the end of the file, under the same #if conditions and
  *     inside the same namespaces as its definition.
  *   - a template kernel's specialisation used by address, (const void *)k<T>,
- *     becomes ::anyhip::detail::registered(k<T>), which registers it;
+ *     becomes ::anyhip::detail::registered(k<T>), which registers it; a
+ *     template kernel's bare name given to the occupancy templates with the
+ *     pointer type, ::anyhip::detail::kernel_ref(lambda), which picks and
+ *     registers the specialisation that type names;
  *   - the user headers the source includes are prepared as well (one
  *     translation unit's files share what is known of kernels), each that
  *     changes written to a mirror directory that its #include lines name;
@@ -1960,6 +1963,69 @@ static int template_kernel_name(const struct ctx *cx, const char *name, size_t n
   return 0;
 }
 
+/* Whether the call whose argument list holds toks[i] (at its top level) is
+ * of a function named hipOccupancy* or hipFunc* (their C++ templates, which
+ * take the kernel as a typed pointer), explicit template arguments allowed. */
+static int in_kernel_query_call(const struct prep *p, size_t i) {
+  const struct ah_tokens *ts = &p->toks;
+  int depth = 0;
+  size_t j = i;
+
+  while (j > 0) {
+    const struct ah_token *t = &ts->t[--j];
+
+    if (is(p, t, ")") || is(p, t, "]") || is(p, t, "}"))
+      depth++;
+    else if (is(p, t, "(") || is(p, t, "[") || is(p, t, "{")) {
+      if (depth-- == 0)
+        break;
+    } else if (is(p, t, ";"))
+      return 0;
+  }
+  if (j == 0 || !is(p, &ts->t[j], "("))
+    return 0;
+  j--;
+  if (is(p, &ts->t[j], ">")) { /* f<void (*)(int *)>(...) */
+    int angle = 0;
+
+    for (; j > 0; j--) {
+      if (is(p, &ts->t[j], ">"))
+        angle++;
+      else if (is(p, &ts->t[j], "<") && --angle == 0)
+        break;
+      else if (is(p, &ts->t[j], ";") || is(p, &ts->t[j], "{"))
+        return 0;
+    }
+    if (j == 0)
+      return 0;
+    j--;
+  }
+  if (!is_ident(&ts->t[j]))
+    return 0;
+  return (ts->t[j].len >= 12 && memcmp(p->s + ts->t[j].off, "hipOccupancy", 12) == 0) ||
+         (ts->t[j].len >= 7 && memcmp(p->s + ts->t[j].off, "hipFunc", 7) == 0);
+}
+
+/* A template kernel named without template arguments as an argument of
+ * the occupancy or function-attribute templates, which the pointer type
+ * they are given resolves (hipOccupancyMaxPotentialBlockSize<void (*)(int *)>
+ * (&g, &b, k, 0, 0)), becomes ::anyhip::detail::kernel_ref([&](auto t) ->
+ * decltype(t) { return k; }): it converts to that pointer type by picking
+ * the specialisation as the plain name would, and registers it. */
+static void bare_template_arg(struct prep *p, size_t i) {
+  const struct ah_tokens *ts = &p->toks;
+
+  if (i == 0 || !(is(p, &ts->t[i - 1], ",") || is(p, &ts->t[i - 1], "(")) ||
+      !(is(p, &ts->t[i + 1], ",") || is(p, &ts->t[i + 1], ")")) ||
+      !template_kernel_name(p->cx, p->s + ts->t[i].off, ts->t[i].len) ||
+      !in_kernel_query_call(p, i))
+    return;
+  add_edit(p, ts->t[i].off, 0,
+           ah_xstrdup("::anyhip::detail::kernel_ref([&](auto __ah_t) -> decltype(__ah_t) { "
+                      "return "));
+  add_edit(p, ts->t[i].off + ts->t[i].len, 0, ah_xstrdup("; })"));
+}
+
 /* A template kernel's specialisation used other than in a launch or a call,
  * `(const void *)k<T>`, `reinterpret_cast<const void *>(&ns::k<T>)`, at
  * toks[i] (the name), becomes ::anyhip::detail::registered(&ns::k<T>): the
@@ -2038,8 +2104,10 @@ static void scan(struct prep *p) {
     }
     if (p->cx->target == AH_TARGET_CPU && is(p, t, "__shared__"))
       static_shared(p, ts, i);
-    if (p->cx->target == AH_TARGET_CPU && is_ident(t) && !ns)
+    if (p->cx->target == AH_TARGET_CPU && is_ident(t) && !ns) {
       by_address(p, i);
+      bare_template_arg(p, i);
+    }
     if (t->kind != AH_TOK_PUNCT)
       continue;
     if (is(p, t, "{")) {
