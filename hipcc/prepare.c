@@ -94,6 +94,7 @@ struct var {
   size_t nns;
   char *name;
   char *mangled; /* its symbol, as the compiler names it (what the ELF tables say) */
+  int managed;   /* __managed__: registered as managed memory too */
   size_t line;
   struct ah_strv conds;
 };
@@ -1338,7 +1339,7 @@ static int excluded_name(const struct prep *p, const struct ah_token *t) {
   return is_type_keyword(p, t) || is(p, t, "float") || is(p, t, "double") || is(p, t, "void");
 }
 
-static void add_var(struct prep *p, const struct ah_token *name, int internal) {
+static void add_var(struct prep *p, const struct ah_token *name, int internal, int managed) {
   struct var *v;
   char *qual;
   int c_linkage = 0;
@@ -1349,6 +1350,7 @@ static void add_var(struct prep *p, const struct ah_token *name, int internal) {
   v = &p->cx->vars[p->cx->nvars++];
   memset(v, 0, sizeof(*v));
   v->owner = p;
+  v->managed = managed;
   v->name = ah_xasprintf("%.*s", (int)name->len, p->s + name->off);
   v->line = line_of(p, name->off);
   qual = current_namespaces(p, &v->ns, &v->nns);
@@ -1370,14 +1372,14 @@ static void note_variables(struct prep *p, size_t a, size_t b, int at_brace) {
                                      "operator", "concept", "requires", "asm", "inline", NULL};
   const struct ah_tokens *ts = &p->toks;
   int dev = 0, internal = 0, vol = 0, base_cst = 0, cst = 0, angle = 0, ptr = 0, elab = 0;
-  int made_static = 0;
+  int made_static = 0, managed = 0;
   size_t k, prev = (size_t)-1, tag = (size_t)-1; /* tag: the S of `struct S` */
 
   for (k = a; k < b; k++) {
     const struct ah_token *t = &ts->t[k];
 
     if (is(p, t, "__device__") || is(p, t, "__constant__") || is(p, t, "__managed__"))
-      dev = 1;
+      dev = 1, managed |= is(p, t, "__managed__");
     else if (is(p, t, "static"))
       internal = 1;
     else if (is(p, t, "volatile"))
@@ -1444,7 +1446,7 @@ static void note_variables(struct prep *p, size_t a, size_t b, int at_brace) {
       add_edit(p, ts->t[at].off, 0, ah_xstrdup("static "));
       made_static = 1;
     }
-    add_var(p, &ts->t[prev], internal || (cst && !vol));
+    add_var(p, &ts->t[prev], internal || (cst && !vol), managed);
     /* Past its array bounds and initializer to the next `,`. */
     while (k < b && !is(p, &ts->t[k], ",")) {
       if (is(p, &ts->t[k], "(") || is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{"))
@@ -1550,8 +1552,9 @@ static void emit_registrations(struct ctx *cx, FILE *f) {
             f);
     /* `::x` at global scope: a using-directive there must not make x ambiguous. */
     stmt = ah_xasprintf("static int __ah_vreg_%zu __attribute__((unused)) = "
-                        "::anyhip::detail::register_variable(%s%s, \"%s\");",
-                        i, v->nns ? "" : "::", v->name, v->mangled);
+                        "::anyhip::detail::register_%svariable(%s%s, \"%s\");",
+                        i, v->managed ? "managed_" : "", v->nns ? "" : "::", v->name,
+                        v->mangled);
     emit_at(f, v->owner->qfile, v->ns, v->nns, &v->conds, v->line, stmt);
     free(stmt);
   }

@@ -130,7 +130,12 @@ struct ah_alloc {
   int origin;       /* AH_ORIGIN_*: who made the range (and so who may free it) */
 };
 /* ah_alloc.origin: ranges not made by an allocation call are not hipFree's. */
-enum { AH_ORIGIN_ALLOC = 0, AH_ORIGIN_VMM /* hipMemMap */, AH_ORIGIN_IPC /* hipIpcOpenMemHandle */ };
+enum {
+  AH_ORIGIN_ALLOC = 0,
+  AH_ORIGIN_VMM,     /* hipMemMap */
+  AH_ORIGIN_IPC,     /* hipIpcOpenMemHandle */
+  AH_ORIGIN_VARIABLE /* a __managed__ variable: the program's storage, never freed */
+};
 
 hipError_t ah_alloc_insert(const struct ah_alloc *a);
 /* Finds the allocation holding addr (device or host side); copies it to *out. */
@@ -139,6 +144,12 @@ int ah_alloc_find(const void *addr, struct ah_alloc *out);
 int ah_alloc_remove(const void *base, enum ah_mem_kind kind, struct ah_alloc *out);
 /* Removes every allocation of dev (hipDeviceReset); calls free_fn on each. */
 void ah_alloc_remove_device(struct ah_device *dev, void (*free_fn)(const struct ah_alloc *));
+/* A __managed__ variable hipcc registered (any time, before main too): once
+ * the devices are open (ah_alloc_publish_variables, at initialization) it is
+ * managed memory of device 0 when that device's memory is host memory, so
+ * hipMemset, hipStreamAttachMemAsync and hipPointerGetAttributes know it. */
+void ah_alloc_note_variable(const void *var, size_t size);
+void ah_alloc_publish_variables(void);
 
 /* ---- stream-ordered allocator (core/mempool.c) ------------------------- */
 

@@ -251,6 +251,12 @@ template <typename T> inline int register_variable(T &var, const char *name) {
   return 0;
 }
 
+/* The same for a __managed__ variable, which is managed memory as well. */
+template <typename T> inline int register_managed_variable(T &var, const char *name) {
+  __ahRegisterManagedVariable((const void *)__builtin_addressof(var), sizeof(T), name);
+  return 0;
+}
+
 } // namespace detail
 } // namespace anyhip
 
