@@ -74,8 +74,6 @@ struct block {
   enum bstate state;
   struct ah_device *free_dev; /* PENDING: the free's stream; FREE: where it ran, NULL for hipFree */
   void *free_q;
-  void *free_ev; /* free_dev's event recorded after the free on free_q (NULL: none): another
-                  * stream of that device that waits for it may take the block */
   uint64_t gen; /* bumped at each hand-out: a free op of an older use does nothing */
   int ops;      /* queued free ops that point at this block: it lives until they ran */
   struct block *next;
@@ -397,8 +395,6 @@ static void release(struct block *rel) {
     struct block *b = rel;
 
     rel = b->next;
-    if (b->free_ev != NULL)
-      (void)b->free_dev->backend->event_destroy(b->free_dev, b->free_ev);
     if (b->file != NULL)
       file_release(b);
     else if (b->ptr != NULL)
@@ -500,7 +496,6 @@ void ah_mempool_reset_device(struct ah_device *dev) {
           m->next = rel;
           rel = m;
           b->file = NULL; /* m's now */
-          b->free_ev = NULL;
         }
         b->state = B_DEAD;
         b->gen++;
@@ -549,17 +544,14 @@ static struct block *pick(struct ah_mempool *p, size_t need, struct ah_device *d
 
   for (struct block *b = p->blocks; b != NULL; b = b->next) {
     int same_stream = b->free_dev == dev && b->free_q == q;
-    /* Another stream of the device, made to wait for the free (CUDA's
-     * internal dependencies, hipMemPoolReuseAllowInternalDependencies). */
-    int by_wait = p->internal_deps && b->free_ev != NULL && b->free_dev == dev;
     int ok;
 
     if (b->bytes < need || b->bytes - need > need)
       continue;
     if (b->state == B_PENDING)
-      ok = same_stream || by_wait; /* stream order puts the new use after the free */
+      ok = same_stream; /* stream order puts the new use after the free */
     else if (b->state == B_FREE)
-      ok = p->opportunistic || same_stream || b->free_q == NULL || by_wait;
+      ok = p->opportunistic || same_stream || b->free_q == NULL;
     else
       ok = 0;
     if (ok && (best == NULL || b->bytes < best->bytes))
@@ -655,8 +647,6 @@ hipError_t ah_mempool_alloc(struct ah_mempool *p, size_t bytes, struct ah_device
                             void **out) {
   struct ah_alloc a = {0};
   struct block *b, saved;
-  void *ev = NULL; /* the free's event, when the block had one */
-  int wait = 0;
   size_t need;
   hipError_t err;
 
@@ -670,20 +660,10 @@ hipError_t ah_mempool_alloc(struct ah_mempool *p, size_t bytes, struct ah_device
   if (b != NULL) {
     saved = *b;
     count_use(p, b->bytes); /* used counts what the program holds: not pending frees */
-    /* The block is ours now, its event too: a free another stream has not
-     * reached yet is waited for on q. */
-    ev = b->free_ev;
-    b->free_ev = NULL;
-    saved.free_ev = NULL;
-    wait = ev != NULL && b->state == B_PENDING && !(b->free_dev == dev && b->free_q == q);
     b->state = B_USED;
     b->gen++;
   }
   pthread_mutex_unlock(&p->lock);
-  if (wait && dev->backend->queue_wait_event(dev, q, ev) != hipSuccess)
-    (void)dev->backend->event_sync(dev, ev); /* could not queue the wait: wait here */
-  if (ev != NULL)
-    (void)dev->backend->event_destroy(dev, ev);
   if (b == NULL) {
     err = grow(p, need, &b);
     if (err != hipSuccess)
@@ -725,40 +705,8 @@ static void free_op_run(void *data) {
   pthread_mutex_unlock(&p->lock);
 }
 
-/* An event recorded on q after the free of block b (use gen), so that another
- * stream of dev may take the block by waiting for it (pick()). Skipped when
- * the pool allows no such reuse, or the backend has no events. */
-static void record_free(struct ah_mempool *p, struct block *b, uint64_t gen,
-                        struct ah_device *dev, void *q) {
-  void *ev = NULL, *old = NULL;
-  int keep;
-
-  pthread_mutex_lock(&p->lock);
-  keep = p->internal_deps;
-  pthread_mutex_unlock(&p->lock);
-  if (keep && dev->backend->event_create != NULL && dev->backend->queue_wait_event != NULL &&
-      dev->backend->event_create(dev, hipEventDisableTiming, &ev) == hipSuccess &&
-      dev->backend->event_record(dev, q, ev) != hipSuccess) {
-    (void)dev->backend->event_destroy(dev, ev);
-    ev = NULL;
-  }
-  pthread_mutex_lock(&p->lock);
-  if (ev != NULL && b->gen == gen && b->state != B_USED && b->state != B_DEAD) {
-    old = b->free_ev; /* not handed out meanwhile: the block takes the event */
-    b->free_ev = ev;
-    ev = NULL;
-  }
-  b->ops--; /* ah_mempool_free's hold on b */
-  pthread_mutex_unlock(&p->lock);
-  if (old != NULL)
-    (void)dev->backend->event_destroy(dev, old);
-  if (ev != NULL)
-    (void)dev->backend->event_destroy(dev, ev);
-}
-
 hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
   struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
-  uint64_t gen;
   struct free_op *op = NULL;
   struct ah_mempool *p;
   struct ah_alloc a;
@@ -789,9 +737,8 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
    * longer holds the block, though the stream may still be using it. */
   b->state = B_PENDING;
   p->used -= b->bytes;
-  b->ops += 2; /* the free op's, and record_free's while it looks at b */
-  gen = b->gen;
-  *op = (struct free_op){b, gen};
+  b->ops++;
+  *op = (struct free_op){b, b->gen};
   pthread_mutex_unlock(&p->lock);
   cmd.host_fn.fn = free_op_run;
   cmd.host_fn.data = op;
@@ -800,13 +747,8 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
     /* Not queued: wait for the stream instead, then free at once. */
     (void)dev->backend->queue_sync(dev, q);
     free_op_run(op);
-    pthread_mutex_lock(&p->lock);
-    b->ops--;
-    pthread_mutex_unlock(&p->lock);
-    return err;
   }
-  record_free(p, b, gen, dev, q);
-  return hipSuccess;
+  return err;
 }
 
 /* ---- attributes and access ------------------------------------------------ */

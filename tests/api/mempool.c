@@ -145,8 +145,7 @@ AH_TEST(mempool_reuse_same_stream) {
 }
 
 /* Once a free has run, any stream may get the block (AllowOpportunistic,
- * on by default); with it and AllowInternalDependencies off, only the stream
- * that freed it. */
+ * on by default); with it off, only the stream that freed it. */
 AH_TEST(mempool_reuse_opportunistic) {
   uint64_t keep = UINT64_MAX;
   hipStream_t s1, s2;
@@ -170,10 +169,7 @@ AH_TEST(mempool_reuse_opportunistic) {
   CHECK_HIP(hipMemPoolSetAttribute(pool, hipMemPoolReuseAllowOpportunistic, &off));
   CHECK_HIP(hipMemPoolGetAttribute(pool, hipMemPoolReuseAllowOpportunistic, &on));
   CHECK_EQ(on, 0);
-  /* Freed on s2, not s1: taken by s1 only through a dependency on that free
-   * (AllowInternalDependencies, on by default), off here. */
-  CHECK_HIP(hipMemPoolSetAttribute(pool, hipMemPoolReuseAllowInternalDependencies, &off));
-  CHECK_HIP(hipMallocFromPoolAsync(&c, 8 * KB, pool, s1));
+  CHECK_HIP(hipMallocFromPoolAsync(&c, 8 * KB, pool, s1)); /* freed on s2, not s1 */
   CHECK(c != a);
   CHECK_HIP(hipMallocFromPoolAsync(&b, 8 * KB, pool, s2)); /* s2 freed it: fine */
   CHECK(b == a);
@@ -182,60 +178,6 @@ AH_TEST(mempool_reuse_opportunistic) {
   CHECK_HIP(hipFreeAsync(c, s1));
   CHECK_HIP(hipDeviceSynchronize());
   CHECK_HIP(hipMemPoolDestroy(pool));
-  CHECK_HIP(hipStreamDestroy(s1));
-  CHECK_HIP(hipStreamDestroy(s2));
-  return AH_PASS;
-}
-
-/* A block whose free another stream has not reached yet goes to a second
- * stream of the device that is made to wait for that free
- * (AllowInternalDependencies, on by default: CUDA's rule; ROCm's unit suite's
- * Opportunistic and EventDependencies cases): the second stream's work on it
- * runs after the first stream's. With the attribute off, it gets new memory. */
-AH_TEST(mempool_reuse_internal_deps) {
-  struct gate g = GATE_INIT;
-  unsigned *out1, *out2;
-  hipStream_t s1, s2;
-  hipMemPool_t pool;
-  void *a, *b, *c;
-  int on = -1, off = 0;
-
-  CHECK_HIP(new_pool(&pool));
-  CHECK_HIP(hipMemPoolGetAttribute(pool, hipMemPoolReuseAllowInternalDependencies, &on));
-  CHECK_EQ(on, 1);
-  CHECK_HIP(hipStreamCreateWithFlags(&s1, hipStreamNonBlocking));
-  CHECK_HIP(hipStreamCreateWithFlags(&s2, hipStreamNonBlocking));
-  CHECK_HIP(hipHostMalloc((void **)&out1, 4 * KB, 0));
-  CHECK_HIP(hipHostMalloc((void **)&out2, 4 * KB, 0));
-  CHECK_HIP(hipLaunchHostFunc(s1, gate_fn, &g)); /* s1 holds until the gate opens */
-  CHECK_HIP(hipMallocFromPoolAsync(&a, 4 * KB, pool, s1));
-  CHECK_HIP(hipMemsetD32Async(a, 7, KB, s1));
-  CHECK_HIP(hipMemcpyAsync(out1, a, 4 * KB, hipMemcpyDeviceToHost, s1));
-  CHECK_HIP(hipFreeAsync(a, s1));
-  CHECK_HIP(hipMallocFromPoolAsync(&b, 4 * KB, pool, s2));
-  CHECK(b == a);
-  CHECK_HIP(hipMemsetD32Async(b, 9, KB, s2));
-  CHECK_HIP(hipMemcpyAsync(out2, b, 4 * KB, hipMemcpyDeviceToHost, s2));
-  sleep_ms(50);
-  CHECK_EQ(hipStreamQuery(s2), hipErrorNotReady); /* waits for s1's free */
-  gate_open(&g);
-  CHECK_HIP(hipStreamSynchronize(s2));
-  for (unsigned i = 0; i < KB; i++) {
-    CHECK_EQ(out1[i], 7u);
-    CHECK_EQ(out2[i], 9u);
-  }
-  /* Off (with AllowOpportunistic, as the free may have run by then): a free
-   * of another stream is not taken. */
-  CHECK_HIP(hipMemPoolSetAttribute(pool, hipMemPoolReuseAllowInternalDependencies, &off));
-  CHECK_HIP(hipMemPoolSetAttribute(pool, hipMemPoolReuseAllowOpportunistic, &off));
-  CHECK_HIP(hipFreeAsync(b, s2));
-  CHECK_HIP(hipMallocFromPoolAsync(&c, 4 * KB, pool, s1));
-  CHECK(c != b);
-  CHECK_HIP(hipFreeAsync(c, s1));
-  CHECK_HIP(hipDeviceSynchronize());
-  CHECK_HIP(hipMemPoolDestroy(pool));
-  CHECK_HIP(hipHostFree(out1));
-  CHECK_HIP(hipHostFree(out2));
   CHECK_HIP(hipStreamDestroy(s1));
   CHECK_HIP(hipStreamDestroy(s2));
   return AH_PASS;
