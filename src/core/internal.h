@@ -107,6 +107,9 @@ struct ah_event {
   unsigned flags;
   atomic_int recorded; /* hipEventElapsedTime needs both; set by concurrent records */
   struct ah_ipc_event *ipc; /* shared with other processes (src/api/hip_ipc.c), or NULL */
+  /* The last record's queue and the pool frees it follows (core/mempool.c). */
+  void *pool_q;
+  uint64_t pool_seq;
 };
 
 /* Resolves a user stream handle: NULL and hipStreamLegacy are the current
@@ -159,6 +162,11 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q);
 /* After a successful stream, event or device sync: pools of dev give back
  * freed memory above their release threshold. Cheap when no pool is used. */
 void ah_mempool_sync(struct ah_device *dev);
+/* Event dependencies (hipMemPoolReuseFollowEventDependencies): a record of
+ * e on queue q notes the pool frees queued on q so far; a wait of queue q on
+ * e makes q ordered after them (and after what e's queue was ordered after). */
+void ah_mempool_note_record(struct ah_event *e, void *q);
+void ah_mempool_note_wait(void *q, const struct ah_event *e);
 /* hipDeviceReset, after the device sync: drops dev's pools and their memory. */
 void ah_mempool_reset_device(struct ah_device *dev);
 

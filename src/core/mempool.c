@@ -74,6 +74,7 @@ struct block {
   enum bstate state;
   struct ah_device *free_dev; /* PENDING: the free's stream; FREE: where it ran, NULL for hipFree */
   void *free_q;
+  uint64_t free_seq; /* the free's number (free_seq below): for event dependencies */
   uint64_t gen; /* bumped at each hand-out: a free op of an older use does nothing */
   int ops;      /* queued free ops that point at this block: it lives until they ran */
   struct block *next;
@@ -529,6 +530,128 @@ void ah_mempool_reset_device(struct ah_device *dev) {
   release(rel);
 }
 
+/* ---- event dependencies ----------------------------------------------------- */
+
+/* hipMemPoolReuseFollowEventDependencies: a block freed on queue A and not
+ * yet reached there may go to queue B when B already waits for that free:
+ * B waited on an event recorded on A after the free. Every hipFreeAsync gets
+ * a number from one process-wide counter; each queue remembers the number of
+ * its last free, and for the queues it waited on, the last free number it is
+ * ordered after. Numbers only grow, so a queue address reused by a new stream
+ * never inherits an old order. A queue keeps at most DEP_MAX such entries
+ * (the oldest goes: only a reuse is lost). */
+#define DEP_MAX 16
+
+struct dep {
+  void *q;
+  uint64_t upto;
+};
+
+struct qdeps {
+  void *q;
+  uint64_t last_free; /* the number of the last free queued on q */
+  int n;
+  struct dep d[DEP_MAX];
+  struct qdeps *next;
+};
+
+static pthread_mutex_t deps_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct qdeps *qdeps;
+static uint64_t free_seq;
+
+/* deps_lock held; NULL when out of memory (nothing is then known). */
+static struct qdeps *qdeps_of(void *q, int make) {
+  struct qdeps *d;
+
+  for (d = qdeps; d != NULL; d = d->next)
+    if (d->q == q)
+      return d;
+  if (!make || (d = calloc(1, sizeof(*d))) == NULL)
+    return NULL;
+  d->q = q;
+  d->next = qdeps;
+  qdeps = d;
+  return d;
+}
+
+/* deps_lock held. */
+static void dep_raise(struct qdeps *d, void *q, uint64_t upto) {
+  int i;
+
+  if (upto == 0 || q == d->q)
+    return;
+  for (i = 0; i < d->n; i++)
+    if (d->d[i].q == q) {
+      if (d->d[i].upto < upto)
+        d->d[i].upto = upto;
+      return;
+    }
+  if (d->n == DEP_MAX) { /* the oldest goes */
+    memmove(&d->d[0], &d->d[1], (DEP_MAX - 1) * sizeof(d->d[0]));
+    d->n--;
+  }
+  d->d[d->n++] = (struct dep){q, upto};
+}
+
+/* A number for a free queued on q. */
+static uint64_t note_free(void *q) {
+  struct qdeps *d;
+  uint64_t n;
+
+  pthread_mutex_lock(&deps_lock);
+  n = ++free_seq;
+  d = qdeps_of(q, 1);
+  if (d != NULL)
+    d->last_free = n;
+  pthread_mutex_unlock(&deps_lock);
+  return n;
+}
+
+/* Whether queue q is ordered after free number `seq` queued on free_q. */
+static int ordered_after(void *q, void *free_q, uint64_t seq) {
+  struct qdeps *d;
+  int yes = 0;
+
+  pthread_mutex_lock(&deps_lock);
+  d = qdeps_of(q, 0);
+  for (int i = 0; d != NULL && i < d->n && !yes; i++)
+    yes = d->d[i].q == free_q && d->d[i].upto >= seq;
+  pthread_mutex_unlock(&deps_lock);
+  return yes;
+}
+
+void ah_mempool_note_record(struct ah_event *e, void *q) {
+  struct qdeps *d;
+
+  if (!atomic_load_explicit(&any_pool, memory_order_relaxed)) {
+    e->pool_q = NULL;
+    return;
+  }
+  pthread_mutex_lock(&deps_lock);
+  d = qdeps_of(q, 0);
+  e->pool_q = q;
+  e->pool_seq = d != NULL ? d->last_free : 0;
+  pthread_mutex_unlock(&deps_lock);
+}
+
+void ah_mempool_note_wait(void *q, const struct ah_event *e) {
+  struct qdeps *d, *src;
+
+  if (e->pool_q == NULL || !atomic_load_explicit(&any_pool, memory_order_relaxed))
+    return;
+  pthread_mutex_lock(&deps_lock);
+  src = qdeps_of(e->pool_q, 0);
+  d = qdeps_of(q, 1);
+  if (d != NULL) {
+    dep_raise(d, e->pool_q, e->pool_seq);
+    /* What the recording queue was ordered after (as of now: a wait it
+     * queued after the record only ever adds order). */
+    for (int i = 0; src != NULL && i < src->n; i++)
+      dep_raise(d, src->d[i].q, src->d[i].upto);
+  }
+  pthread_mutex_unlock(&deps_lock);
+}
+
 /* ---- allocation ----------------------------------------------------------- */
 
 static void count_use(struct ah_mempool *p, size_t bytes) {
@@ -548,8 +671,13 @@ static struct block *pick(struct ah_mempool *p, size_t need, struct ah_device *d
 
     if (b->bytes < need || b->bytes - need > need)
       continue;
+    /* Stream order puts the new use after the free: the same stream, or
+     * (FollowEventDependencies) one that waited for the free. */
+    if (!same_stream && b->free_q != NULL && b->free_seq != 0 && b->free_dev == dev &&
+        p->follow_events && (b->state == B_PENDING || b->state == B_FREE))
+      same_stream = ordered_after(q, b->free_q, b->free_seq);
     if (b->state == B_PENDING)
-      ok = same_stream; /* stream order puts the new use after the free */
+      ok = same_stream;
     else if (b->state == B_FREE)
       ok = p->opportunistic || same_stream || b->free_q == NULL;
     else
@@ -707,6 +835,7 @@ static void free_op_run(void *data) {
 
 hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
   struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
+  uint64_t seq;
   struct free_op *op = NULL;
   struct ah_mempool *p;
   struct ah_alloc a;
@@ -717,6 +846,7 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
     return hipErrorInvalidValue;
   if (q != NULL && (op = malloc(sizeof(*op))) == NULL)
     return hipErrorOutOfMemory;
+  seq = q != NULL ? note_free(q) : 0; /* numbered before it is queued: a later record sees it */
   /* Whoever removes the map's record owns the free: a second free fails. */
   if (!ah_alloc_remove(ptr, AH_MEM_DEVICE, &a) || a.pool_block == NULL) {
     free(op);
@@ -727,6 +857,7 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
   pthread_mutex_lock(&p->lock);
   b->free_dev = dev;
   b->free_q = q;
+  b->free_seq = 0;
   if (q == NULL) {
     b->state = B_FREE;
     p->used -= b->bytes;
@@ -737,6 +868,7 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
    * longer holds the block, though the stream may still be using it. */
   b->state = B_PENDING;
   p->used -= b->bytes;
+  b->free_seq = seq;
   b->ops++;
   *op = (struct free_op){b, b->gen};
   pthread_mutex_unlock(&p->lock);
