@@ -12,6 +12,7 @@
 #include "../core/stream.h"
 #include "launch_internal.h"
 #include "mem_internal.h"
+#include "../os/symbols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,10 +116,13 @@ static hipError_t copy1d_spec(void *dst, const void *src, size_t count, hipMemcp
 
 /* A copy to or from a device variable (at offset into it) on the current
  * device: a 1D copy node of the variable's device address, checked as
- * hipMemcpyTo/FromSymbol checks it. */
+ * hipMemcpyTo/FromSymbol checks it, and as AMD's node functions check the
+ * other pointer (below). */
 static hipError_t symbol_spec(const void *symbol, void *mem, size_t count, size_t offset,
                               hipMemcpyKind kind, int to_symbol, struct ah_gspec *s) {
   struct ah_device *dev = ah_current_device();
+  struct ah_symbol sym;
+  struct ah_alloc a;
   void *addr;
   size_t size;
   hipError_t err;
@@ -142,6 +146,13 @@ static hipError_t symbol_spec(const void *symbol, void *mem, size_t count, size_
     return hipErrorInvalidMemcpyDirection;
   if (kind == hipMemcpyDeviceToDeviceNoCU)
     kind = hipMemcpyDeviceToDevice;
+  /* A device variable's own address as the other side of a device-to-device
+   * copy: in HIP that is the variable's host shadow, no device memory, and
+   * AMD's runtime refuses it (on the CPU device it would be the variable's
+   * storage). A __managed__ variable is managed memory, and allowed. */
+  if (kind == hipMemcpyDeviceToDevice && ah_symbol_registered(mem, &sym) &&
+      !(ah_alloc_find(mem, &a) && a.kind == AH_MEM_MANAGED))
+    return hipErrorInvalidValue;
   addr = (char *)addr + offset;
   return to_symbol ? copy1d_spec(addr, mem, count, kind, s)
                    : copy1d_spec(mem, addr, count, kind, s);
