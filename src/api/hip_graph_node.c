@@ -12,7 +12,6 @@
 #include "../core/stream.h"
 #include "launch_internal.h"
 #include "mem_internal.h"
-#include "../os/symbols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +120,6 @@ static hipError_t copy1d_spec(void *dst, const void *src, size_t count, hipMemcp
 static hipError_t symbol_spec(const void *symbol, void *mem, size_t count, size_t offset,
                               hipMemcpyKind kind, int to_symbol, struct ah_gspec *s) {
   struct ah_device *dev = ah_current_device();
-  struct ah_symbol sym;
   struct ah_alloc a;
   void *addr;
   size_t size;
@@ -146,12 +144,12 @@ static hipError_t symbol_spec(const void *symbol, void *mem, size_t count, size_
     return hipErrorInvalidMemcpyDirection;
   if (kind == hipMemcpyDeviceToDeviceNoCU)
     kind = hipMemcpyDeviceToDevice;
-  /* A device variable's own address as the other side of a device-to-device
-   * copy: in HIP that is the variable's host shadow, no device memory, and
-   * AMD's runtime refuses it (on the CPU device it would be the variable's
-   * storage). A __managed__ variable is managed memory, and allowed. */
-  if (kind == hipMemcpyDeviceToDevice && ah_symbol_registered(mem, &sym) &&
-      !(ah_alloc_find(mem, &a) && a.kind == AH_MEM_MANAGED))
+  /* The other side of a device-to-device copy must be memory the runtime
+   * allocated (AMD's check): not pageable host memory, and not a device
+   * variable's own address, which in HIP is the variable's host shadow (on
+   * the CPU device it would be the variable's storage). A __managed__
+   * variable is managed memory, and allowed. */
+  if (kind == hipMemcpyDeviceToDevice && !ah_alloc_find(mem, &a))
     return hipErrorInvalidValue;
   addr = (char *)addr + offset;
   return to_symbol ? copy1d_spec(addr, mem, count, kind, s)
@@ -919,9 +917,15 @@ AH_EXPORT hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec,
                                                      hipMemcpy3DParms *pNodeParams) {
   struct ah_gspec s;
 
+  hipError_t err;
+
   AH_ENTER();
   AH_REQUIRE_OK(exec_handles(hGraphExec, node, hipGraphNodeTypeMemcpy));
-  AH_REQUIRE_OK(copy3d_spec(pNodeParams, &s));
+  /* A pitch smaller than the row is an invalid value here (AMD's code for
+   * this setter; hipGraphMemcpyNodeSetParams and hipMemcpy3D say
+   * hipErrorInvalidPitchValue). */
+  err = copy3d_spec(pNodeParams, &s);
+  AH_REQUIRE_OK(err == hipErrorInvalidPitchValue ? hipErrorInvalidValue : err);
   AH_RETURN(exec_set_spec(hGraphExec, node, &s));
 }
 

@@ -200,7 +200,8 @@ static void symbol_nodes() {
              hipErrorInvalidValue); // not a copy node
   // Another device variable's own address as the other side of a
   // device-to-device copy: its host shadow in HIP, refused as on AMD's
-  // runtime; device memory and a __managed__ variable are fine.
+  // runtime (the side must be memory the runtime allocated); device memory
+  // and a __managed__ variable are fine.
   EXPECT_ERR(hipGraphAddMemcpyNodeToSymbol(&bad, g, nullptr, 0, HIP_SYMBOL(table), other_table,
                                            4, 0, hipMemcpyDeviceToDevice),
              hipErrorInvalidValue);
@@ -209,6 +210,10 @@ static void symbol_nodes() {
              hipErrorInvalidValue);
   EXPECT_ERR(hipGraphMemcpyNodeSetParamsFromSymbol(from, other_table + 1, HIP_SYMBOL(table), 4,
                                                    0, hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  // Pageable host memory as a device-to-device copy's side: refused too.
+  EXPECT_ERR(hipGraphMemcpyNodeSetParamsToSymbol(to, HIP_SYMBOL(table), src.data(), 4, 0,
+                                                 hipMemcpyDeviceToDevice),
              hipErrorInvalidValue);
   {
     int *dmem = nullptr;
