@@ -235,8 +235,15 @@ hipError_t ah_pointer_attribute(void *data, hipPointer_attribute attribute, hipD
   case HIP_POINTER_ATTRIBUTE_DEVICE_POINTER:
     *(void **)data = (char *)a.device_ptr + off;
     return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_HOST_POINTER: /* NULL for device memory, as HIP */
-    *(void **)data = a.host_ptr != NULL ? (char *)a.host_ptr + off : NULL;
+  case HIP_POINTER_ATTRIBUTE_HOST_POINTER: /* device memory has none (AMD's and CUDA's code) */
+    if (a.host_ptr == NULL)
+      return hipErrorInvalidValue;
+    *(void **)data = (char *)a.host_ptr + off;
+    return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_BUFFER_ID:
+    /* A 32-bit number, as AMD's runtime writes it (hip-tests reads an
+     * unsigned int; CUDA's is 64-bit): unique to the allocation. */
+    *(uint32_t *)data = a.id;
     return hipSuccess;
   case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: /* synchronous copies always are */
   case HIP_POINTER_ATTRIBUTE_MAPPED:
@@ -258,7 +265,7 @@ hipError_t ah_pointer_attribute(void *data, hipPointer_attribute attribute, hipD
     *(unsigned *)data =
         a.kind == AH_MEM_REGISTERED && (a.flags & hipHostRegisterReadOnly) ? 1 : 3;
     return hipSuccess;
-  default: /* contexts, P2P tokens, buffer ids, IPC, handle types, RDMA, pools */
+  default: /* contexts, P2P tokens, IPC, handle types, RDMA, pools */
     return hipErrorNotSupported;
   }
 }

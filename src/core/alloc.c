@@ -48,6 +48,9 @@ static int cmp_other(const void *x, const void *y) {
 /* Inserts a copy of *a. Returns hipErrorHostMemoryAlreadyRegistered when the
  * range overlaps one already in the map (hipHostRegister reports exactly
  * that; other callers treat it as a failed allocation). */
+/* Buffer ids: never 0, wrapping after 4 billion allocations. */
+static atomic_uint next_id;
+
 hipError_t ah_alloc_insert(const struct ah_alloc *a) {
   struct rec *r = calloc(1, sizeof(*r));
   uintptr_t other;
@@ -57,6 +60,7 @@ hipError_t ah_alloc_insert(const struct ah_alloc *a) {
   if (r == NULL)
     return hipErrorOutOfMemory;
   r->a = *a;
+  r->a.id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed) + 1;
   r->len = a->bytes ? a->bytes : 1;
   r->key[0] = a->base;
   other = (uintptr_t)a->device_ptr;

@@ -131,6 +131,7 @@ struct ah_alloc {
   size_t pitch;     /* hipMallocPitch, else 0 */
   void *pool_block; /* hipMallocAsync memory: its block in core/mempool.c, else NULL */
   int origin;       /* AH_ORIGIN_*: who made the range (and so who may free it) */
+  uint32_t id;      /* set by ah_alloc_insert: unique in the process (HIP_POINTER_ATTRIBUTE_BUFFER_ID) */
 };
 /* ah_alloc.origin: ranges not made by an allocation call are not hipFree's. */
 enum {
