@@ -189,15 +189,22 @@ AH_EXPORT hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, 
   AH_REQUIRE(s != NULL || flags != hipMemAttachSingle, hipErrorInvalidValue);
   dev = s != NULL ? s->dev : ah_current_device();
   AH_REQUIRE(dev != NULL, hipErrorNoDevice);
-  /* Only managed memory (hipMallocManaged, a __managed__ variable), attached
-   * whole: length 0 or the allocation's size. System memory is refused even
-   * where the device reaches pageable memory, as AMD's runtime does (CUDA
-   * accepts it there; docs/semantics.md). */
-  AH_REQUIRE(ah_alloc_find(dev_ptr, &a) && a.kind == AH_MEM_MANAGED, hipErrorInvalidValue);
-  AH_REQUIRE(length == 0 || length == a.bytes, hipErrorInvalidValue);
-  if (a.dev->backend != dev->backend)
-    return hipSuccess;
-  h.ptr = (const void *)a.base;
+  if (ah_alloc_find(dev_ptr, &a)) {
+    /* Managed memory (hipMallocManaged, a __managed__ variable) is attached
+     * whole: length 0 or the allocation's size (docs/semantics.md). */
+    AH_REQUIRE(a.kind == AH_MEM_MANAGED, hipErrorInvalidValue);
+    AH_REQUIRE(length == 0 || length == a.bytes, hipErrorInvalidValue);
+    if (a.dev->backend != dev->backend)
+      return hipSuccess;
+    h.ptr = (const void *)a.base;
+  } else {
+    /* System memory, where the device reaches pageable memory (CUDA's rule,
+     * and AMD's on such a device: ROCm's unit suite attaches malloc memory
+     * when hipDeviceAttributePageableMemoryAccess is set). */
+    AH_REQUIRE(dev->props.pageableMemoryAccess, hipErrorInvalidValue);
+    AH_REQUIRE(length != 0, hipErrorInvalidValue);
+    AH_REQUIRE(length - 1 <= UINTPTR_MAX - (uintptr_t)dev_ptr, hipErrorInvalidValue);
+  }
   h.q = s != NULL ? s->queue : dev->null_queue;
   h.flags = flags;
   AH_RETURN(tell_device(dev, NULL, &h));

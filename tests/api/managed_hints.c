@@ -470,13 +470,14 @@ AH_TEST(managed_stream_attach) {
             hipErrorInvalidValue);
   CHECK_ERR(hipStreamAttachMemAsync(s, d, 0, hipMemAttachSingle), hipErrorInvalidValue);
   CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
-  /* System memory is refused even where the device reaches pageable memory
-   * (AMD's rule; CUDA accepts it there: docs/semantics.md). */
   m = malloc(N);
   CHECK(m != NULL);
-  CHECK_ERR(hipStreamAttachMemAsync(s, m, 0, hipMemAttachSingle), hipErrorInvalidValue);
-  CHECK_ERR(hipStreamAttachMemAsync(s, m, N, hipMemAttachSingle), hipErrorInvalidValue);
-  (void)prop;
+  if (prop.pageableMemoryAccess) {
+    CHECK_ERR(hipStreamAttachMemAsync(s, m, 0, hipMemAttachSingle), hipErrorInvalidValue);
+    CHECK_HIP(hipStreamAttachMemAsync(s, m, N, hipMemAttachSingle));
+  } else {
+    CHECK_ERR(hipStreamAttachMemAsync(s, m, N, hipMemAttachSingle), hipErrorInvalidValue);
+  }
   free(m);
   CHECK_HIP(hipStreamDestroy(s));
   CHECK_ERR(hipStreamAttachMemAsync(s, p, 0, hipMemAttachGlobal), hipErrorContextIsDestroyed);
