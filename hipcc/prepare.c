@@ -14,7 +14,10 @@
  *     registered at the end of the file, under the same #if conditions and
  *     inside the same namespaces as its definition.
  *   - a template kernel's specialisation used by address, (const void *)k<T>,
- *     becomes ::anyhip::detail::registered(k<T>), which registers it;
+ *     becomes ::anyhip::detail::registered(k<T>), which registers it; a
+ *     template kernel's bare name given to the occupancy templates with the
+ *     pointer type, ::anyhip::detail::kernel_ref(lambda), which picks and
+ *     registers the specialisation that type names;
  *   - the user headers the source includes are prepared as well (one
  *     translation unit's files share what is known of kernels), each that
  *     changes written to a mirror directory that its #include lines name;
@@ -91,6 +94,7 @@ struct var {
   size_t nns;
   char *name;
   char *mangled; /* its symbol, as the compiler names it (what the ELF tables say) */
+  int managed;   /* __managed__: registered as managed memory too */
   size_t line;
   struct ah_strv conds;
 };
@@ -1335,7 +1339,7 @@ static int excluded_name(const struct prep *p, const struct ah_token *t) {
   return is_type_keyword(p, t) || is(p, t, "float") || is(p, t, "double") || is(p, t, "void");
 }
 
-static void add_var(struct prep *p, const struct ah_token *name, int internal) {
+static void add_var(struct prep *p, const struct ah_token *name, int internal, int managed) {
   struct var *v;
   char *qual;
   int c_linkage = 0;
@@ -1346,6 +1350,7 @@ static void add_var(struct prep *p, const struct ah_token *name, int internal) {
   v = &p->cx->vars[p->cx->nvars++];
   memset(v, 0, sizeof(*v));
   v->owner = p;
+  v->managed = managed;
   v->name = ah_xasprintf("%.*s", (int)name->len, p->s + name->off);
   v->line = line_of(p, name->off);
   qual = current_namespaces(p, &v->ns, &v->nns);
@@ -1367,14 +1372,14 @@ static void note_variables(struct prep *p, size_t a, size_t b, int at_brace) {
                                      "operator", "concept", "requires", "asm", "inline", NULL};
   const struct ah_tokens *ts = &p->toks;
   int dev = 0, internal = 0, vol = 0, base_cst = 0, cst = 0, angle = 0, ptr = 0, elab = 0;
-  int made_static = 0;
+  int made_static = 0, managed = 0;
   size_t k, prev = (size_t)-1, tag = (size_t)-1; /* tag: the S of `struct S` */
 
   for (k = a; k < b; k++) {
     const struct ah_token *t = &ts->t[k];
 
     if (is(p, t, "__device__") || is(p, t, "__constant__") || is(p, t, "__managed__"))
-      dev = 1;
+      dev = 1, managed |= is(p, t, "__managed__");
     else if (is(p, t, "static"))
       internal = 1;
     else if (is(p, t, "volatile"))
@@ -1441,7 +1446,7 @@ static void note_variables(struct prep *p, size_t a, size_t b, int at_brace) {
       add_edit(p, ts->t[at].off, 0, ah_xstrdup("static "));
       made_static = 1;
     }
-    add_var(p, &ts->t[prev], internal || (cst && !vol));
+    add_var(p, &ts->t[prev], internal || (cst && !vol), managed);
     /* Past its array bounds and initializer to the next `,`. */
     while (k < b && !is(p, &ts->t[k], ",")) {
       if (is(p, &ts->t[k], "(") || is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{"))
@@ -1547,8 +1552,9 @@ static void emit_registrations(struct ctx *cx, FILE *f) {
             f);
     /* `::x` at global scope: a using-directive there must not make x ambiguous. */
     stmt = ah_xasprintf("static int __ah_vreg_%zu __attribute__((unused)) = "
-                        "::anyhip::detail::register_variable(%s%s, \"%s\");",
-                        i, v->nns ? "" : "::", v->name, v->mangled);
+                        "::anyhip::detail::register_%svariable(%s%s, \"%s\");",
+                        i, v->managed ? "managed_" : "", v->nns ? "" : "::", v->name,
+                        v->mangled);
     emit_at(f, v->owner->qfile, v->ns, v->nns, &v->conds, v->line, stmt);
     free(stmt);
   }
@@ -1960,6 +1966,69 @@ static int template_kernel_name(const struct ctx *cx, const char *name, size_t n
   return 0;
 }
 
+/* Whether the call whose argument list holds toks[i] (at its top level) is
+ * of a function named hipOccupancy* or hipFunc* (their C++ templates, which
+ * take the kernel as a typed pointer), explicit template arguments allowed. */
+static int in_kernel_query_call(const struct prep *p, size_t i) {
+  const struct ah_tokens *ts = &p->toks;
+  int depth = 0;
+  size_t j = i;
+
+  while (j > 0) {
+    const struct ah_token *t = &ts->t[--j];
+
+    if (is(p, t, ")") || is(p, t, "]") || is(p, t, "}"))
+      depth++;
+    else if (is(p, t, "(") || is(p, t, "[") || is(p, t, "{")) {
+      if (depth-- == 0)
+        break;
+    } else if (is(p, t, ";"))
+      return 0;
+  }
+  if (j == 0 || !is(p, &ts->t[j], "("))
+    return 0;
+  j--;
+  if (is(p, &ts->t[j], ">")) { /* f<void (*)(int *)>(...) */
+    int angle = 0;
+
+    for (; j > 0; j--) {
+      if (is(p, &ts->t[j], ">"))
+        angle++;
+      else if (is(p, &ts->t[j], "<") && --angle == 0)
+        break;
+      else if (is(p, &ts->t[j], ";") || is(p, &ts->t[j], "{"))
+        return 0;
+    }
+    if (j == 0)
+      return 0;
+    j--;
+  }
+  if (!is_ident(&ts->t[j]))
+    return 0;
+  return (ts->t[j].len >= 12 && memcmp(p->s + ts->t[j].off, "hipOccupancy", 12) == 0) ||
+         (ts->t[j].len >= 7 && memcmp(p->s + ts->t[j].off, "hipFunc", 7) == 0);
+}
+
+/* A template kernel named without template arguments as an argument of
+ * the occupancy or function-attribute templates, which the pointer type
+ * they are given resolves (hipOccupancyMaxPotentialBlockSize<void (*)(int *)>
+ * (&g, &b, k, 0, 0)), becomes ::anyhip::detail::kernel_ref([&](auto t) ->
+ * decltype(t) { return k; }): it converts to that pointer type by picking
+ * the specialisation as the plain name would, and registers it. */
+static void bare_template_arg(struct prep *p, size_t i) {
+  const struct ah_tokens *ts = &p->toks;
+
+  if (i == 0 || !(is(p, &ts->t[i - 1], ",") || is(p, &ts->t[i - 1], "(")) ||
+      !(is(p, &ts->t[i + 1], ",") || is(p, &ts->t[i + 1], ")")) ||
+      !template_kernel_name(p->cx, p->s + ts->t[i].off, ts->t[i].len) ||
+      !in_kernel_query_call(p, i))
+    return;
+  add_edit(p, ts->t[i].off, 0,
+           ah_xstrdup("::anyhip::detail::kernel_ref([&](auto __ah_t) -> decltype(__ah_t) { "
+                      "return "));
+  add_edit(p, ts->t[i].off + ts->t[i].len, 0, ah_xstrdup("; })"));
+}
+
 /* A template kernel's specialisation used other than in a launch or a call,
  * `(const void *)k<T>`, `reinterpret_cast<const void *>(&ns::k<T>)`, at
  * toks[i] (the name), becomes ::anyhip::detail::registered(&ns::k<T>): the
@@ -2038,8 +2107,10 @@ static void scan(struct prep *p) {
     }
     if (p->cx->target == AH_TARGET_CPU && is(p, t, "__shared__"))
       static_shared(p, ts, i);
-    if (p->cx->target == AH_TARGET_CPU && is_ident(t) && !ns)
+    if (p->cx->target == AH_TARGET_CPU && is_ident(t) && !ns) {
       by_address(p, i);
+      bare_template_arg(p, i);
+    }
     if (t->kind != AH_TOK_PUNCT)
       continue;
     if (is(p, t, "{")) {

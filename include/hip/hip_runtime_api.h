@@ -1118,6 +1118,7 @@ void __ahRegisterKernelBounds(const void *fn, const struct ahKernelSig *sig, uns
 /* hipcc registers each namespace-scope __device__/__constant__/__managed__
  * variable (address, size, mangled name), so stripped programs find them. */
 void __ahRegisterVariable(const void *var, size_t size, const char *name);
+void __ahRegisterManagedVariable(const void *var, size_t size, const char *name);
 
 #ifdef __cplusplus
 }

@@ -79,6 +79,8 @@ hipError_t ah_event_record(struct ah_event *e, hipStream_t stream) {
       return err;
   }
   err = dev->backend->event_record(dev, q, e->impl);
+  if (err == hipSuccess)
+    ah_mempool_note_record(e, q); /* the pool frees it follows */
   if (err == hipSuccess && e->ipc != NULL) /* shared with another process */
     err = ah_ipc_event_recorded(e, dev, q);
   if (err == hipSuccess)

@@ -115,10 +115,12 @@ static hipError_t copy1d_spec(void *dst, const void *src, size_t count, hipMemcp
 
 /* A copy to or from a device variable (at offset into it) on the current
  * device: a 1D copy node of the variable's device address, checked as
- * hipMemcpyTo/FromSymbol checks it. */
+ * hipMemcpyTo/FromSymbol checks it, and as AMD's node functions check the
+ * other pointer (below). */
 static hipError_t symbol_spec(const void *symbol, void *mem, size_t count, size_t offset,
                               hipMemcpyKind kind, int to_symbol, struct ah_gspec *s) {
   struct ah_device *dev = ah_current_device();
+  struct ah_alloc a;
   void *addr;
   size_t size;
   hipError_t err;
@@ -142,6 +144,13 @@ static hipError_t symbol_spec(const void *symbol, void *mem, size_t count, size_
     return hipErrorInvalidMemcpyDirection;
   if (kind == hipMemcpyDeviceToDeviceNoCU)
     kind = hipMemcpyDeviceToDevice;
+  /* The other side of a device-to-device copy must be memory the runtime
+   * allocated (AMD's check): not pageable host memory, and not a device
+   * variable's own address, which in HIP is the variable's host shadow (on
+   * the CPU device it would be the variable's storage). A __managed__
+   * variable is managed memory, and allowed. */
+  if (kind == hipMemcpyDeviceToDevice && !ah_alloc_find(mem, &a))
+    return hipErrorInvalidValue;
   addr = (char *)addr + offset;
   return to_symbol ? copy1d_spec(addr, mem, count, kind, s)
                    : copy1d_spec(mem, addr, count, kind, s);
@@ -908,9 +917,15 @@ AH_EXPORT hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec,
                                                      hipMemcpy3DParms *pNodeParams) {
   struct ah_gspec s;
 
+  hipError_t err;
+
   AH_ENTER();
   AH_REQUIRE_OK(exec_handles(hGraphExec, node, hipGraphNodeTypeMemcpy));
-  AH_REQUIRE_OK(copy3d_spec(pNodeParams, &s));
+  /* A pitch smaller than the row is an invalid value here (AMD's code for
+   * this setter; hipGraphMemcpyNodeSetParams and hipMemcpy3D say
+   * hipErrorInvalidPitchValue). */
+  err = copy3d_spec(pNodeParams, &s);
+  AH_REQUIRE_OK(err == hipErrorInvalidPitchValue ? hipErrorInvalidValue : err);
   AH_RETURN(exec_set_spec(hGraphExec, node, &s));
 }
 

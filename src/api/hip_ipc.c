@@ -188,29 +188,54 @@ AH_EXPORT hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_
 
 /* ---- stream-ordered pools ---------------------------------------------------- */
 
-/* Pools made with hipMemHandleTypePosixFileDescriptor could be shared the
- * way hipIpcGetMemHandle shares an allocation; that is not built yet: the
- * arguments are checked, then hipErrorNotSupported (docs/memory.md). */
+/* A pool made with hipMemHandleTypePosixFileDescriptor exports as a file
+ * descriptor (written as an int, CUDA's and HIP's type for it, which the
+ * caller owns and may send to another process); imported, it is a pool
+ * that only imports pointers: hipMemPoolExportPointer's 64 bytes name an
+ * allocation in it. On the CPU device the pool's memory is a memfd
+ * (core/mempool.c); on a device whose memory the runtime cannot map (the
+ * NVIDIA backend builds its pools on cuMemAlloc, not cuMemPool) export and
+ * import are hipErrorNotSupported (docs/memory.md). AMD's codes: NULL
+ * arguments, a handle type other than the pool's and a pool not made
+ * shareable are hipErrorInvalidValue. */
 AH_EXPORT hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t mem_pool,
                                                        hipMemAllocationHandleType handle_type,
                                                        unsigned int flags) {
+  struct ah_mempool *pool;
+  int fd;
+
   AH_ENTER();
   AH_REQUIRE(shared_handle != NULL && mem_pool != NULL, hipErrorInvalidValue);
   AH_REQUIRE(flags == 0, hipErrorInvalidValue);
   AH_REQUIRE(handle_type == hipMemHandleTypePosixFileDescriptor, hipErrorInvalidValue);
-  AH_REQUIRE(ah_mempool_lookup(mem_pool) != NULL, hipErrorInvalidValue);
-  return ah_fail(hipErrorNotSupported, __func__, "pool export");
+  pool = ah_mempool_lookup(mem_pool);
+  AH_REQUIRE(pool != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(!ah_mempool_is_imported(pool), hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_mempool_export(pool, &fd));
+  memcpy(shared_handle, &fd, sizeof(fd));
+  return hipSuccess;
 }
 
+/* shared_handle is the descriptor itself, cast to a pointer (CUDA's and
+ * HIP's convention); NULL is refused, as AMD does, though it would be
+ * descriptor 0. The pool is of the current device. */
 AH_EXPORT hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool,
                                                          void *shared_handle,
                                                          hipMemAllocationHandleType handle_type,
                                                          unsigned int flags) {
+  struct ah_mempool *pool;
+  struct ah_device *dev;
+
   AH_ENTER();
   AH_REQUIRE(mem_pool != NULL && shared_handle != NULL, hipErrorInvalidValue);
   AH_REQUIRE(flags == 0, hipErrorInvalidValue);
   AH_REQUIRE(handle_type == hipMemHandleTypePosixFileDescriptor, hipErrorInvalidValue);
-  return ah_fail(hipErrorNotSupported, __func__, "pool import");
+  dev = ah_current_device();
+  AH_REQUIRE(dev != NULL, hipErrorNoDevice);
+  /* The low 32 bits: programs keep the int in a wider variable. */
+  AH_REQUIRE_OK(ah_mempool_import(dev, (int)(uint32_t)(uintptr_t)shared_handle, &pool));
+  *mem_pool = (hipMemPool_t)pool;
+  return hipSuccess;
 }
 
 AH_EXPORT hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *dev_ptr) {
@@ -219,12 +244,16 @@ AH_EXPORT hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_dat
   AH_ENTER();
   AH_REQUIRE(export_data != NULL && dev_ptr != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_alloc_find(dev_ptr, &a) && a.pool_block != NULL, hipErrorInvalidValue);
-  return ah_fail(hipErrorNotSupported, __func__, "pool export");
+  AH_RETURN(ah_mempool_export_ptr(&a, dev_ptr, export_data));
 }
 
 AH_EXPORT hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
                                              hipMemPoolPtrExportData *export_data) {
+  struct ah_mempool *pool;
+
   AH_ENTER();
   AH_REQUIRE(dev_ptr != NULL && mem_pool != NULL && export_data != NULL, hipErrorInvalidValue);
-  return ah_fail(hipErrorNotSupported, __func__, "pool import");
+  pool = ah_mempool_lookup(mem_pool);
+  AH_REQUIRE(pool != NULL, hipErrorInvalidValue);
+  AH_RETURN(ah_mempool_import_ptr(pool, export_data, dev_ptr));
 }

@@ -190,13 +190,17 @@ AH_EXPORT hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, 
   dev = s != NULL ? s->dev : ah_current_device();
   AH_REQUIRE(dev != NULL, hipErrorNoDevice);
   if (ah_alloc_find(dev_ptr, &a)) {
-    /* Managed memory is attached whole: length 0 or the allocation's size. */
+    /* Managed memory (hipMallocManaged, a __managed__ variable) is attached
+     * whole: length 0 or the allocation's size (docs/semantics.md). */
     AH_REQUIRE(a.kind == AH_MEM_MANAGED, hipErrorInvalidValue);
     AH_REQUIRE(length == 0 || length == a.bytes, hipErrorInvalidValue);
     if (a.dev->backend != dev->backend)
       return hipSuccess;
     h.ptr = (const void *)a.base;
   } else {
+    /* System memory, where the device reaches pageable memory (CUDA's rule,
+     * and AMD's on such a device: ROCm's unit suite attaches malloc memory
+     * when hipDeviceAttributePageableMemoryAccess is set). */
     AH_REQUIRE(dev->props.pageableMemoryAccess, hipErrorInvalidValue);
     AH_REQUIRE(length != 0, hipErrorInvalidValue);
     AH_REQUIRE(length - 1 <= UINTPTR_MAX - (uintptr_t)dev_ptr, hipErrorInvalidValue);
@@ -238,8 +242,15 @@ hipError_t ah_pointer_attribute(void *data, hipPointer_attribute attribute, hipD
   case HIP_POINTER_ATTRIBUTE_DEVICE_POINTER:
     *(void **)data = (char *)a.device_ptr + off;
     return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_HOST_POINTER: /* NULL for device memory, as HIP */
-    *(void **)data = a.host_ptr != NULL ? (char *)a.host_ptr + off : NULL;
+  case HIP_POINTER_ATTRIBUTE_HOST_POINTER: /* device memory has none (AMD's and CUDA's code) */
+    if (a.host_ptr == NULL)
+      return hipErrorInvalidValue;
+    *(void **)data = (char *)a.host_ptr + off;
+    return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_BUFFER_ID:
+    /* A 32-bit number, as AMD's runtime writes it (hip-tests reads an
+     * unsigned int; CUDA's is 64-bit): unique to the allocation. */
+    *(uint32_t *)data = a.id;
     return hipSuccess;
   case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: /* synchronous copies always are */
   case HIP_POINTER_ATTRIBUTE_MAPPED:
@@ -261,7 +272,7 @@ hipError_t ah_pointer_attribute(void *data, hipPointer_attribute attribute, hipD
     *(unsigned *)data =
         a.kind == AH_MEM_REGISTERED && (a.flags & hipHostRegisterReadOnly) ? 1 : 3;
     return hipSuccess;
-  default: /* contexts, P2P tokens, buffer ids, IPC, handle types, RDMA, pools */
+  default: /* contexts, P2P tokens, IPC, handle types, RDMA, pools */
     return hipErrorNotSupported;
   }
 }

@@ -246,6 +246,27 @@ static const char *param_at(const void *base, size_t x, size_t y, size_t pitch, 
   return (const char *)base + off;
 }
 
+/* A side of memory type hipMemoryTypeDevice: its base pointer must be memory
+ * the runtime allocated and the rows [at, at + (height - 1) * pitch + width)
+ * must lie in that allocation (AMD's check; a row past the end is
+ * hipErrorInvalidValue, not a copy from whatever lies there). */
+static hipError_t param_in_alloc(const void *base, const char *at, size_t pitch, size_t width,
+                                 size_t height) {
+  uintptr_t lo, x = (uintptr_t)base;
+  struct ah_alloc a;
+  size_t span;
+
+  if (!ah_alloc_find(base, &a))
+    return hipErrorInvalidValue;
+  lo = a.host_ptr != NULL && x >= (uintptr_t)a.host_ptr && x - (uintptr_t)a.host_ptr < a.bytes
+           ? (uintptr_t)a.host_ptr
+           : (uintptr_t)a.device_ptr;
+  if (!mul_add(height - 1, pitch, width, &span) || (uintptr_t)at < lo ||
+      (uintptr_t)at - lo > a.bytes || span > a.bytes - ((uintptr_t)at - lo))
+    return hipErrorInvalidValue;
+  return hipSuccess;
+}
+
 static hipError_t copy_param_2d(const hip_Memcpy2D *c, hipStream_t stream, int sync) {
   const void *src, *dst;
   const char *s, *d;
@@ -270,6 +291,11 @@ static hipError_t copy_param_2d(const hip_Memcpy2D *c, hipStream_t stream, int s
   d = param_at(dst, c->dstXInBytes, c->dstY, c->dstPitch, c->WidthInBytes);
   if (s == NULL || d == NULL)
     return hipErrorInvalidValue;
+  if ((c->srcMemoryType == hipMemoryTypeDevice &&
+       (err = param_in_alloc(src, s, c->srcPitch, c->WidthInBytes, c->Height)) != hipSuccess) ||
+      (c->dstMemoryType == hipMemoryTypeDevice &&
+       (err = param_in_alloc(dst, d, c->dstPitch, c->WidthInBytes, c->Height)) != hipSuccess))
+    return err;
   /* The memory types say the direction, unless one is unified memory. */
   if (sunified || dunified)
     kind = hipMemcpyDefault;

@@ -160,10 +160,17 @@ AH_EXPORT hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_
   AH_RETURN(malloc_pitch(dptr, pitch, widthInBytes, height));
 }
 
+/* Device and managed memory, and hipHostMalloc memory too: AMD's runtime
+ * frees any allocation it made (CUDA refuses pinned host memory here;
+ * docs/semantics.md). Registered memory is hipHostUnregister's. */
 AH_EXPORT hipError_t hipFree(void *ptr) {
+  struct ah_alloc a;
+
   AH_ENTER();
   if (ptr == NULL)
     return hipSuccess;
+  if (ah_alloc_find(ptr, &a) && a.kind == AH_MEM_HOST)
+    AH_RETURN(free_record(ptr, AH_MEM_HOST, AH_MEM_HOST));
   AH_RETURN(free_record(ptr, AH_MEM_DEVICE, AH_MEM_MANAGED));
 }
 

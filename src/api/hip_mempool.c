@@ -71,6 +71,7 @@ AH_EXPORT hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemP
   AH_ENTER();
   AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(pool_arg(mem_pool, &pool));
+  AH_REQUIRE(!ah_mempool_is_imported(pool), hipErrorInvalidValue); /* CUDA: only pointers */
   AH_REQUIRE_OK(stream_arg(stream, &dev, &q));
   AH_REQUIRE_OK(ah_mempool_default(dev, &def));
   if (pool != def)
@@ -120,8 +121,9 @@ AH_EXPORT hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
 
 /* ---- pools ---------------------------------------------------------------- */
 
-/* IPC handle types are accepted (pools are never exported here); Windows
- * handles cannot exist on this platform. reserved[] is not checked: HIP
+/* hipMemHandleTypePosixFileDescriptor makes the pool shareable (its memory
+ * a memfd on the CPU device: hip_ipc.c, core/mempool.c); Windows handles
+ * cannot exist on this platform. reserved[] is not checked: HIP
  * does not either, and programs leave it uninitialised. */
 AH_EXPORT hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props) {
   struct ah_mempool *pool;

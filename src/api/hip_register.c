@@ -12,3 +12,9 @@
 AH_EXPORT void __ahRegisterVariable(const void *var, size_t size, const char *name) {
   ah_symbol_register(var, size, name);
 }
+
+/* A __managed__ variable: a symbol, and managed memory (core/alloc.c). */
+AH_EXPORT void __ahRegisterManagedVariable(const void *var, size_t size, const char *name) {
+  ah_symbol_register(var, size, name);
+  ah_alloc_note_variable(var, size);
+}

@@ -122,6 +122,8 @@ AH_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, un
   } else {
     AH_REQUIRE_OK(dev->backend->queue_wait_event(dev, q, e->impl));
   }
+  if (e->dev == dev)
+    ah_mempool_note_wait(q, e); /* pool blocks freed before the record may go to q */
   if (e->ipc != NULL) /* an interprocess event: records of other processes too */
     AH_RETURN(ah_ipc_event_wait(e, dev, q));
   return hipSuccess;

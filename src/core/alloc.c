@@ -48,6 +48,9 @@ static int cmp_other(const void *x, const void *y) {
 /* Inserts a copy of *a. Returns hipErrorHostMemoryAlreadyRegistered when the
  * range overlaps one already in the map (hipHostRegister reports exactly
  * that; other callers treat it as a failed allocation). */
+/* Buffer ids: never 0, wrapping after 4 billion allocations. */
+static atomic_uint next_id;
+
 hipError_t ah_alloc_insert(const struct ah_alloc *a) {
   struct rec *r = calloc(1, sizeof(*r));
   uintptr_t other;
@@ -57,6 +60,7 @@ hipError_t ah_alloc_insert(const struct ah_alloc *a) {
   if (r == NULL)
     return hipErrorOutOfMemory;
   r->a = *a;
+  r->a.id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed) + 1;
   r->len = a->bytes ? a->bytes : 1;
   r->key[0] = a->base;
   other = (uintptr_t)a->device_ptr;
@@ -221,4 +225,67 @@ void ah_alloc_remove_device(struct ah_device *dev, void (*free_fn)(const struct 
     }
     free(list);
   } while (again);
+}
+
+/* ---- __managed__ variables ------------------------------------------------- */
+
+struct var_note {
+  const void *var;
+  size_t size;
+  struct var_note *next;
+};
+static pthread_mutex_t vars_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct var_note *vars; /* noted before the devices were open */
+static int vars_published;
+
+static void publish_one(const void *var, size_t size) {
+  struct ah_device *dev = ah_device_get(0);
+  struct ah_alloc a = {0};
+
+  if (dev == NULL || !dev->backend->host_addressable || size == 0)
+    return;
+  a.base = (uintptr_t)var;
+  a.bytes = size;
+  a.dev = dev;
+  a.kind = AH_MEM_MANAGED;
+  a.device_ptr = (void *)var;
+  a.host_ptr = (void *)var;
+  a.origin = AH_ORIGIN_VARIABLE;
+  (void)ah_alloc_insert(&a); /* out of memory: the variable stays plain memory */
+}
+
+void ah_alloc_note_variable(const void *var, size_t size) {
+  struct var_note *n;
+
+  pthread_mutex_lock(&vars_lock);
+  if (vars_published) {
+    pthread_mutex_unlock(&vars_lock);
+    publish_one(var, size); /* a library loaded later */
+    return;
+  }
+  n = malloc(sizeof(*n));
+  if (n != NULL) {
+    n->var = var;
+    n->size = size;
+    n->next = vars;
+    vars = n;
+  }
+  pthread_mutex_unlock(&vars_lock);
+}
+
+void ah_alloc_publish_variables(void) {
+  struct var_note *n;
+
+  pthread_mutex_lock(&vars_lock);
+  n = vars;
+  vars = NULL;
+  vars_published = 1;
+  pthread_mutex_unlock(&vars_lock);
+  while (n != NULL) {
+    struct var_note *next = n->next;
+
+    publish_one(n->var, n->size);
+    free(n);
+    n = next;
+  }
 }

@@ -123,6 +123,7 @@ static void init_body(void) {
     AH_LOG(INIT, "device %d: %s (%s)", device_count, dev->props.name, dev->backend->name);
     device_count++;
   }
+  ah_alloc_publish_variables();
 }
 
 hipError_t ah_init_once(void) {

@@ -107,6 +107,9 @@ struct ah_event {
   unsigned flags;
   atomic_int recorded; /* hipEventElapsedTime needs both; set by concurrent records */
   struct ah_ipc_event *ipc; /* shared with other processes (src/api/hip_ipc.c), or NULL */
+  /* The last record's queue and the pool frees it follows (core/mempool.c). */
+  void *pool_q;
+  uint64_t pool_seq;
 };
 
 /* Resolves a user stream handle: NULL and hipStreamLegacy are the current
@@ -128,9 +131,15 @@ struct ah_alloc {
   size_t pitch;     /* hipMallocPitch, else 0 */
   void *pool_block; /* hipMallocAsync memory: its block in core/mempool.c, else NULL */
   int origin;       /* AH_ORIGIN_*: who made the range (and so who may free it) */
+  uint32_t id;      /* set by ah_alloc_insert: unique in the process (HIP_POINTER_ATTRIBUTE_BUFFER_ID) */
 };
 /* ah_alloc.origin: ranges not made by an allocation call are not hipFree's. */
-enum { AH_ORIGIN_ALLOC = 0, AH_ORIGIN_VMM /* hipMemMap */, AH_ORIGIN_IPC /* hipIpcOpenMemHandle */ };
+enum {
+  AH_ORIGIN_ALLOC = 0,
+  AH_ORIGIN_VMM,     /* hipMemMap */
+  AH_ORIGIN_IPC,     /* hipIpcOpenMemHandle */
+  AH_ORIGIN_VARIABLE /* a __managed__ variable: the program's storage, never freed */
+};
 
 hipError_t ah_alloc_insert(const struct ah_alloc *a);
 /* Finds the allocation holding addr (device or host side); copies it to *out. */
@@ -139,6 +148,12 @@ int ah_alloc_find(const void *addr, struct ah_alloc *out);
 int ah_alloc_remove(const void *base, enum ah_mem_kind kind, struct ah_alloc *out);
 /* Removes every allocation of dev (hipDeviceReset); calls free_fn on each. */
 void ah_alloc_remove_device(struct ah_device *dev, void (*free_fn)(const struct ah_alloc *));
+/* A __managed__ variable hipcc registered (any time, before main too): once
+ * the devices are open (ah_alloc_publish_variables, at initialization) it is
+ * managed memory of device 0 when that device's memory is host memory, so
+ * hipMemset, hipStreamAttachMemAsync and hipPointerGetAttributes know it. */
+void ah_alloc_note_variable(const void *var, size_t size);
+void ah_alloc_publish_variables(void);
 
 /* ---- stream-ordered allocator (core/mempool.c) ------------------------- */
 
@@ -148,6 +163,11 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q);
 /* After a successful stream, event or device sync: pools of dev give back
  * freed memory above their release threshold. Cheap when no pool is used. */
 void ah_mempool_sync(struct ah_device *dev);
+/* Event dependencies (hipMemPoolReuseFollowEventDependencies): a record of
+ * e on queue q notes the pool frees queued on q so far; a wait of queue q on
+ * e makes q ordered after them (and after what e's queue was ordered after). */
+void ah_mempool_note_record(struct ah_event *e, void *q);
+void ah_mempool_note_wait(void *q, const struct ah_event *e);
 /* hipDeviceReset, after the device sync: drops dev's pools and their memory. */
 void ah_mempool_reset_device(struct ah_device *dev);
 

@@ -13,10 +13,15 @@
  * calls are made with none of them held; the host function queued by
  * hipFreeAsync only takes pool->lock and never calls the backend (on the
  * NVIDIA device it may run inside the driver's callback). */
+#define _GNU_SOURCE /* memfd_create, fallocate */
 #include "mempool.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Blocks are whole multiples of this: HIP's allocation alignment. */
 #define GRAIN ((size_t)256)
@@ -30,14 +35,46 @@ enum bstate {
   B_DEAD,    /* memory already released (hipDeviceReset); waits for its free ops */
 };
 
+/* A shareable pool's memory (made with hipMemHandleTypePosixFileDescriptor
+ * on a device whose memory is host memory, the CPU's): one memfd, each block
+ * a page-aligned extent of it mapped shared (with a PROT_NONE guard page
+ * after it, as cpu_mem.c's blocks), so another process that holds the file
+ * maps any block by its offset. It lives while its pool or a block does;
+ * a released block's extent is punched out of the file. */
+struct pool_file {
+  int fd;
+  uint64_t end; /* the file's size: where the next block goes (the pool's lock) */
+  uint64_t ino, devno;
+  atomic_int refs;
+};
+
+/* What hipMemPoolExportPointer writes into hipMemPoolPtrExportData. */
+struct ptr_export {
+  uint32_t magic;
+  uint32_t pad;
+  uint64_t ino, devno; /* the pool's file */
+  uint64_t off, len;   /* the block's extent in it */
+  uint64_t delta;      /* the allocation's start in the block */
+  uint64_t size;       /* the allocation's bytes */
+  uint64_t inner;      /* the exported pointer's distance from the allocation's start */
+};
+#define PTR_MAGIC 0x50504841u /* "AHPP" */
+_Static_assert(sizeof(struct ptr_export) <= sizeof(hipMemPoolPtrExportData),
+               "hipMemPoolPtrExportData holds 64 bytes");
+
 struct block {
   struct ah_mempool *pool;
+  struct pool_file *file; /* a shareable pool's block: [off, off + maplen - page) of it */
+  uint64_t off;
+  size_t maplen; /* the mapping, guard page included */
+  int imported;  /* hipMemPoolImportPointer's: mapped here, the memory is the exporter's */
   struct ah_device *dev; /* where ptr lives (the pool's device) */
   void *ptr;
   size_t bytes; /* what the backend allocated */
   enum bstate state;
   struct ah_device *free_dev; /* PENDING: the free's stream; FREE: where it ran, NULL for hipFree */
   void *free_q;
+  uint64_t free_seq; /* the free's number (free_seq below): for event dependencies */
   uint64_t gen; /* bumped at each hand-out: a free op of an older use does nothing */
   int ops;      /* queued free ops that point at this block: it lives until they ran */
   struct block *next;
@@ -48,6 +85,8 @@ struct ah_mempool {
   struct ah_device *dev;
   hipMemPoolProps props;
   int is_default;
+  int imported; /* hipMemPoolImportFromShareableHandle's: no allocations of its own */
+  struct pool_file *file; /* a shareable pool's memory, else NULL */
   int destroyed; /* handle gone; the struct lives until its last block is released */
   pthread_mutex_t lock; /* everything below */
   struct block *blocks;
@@ -72,6 +111,93 @@ static int ndev;
  * (cuMemFree), which must not happen while the caller may hold a stream. */
 static struct block *trimmed;
 static atomic_int any_pool; /* lets every sync skip pools_lock until a pool exists */
+
+/* ---- shareable pools' memory ---------------------------------------------- */
+
+static size_t page_size(void) {
+  long ps = sysconf(_SC_PAGESIZE);
+
+  return ps > 0 ? (size_t)ps : 4096;
+}
+
+/* Takes over fd (a memfd, or one another process exported). */
+static struct pool_file *file_adopt(int fd) {
+  struct pool_file *f;
+  struct stat st;
+
+  if (fd < 0 || fstat(fd, &st) != 0 || (f = calloc(1, sizeof(*f))) == NULL) {
+    if (fd >= 0)
+      close(fd);
+    return NULL;
+  }
+  f->fd = fd;
+  f->end = (uint64_t)st.st_size;
+  f->ino = (uint64_t)st.st_ino;
+  f->devno = (uint64_t)st.st_dev;
+  atomic_init(&f->refs, 1);
+  return f;
+}
+
+static void file_unref(struct pool_file *f) {
+  if (f != NULL && atomic_fetch_sub(&f->refs, 1) == 1) {
+    close(f->fd);
+    free(f);
+  }
+}
+
+/* Maps [off, off + body) of f shared, followed by a PROT_NONE guard page;
+ * returns the mapping's start, NULL when out of memory. */
+static void *file_map(struct pool_file *f, uint64_t off, size_t body) {
+  char *p = mmap(NULL, body + page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  if (p == MAP_FAILED)
+    return NULL;
+  if (mmap(p, body, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, f->fd, (off_t)off) ==
+      MAP_FAILED) {
+    munmap(p, body + page_size());
+    return NULL;
+  }
+  return p;
+}
+
+/* A new block of pool p's file: its extent, mapped. Zero-filled, as every
+ * CPU device block (the file's holes read as zero). */
+static hipError_t file_grow(struct ah_mempool *p, struct block *b, size_t need) {
+  size_t page = page_size(), body;
+  uint64_t off;
+  int ok;
+
+  if (need > SIZE_MAX - 2 * page)
+    return hipErrorOutOfMemory;
+  body = (need + page - 1) / page * page;
+  pthread_mutex_lock(&p->lock);
+  off = p->file->end;
+  ok = ftruncate(p->file->fd, (off_t)(off + body)) == 0;
+  if (ok)
+    p->file->end = off + body;
+  pthread_mutex_unlock(&p->lock);
+  if (!ok || (b->ptr = file_map(p->file, off, body)) == NULL)
+    return hipErrorOutOfMemory; /* an extent left unused at the end: a hole */
+  atomic_fetch_add(&p->file->refs, 1);
+  b->file = p->file;
+  b->off = off;
+  b->maplen = body + page;
+  return hipSuccess;
+}
+
+/* Unmaps a file block and gives its pages back (the exporter's blocks). */
+static void file_release(struct block *b) {
+  if (b->ptr != NULL) {
+    munmap(b->ptr, b->maplen);
+    if (!b->imported) {
+      (void)fallocate(b->file->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)b->off,
+                      (off_t)(b->maplen - page_size()));
+      if (b->dev->props.totalGlobalMem != 0)
+        atomic_fetch_sub(&b->dev->mem_used, b->bytes);
+    }
+  }
+  file_unref(b->file);
+}
 
 /* ---- pools ---------------------------------------------------------------- */
 
@@ -110,6 +236,10 @@ static hipError_t new_pool(struct ah_device *dev, const hipMemPoolProps *props, 
   p->access = calloc((size_t)ndev + 1, sizeof(*p->access));
   if (p->access == NULL)
     goto oom;
+  if (!is_default && (props->handleTypes & hipMemHandleTypePosixFileDescriptor) &&
+      dev->backend->host_addressable &&
+      (p->file = file_adopt(memfd_create("anyhip-pool", MFD_CLOEXEC))) == NULL)
+    goto oom;
   p->dev = dev;
   p->props = *props;
   p->is_default = is_default;
@@ -118,6 +248,7 @@ static hipError_t new_pool(struct ah_device *dev, const hipMemPoolProps *props, 
   err = ah_object_init(&p->obj, AH_KIND_MEMPOOL);
   if (err != hipSuccess) {
     pthread_mutex_destroy(&p->lock);
+    file_unref(p->file);
     free(p->access);
     free(p);
     return err;
@@ -253,6 +384,7 @@ static void reap(void) {
     }
     *pp = p->next;
     pthread_mutex_destroy(&p->lock);
+    file_unref(p->file);
     free(p->access);
     free(p);
   }
@@ -264,7 +396,9 @@ static void release(struct block *rel) {
     struct block *b = rel;
 
     rel = b->next;
-    if (b->ptr != NULL)
+    if (b->file != NULL)
+      file_release(b);
+    else if (b->ptr != NULL)
       (void)ah_device_mem_free(b->dev, b->ptr, b->bytes, AH_MEM_DEVICE);
     free(b);
   }
@@ -362,6 +496,7 @@ void ah_mempool_reset_device(struct ah_device *dev) {
           *m = *b;
           m->next = rel;
           rel = m;
+          b->file = NULL; /* m's now */
         }
         b->state = B_DEAD;
         b->gen++;
@@ -395,6 +530,128 @@ void ah_mempool_reset_device(struct ah_device *dev) {
   release(rel);
 }
 
+/* ---- event dependencies ----------------------------------------------------- */
+
+/* hipMemPoolReuseFollowEventDependencies: a block freed on queue A and not
+ * yet reached there may go to queue B when B already waits for that free:
+ * B waited on an event recorded on A after the free. Every hipFreeAsync gets
+ * a number from one process-wide counter; each queue remembers the number of
+ * its last free, and for the queues it waited on, the last free number it is
+ * ordered after. Numbers only grow, so a queue address reused by a new stream
+ * never inherits an old order. A queue keeps at most DEP_MAX such entries
+ * (the oldest goes: only a reuse is lost). */
+#define DEP_MAX 16
+
+struct dep {
+  void *q;
+  uint64_t upto;
+};
+
+struct qdeps {
+  void *q;
+  uint64_t last_free; /* the number of the last free queued on q */
+  int n;
+  struct dep d[DEP_MAX];
+  struct qdeps *next;
+};
+
+static pthread_mutex_t deps_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct qdeps *qdeps;
+static uint64_t free_seq;
+
+/* deps_lock held; NULL when out of memory (nothing is then known). */
+static struct qdeps *qdeps_of(void *q, int make) {
+  struct qdeps *d;
+
+  for (d = qdeps; d != NULL; d = d->next)
+    if (d->q == q)
+      return d;
+  if (!make || (d = calloc(1, sizeof(*d))) == NULL)
+    return NULL;
+  d->q = q;
+  d->next = qdeps;
+  qdeps = d;
+  return d;
+}
+
+/* deps_lock held. */
+static void dep_raise(struct qdeps *d, void *q, uint64_t upto) {
+  int i;
+
+  if (upto == 0 || q == d->q)
+    return;
+  for (i = 0; i < d->n; i++)
+    if (d->d[i].q == q) {
+      if (d->d[i].upto < upto)
+        d->d[i].upto = upto;
+      return;
+    }
+  if (d->n == DEP_MAX) { /* the oldest goes */
+    memmove(&d->d[0], &d->d[1], (DEP_MAX - 1) * sizeof(d->d[0]));
+    d->n--;
+  }
+  d->d[d->n++] = (struct dep){q, upto};
+}
+
+/* A number for a free queued on q. */
+static uint64_t note_free(void *q) {
+  struct qdeps *d;
+  uint64_t n;
+
+  pthread_mutex_lock(&deps_lock);
+  n = ++free_seq;
+  d = qdeps_of(q, 1);
+  if (d != NULL)
+    d->last_free = n;
+  pthread_mutex_unlock(&deps_lock);
+  return n;
+}
+
+/* Whether queue q is ordered after free number `seq` queued on free_q. */
+static int ordered_after(void *q, void *free_q, uint64_t seq) {
+  struct qdeps *d;
+  int yes = 0;
+
+  pthread_mutex_lock(&deps_lock);
+  d = qdeps_of(q, 0);
+  for (int i = 0; d != NULL && i < d->n && !yes; i++)
+    yes = d->d[i].q == free_q && d->d[i].upto >= seq;
+  pthread_mutex_unlock(&deps_lock);
+  return yes;
+}
+
+void ah_mempool_note_record(struct ah_event *e, void *q) {
+  struct qdeps *d;
+
+  if (!atomic_load_explicit(&any_pool, memory_order_relaxed)) {
+    e->pool_q = NULL;
+    return;
+  }
+  pthread_mutex_lock(&deps_lock);
+  d = qdeps_of(q, 0);
+  e->pool_q = q;
+  e->pool_seq = d != NULL ? d->last_free : 0;
+  pthread_mutex_unlock(&deps_lock);
+}
+
+void ah_mempool_note_wait(void *q, const struct ah_event *e) {
+  struct qdeps *d, *src;
+
+  if (e->pool_q == NULL || !atomic_load_explicit(&any_pool, memory_order_relaxed))
+    return;
+  pthread_mutex_lock(&deps_lock);
+  src = qdeps_of(e->pool_q, 0);
+  d = qdeps_of(q, 1);
+  if (d != NULL) {
+    dep_raise(d, e->pool_q, e->pool_seq);
+    /* What the recording queue was ordered after (as of now: a wait it
+     * queued after the record only ever adds order). */
+    for (int i = 0; src != NULL && i < src->n; i++)
+      dep_raise(d, src->d[i].q, src->d[i].upto);
+  }
+  pthread_mutex_unlock(&deps_lock);
+}
+
 /* ---- allocation ----------------------------------------------------------- */
 
 static void count_use(struct ah_mempool *p, size_t bytes) {
@@ -414,8 +671,13 @@ static struct block *pick(struct ah_mempool *p, size_t need, struct ah_device *d
 
     if (b->bytes < need || b->bytes - need > need)
       continue;
+    /* Stream order puts the new use after the free: the same stream, or
+     * (FollowEventDependencies) one that waited for the free. */
+    if (!same_stream && b->free_q != NULL && b->free_seq != 0 && b->free_dev == dev &&
+        p->follow_events && (b->state == B_PENDING || b->state == B_FREE))
+      same_stream = ordered_after(q, b->free_q, b->free_seq);
     if (b->state == B_PENDING)
-      ok = same_stream; /* stream order puts the new use after the free */
+      ok = same_stream;
     else if (b->state == B_FREE)
       ok = p->opportunistic || same_stream || b->free_q == NULL;
     else
@@ -435,6 +697,27 @@ static int fits_max(struct ah_mempool *p, size_t need) {
   ok = need <= p->props.maxSize && p->reserved <= p->props.maxSize - need;
   pthread_mutex_unlock(&p->lock);
   return ok;
+}
+
+/* New memory for block b: from the device, or the pool's file. */
+static hipError_t file_alloc(struct ah_mempool *p, struct block *b, size_t need, void **ptr) {
+  struct ah_device *dev = p->dev;
+  size_t total = dev->props.totalGlobalMem, used = atomic_load(&dev->mem_used);
+  hipError_t err;
+
+  if (p->file == NULL)
+    return ah_device_mem_alloc(dev, need, AH_MEM_DEVICE, 0, ptr);
+  if (total != 0) { /* counted against the device's size, as hipMalloc */
+    do {
+      if (need > total - used)
+        return hipErrorOutOfMemory;
+    } while (!atomic_compare_exchange_weak(&dev->mem_used, &used, used + need));
+  }
+  err = file_grow(p, b, need);
+  if (err != hipSuccess && total != 0)
+    atomic_fetch_sub(&dev->mem_used, need);
+  *ptr = b->ptr;
+  return err;
 }
 
 static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
@@ -457,14 +740,14 @@ static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
     free(b);
     return hipErrorNotSupported;
   }
-  err = ah_device_mem_alloc(dev, need, AH_MEM_DEVICE, 0, &ptr);
+  err = file_alloc(p, b, need, &ptr);
   if (err == hipErrorOutOfMemory) {
     /* Memory the pool keeps but nobody uses is worth more as this block:
      * given back now (on NVIDIA this waits for the device), with what
      * earlier trims took out. */
     ah_mempool_trim(p, 0);
     ah_mempool_sync(dev);
-    err = ah_device_mem_alloc(dev, need, AH_MEM_DEVICE, 0, &ptr);
+    err = file_alloc(p, b, need, &ptr);
   }
   if (err != hipSuccess) {
     free(b);
@@ -552,6 +835,7 @@ static void free_op_run(void *data) {
 
 hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
   struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
+  uint64_t seq;
   struct free_op *op = NULL;
   struct ah_mempool *p;
   struct ah_alloc a;
@@ -562,6 +846,7 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
     return hipErrorInvalidValue;
   if (q != NULL && (op = malloc(sizeof(*op))) == NULL)
     return hipErrorOutOfMemory;
+  seq = q != NULL ? note_free(q) : 0; /* numbered before it is queued: a later record sees it */
   /* Whoever removes the map's record owns the free: a second free fails. */
   if (!ah_alloc_remove(ptr, AH_MEM_DEVICE, &a) || a.pool_block == NULL) {
     free(op);
@@ -572,6 +857,7 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
   pthread_mutex_lock(&p->lock);
   b->free_dev = dev;
   b->free_q = q;
+  b->free_seq = 0;
   if (q == NULL) {
     b->state = B_FREE;
     p->used -= b->bytes;
@@ -582,6 +868,7 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
    * longer holds the block, though the stream may still be using it. */
   b->state = B_PENDING;
   p->used -= b->bytes;
+  b->free_seq = seq;
   b->ops++;
   *op = (struct free_op){b, b->gen};
   pthread_mutex_unlock(&p->lock);
@@ -679,4 +966,127 @@ void ah_mempool_set_access(struct ah_mempool *p, int ordinal, hipMemAccessFlags 
   if (ordinal < ndev)
     p->access[ordinal] = flags;
   pthread_mutex_unlock(&p->lock);
+}
+
+/* ---- sharing between processes -------------------------------------------- */
+
+int ah_mempool_is_imported(const struct ah_mempool *pool) {
+  return pool->imported;
+}
+
+hipError_t ah_mempool_export(struct ah_mempool *pool, int *fd) {
+  if (!(pool->props.handleTypes & hipMemHandleTypePosixFileDescriptor))
+    return hipErrorInvalidValue;
+  if (pool->file == NULL)
+    return hipErrorNotSupported; /* a device whose memory the runtime cannot map */
+  *fd = fcntl(pool->file->fd, F_DUPFD_CLOEXEC, 0);
+  return *fd >= 0 ? hipSuccess : hipErrorOutOfMemory;
+}
+
+hipError_t ah_mempool_import(struct ah_device *dev, int fd, struct ah_mempool **out) {
+  hipMemPoolProps props;
+  struct pool_file *f;
+  struct stat st;
+  hipError_t err;
+
+  /* Anything but a regular file (a memfd is one) cannot be a pool's. */
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return hipErrorInvalidValue;
+  if (!dev->backend->host_addressable)
+    return hipErrorNotSupported;
+  f = file_adopt(fcntl(fd, F_DUPFD_CLOEXEC, 0)); /* the caller keeps its descriptor */
+  if (f == NULL)
+    return hipErrorOutOfMemory;
+  memset(&props, 0, sizeof(props));
+  props.allocType = hipMemAllocationTypePinned;
+  props.handleTypes = hipMemHandleTypePosixFileDescriptor;
+  props.location.type = hipMemLocationTypeDevice;
+  props.location.id = dev->ordinal;
+  pthread_mutex_lock(&pools_lock);
+  err = new_pool(dev, &props, 0, out);
+  if (err == hipSuccess) {
+    (*out)->imported = 1;
+    (*out)->file = f;
+  }
+  pthread_mutex_unlock(&pools_lock);
+  if (err != hipSuccess)
+    file_unref(f);
+  return err;
+}
+
+hipError_t ah_mempool_export_ptr(const struct ah_alloc *a, const void *ptr, void *data) {
+  struct block *b = a->pool_block;
+  struct ptr_export e = {.magic = PTR_MAGIC};
+
+  if (b->file == NULL)
+    return hipErrorInvalidValue; /* not a shareable pool's memory */
+  e.ino = b->file->ino;
+  e.devno = b->file->devno;
+  e.off = b->off;
+  e.len = b->maplen - page_size();
+  e.delta = (uint64_t)(a->base - (uintptr_t)b->ptr);
+  e.size = a->bytes;
+  e.inner = (uint64_t)((uintptr_t)ptr - a->base);
+  memset(data, 0, sizeof(hipMemPoolPtrExportData));
+  memcpy(data, &e, sizeof(e));
+  return hipSuccess;
+}
+
+/* The block is mapped anew (in the exporting process too: a second address
+ * of the same memory) and belongs to the imported pool; the pointer is the
+ * place that was exported (an allocation's start, or a place inside it),
+ * and hipFree or hipFreeAsync of the allocation's start unmaps it at the
+ * pool's next release. */
+hipError_t ah_mempool_import_ptr(struct ah_mempool *p, const void *data, void **out) {
+  struct ah_alloc a = {0};
+  struct ptr_export e;
+  struct block *b;
+  hipError_t err;
+
+  memcpy(&e, data, sizeof(e));
+  if (!p->imported || e.magic != PTR_MAGIC || e.ino != p->file->ino ||
+      e.devno != p->file->devno || e.len == 0 || e.len % page_size() != 0 ||
+      e.off % page_size() != 0 || e.delta >= e.len || e.size > e.len - e.delta ||
+      e.inner >= e.size || e.len > SIZE_MAX - page_size())
+    return hipErrorInvalidValue;
+  b = calloc(1, sizeof(*b));
+  if (b == NULL)
+    return hipErrorOutOfMemory;
+  b->ptr = file_map(p->file, e.off, (size_t)e.len);
+  if (b->ptr == NULL) {
+    free(b);
+    return hipErrorOutOfMemory;
+  }
+  atomic_fetch_add(&p->file->refs, 1);
+  b->file = p->file;
+  b->off = e.off;
+  b->maplen = (size_t)e.len + page_size();
+  b->imported = 1;
+  b->pool = p;
+  b->dev = p->dev;
+  b->bytes = (size_t)e.len;
+  b->state = B_USED;
+  b->gen = 1;
+  a.base = (uintptr_t)b->ptr + e.delta;
+  a.bytes = (size_t)e.size;
+  a.dev = p->dev;
+  a.kind = AH_MEM_DEVICE;
+  a.device_ptr = (void *)a.base;
+  a.pool_block = b;
+  err = ah_alloc_insert(&a);
+  if (err != hipSuccess) {
+    file_release(b);
+    free(b);
+    return err;
+  }
+  pthread_mutex_lock(&p->lock);
+  b->next = p->blocks;
+  p->blocks = b;
+  p->reserved += b->bytes; /* what this process maps; released when freed (threshold 0) */
+  if (p->reserved > p->reserved_high)
+    p->reserved_high = p->reserved;
+  count_use(p, b->bytes);
+  pthread_mutex_unlock(&p->lock);
+  *out = (void *)(a.base + e.inner);
+  return hipSuccess;
 }

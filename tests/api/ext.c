@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -733,11 +734,15 @@ AH_TEST(ipc_mem_event_processes) {
   return AH_PASS;
 }
 
+/* Argument checks, and pools that cannot be shared: the default pool and a
+ * pool made without hipMemHandleTypePosixFileDescriptor are invalid values
+ * (AMD's codes), as is their memory given to hipMemPoolExportPointer. */
 AH_TEST(ipc_pool_export_checked) {
-  hipMemPool_t pool;
+  hipMemPoolProps props = {0};
+  hipMemPool_t pool, plain_pool, imp;
   hipMemPoolPtrExportData data;
-  int fd;
-  void *p;
+  int fd, pipefd[2];
+  void *p, *q;
 
   CHECK_HIP(hipDeviceGetDefaultMemPool(&pool, 0));
   CHECK_ERR(hipMemPoolExportToShareableHandle(NULL, pool, hipMemHandleTypePosixFileDescriptor, 0),
@@ -745,16 +750,196 @@ AH_TEST(ipc_pool_export_checked) {
   CHECK_ERR(hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 1),
             hipErrorInvalidValue);
   CHECK_ERR(hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 0),
-            hipErrorNotSupported);
-  CHECK_ERR(hipMemPoolImportFromShareableHandle(NULL, &fd, hipMemHandleTypePosixFileDescriptor, 0),
             hipErrorInvalidValue);
+  props.allocType = hipMemAllocationTypePinned;
+  props.location.type = hipMemLocationTypeDevice;
+  props.location.id = 0;
+  CHECK_HIP(hipMemPoolCreate(&plain_pool, &props));
+  CHECK_ERR(hipMemPoolExportToShareableHandle(&fd, plain_pool,
+                                              hipMemHandleTypePosixFileDescriptor, 0),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMemPoolImportFromShareableHandle(NULL, (void *)(intptr_t)3,
+                                                hipMemHandleTypePosixFileDescriptor, 0),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMemPoolImportFromShareableHandle(&imp, NULL, hipMemHandleTypePosixFileDescriptor, 0),
+            hipErrorInvalidValue);
+  /* A descriptor that is no pool's file (a pipe). */
+  CHECK(pipe(pipefd) == 0);
+  CHECK_ERR(hipMemPoolImportFromShareableHandle(&imp, (void *)(intptr_t)pipefd[0],
+                                                hipMemHandleTypePosixFileDescriptor, 0),
+            hipErrorInvalidValue);
+  close(pipefd[0]);
+  close(pipefd[1]);
   CHECK_HIP(hipMallocAsync(&p, 64, NULL));
+  CHECK_HIP(hipMallocFromPoolAsync(&q, 64, plain_pool, NULL));
   CHECK_ERR(hipMemPoolExportPointer(NULL, p), hipErrorInvalidValue);
   CHECK_ERR(hipMemPoolExportPointer(&data, &fd), hipErrorInvalidValue);
-  CHECK_ERR(hipMemPoolExportPointer(&data, p), hipErrorNotSupported);
+  CHECK_ERR(hipMemPoolExportPointer(&data, p), hipErrorInvalidValue);
+  CHECK_ERR(hipMemPoolExportPointer(&data, q), hipErrorInvalidValue);
   CHECK_ERR(hipMemPoolImportPointer(NULL, pool, &data), hipErrorInvalidValue);
   CHECK_HIP(hipFreeAsync(p, NULL));
+  CHECK_HIP(hipFreeAsync(q, NULL));
   CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipMemPoolDestroy(plain_pool));
+  return AH_PASS;
+}
+
+/* A shareable pool's descriptor goes to the child over a Unix socket
+ * (SCM_RIGHTS, as hip-tests and CUDA's samples send it), the exported
+ * pointer's 64 bytes over a pipe. The child imports both, checks the
+ * parent's bytes, writes its own, frees its mapping and exits with a bit per
+ * failure. */
+static int send_fd(int sock, int fd) {
+  char ctl[CMSG_SPACE(sizeof(int))] = {0}, c = 0;
+  struct iovec iov = {&c, 1};
+  struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+                     .msg_controllen = sizeof(ctl)};
+  struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+
+  cm->cmsg_level = SOL_SOCKET;
+  cm->cmsg_type = SCM_RIGHTS;
+  cm->cmsg_len = CMSG_LEN(sizeof(int));
+  memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+  return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock) {
+  char ctl[CMSG_SPACE(sizeof(int))], c;
+  struct iovec iov = {&c, 1};
+  struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+                     .msg_controllen = sizeof(ctl)};
+  struct cmsghdr *cm;
+  int fd;
+
+  if (recvmsg(sock, &m, 0) != 1 || (cm = CMSG_FIRSTHDR(&m)) == NULL ||
+      cm->cmsg_type != SCM_RIGHTS)
+    return -1;
+  memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+  return fd;
+}
+
+static int pool_child(int sock, int in) {
+  hipMemPoolPtrExportData data;
+  unsigned char buf[4096];
+  hipMemPool_t imp;
+  void *p, *q;
+  int fd, bad = 0;
+  char c = 1;
+
+  alarm(30);
+  fd = recv_fd(sock);
+  if (fd < 0 || read(in, &data, sizeof(data)) != sizeof(data))
+    return 1;
+  bad |= (hipMemPoolImportFromShareableHandle(&imp, (void *)(intptr_t)fd,
+                                              hipMemHandleTypePosixFileDescriptor, 0) !=
+          hipSuccess) << 1;
+  close(fd); /* the pool keeps its own */
+  if (bad)
+    return bad;
+  bad |= (hipMemPoolImportPointer(&p, imp, &data) != hipSuccess) << 2;
+  if (bad)
+    return bad;
+  bad |= (hipMemcpy(buf, p, sizeof(buf), hipMemcpyDeviceToHost) != hipSuccess) << 3;
+  for (int i = 0; i < (int)sizeof(buf); i++)
+    bad |= (buf[i] != (unsigned char)(i * 7 + 1)) << 4;
+  for (int i = 0; i < (int)sizeof(buf); i++)
+    buf[i] = (unsigned char)(i * 3);
+  bad |= (hipMemcpy(p, buf, sizeof(buf), hipMemcpyHostToDevice) != hipSuccess) << 5;
+  /* An imported pool only imports. */
+  bad |= (hipMallocFromPoolAsync(&q, 64, imp, NULL) != hipErrorInvalidValue) << 6;
+  bad |= (hipFree((char *)p - 4096) != hipSuccess) << 7;
+  bad |= (hipDeviceSynchronize() != hipSuccess) << 8;
+  if (write(sock, &c, 1) != 1) /* done */
+    bad |= 1 << 9;
+  return bad ? __builtin_ctz((unsigned)bad) + 1 : 0; /* the first failure's number */
+}
+
+AH_TEST(ipc_pool_processes) {
+  hipMemPoolProps props = {0};
+  hipMemPoolPtrExportData data, bad_data;
+  unsigned char buf[4096], back[4096];
+  hipMemPool_t pool, imp;
+  int sv[2], to_child[2], status = 0, fd = -1, fd2 = -1;
+  unsigned char *a, *b, *view;
+  hipStream_t s;
+  pid_t pid;
+  char c;
+
+  if (!cpu_with(NULL, NULL))
+    SKIP("the CPU device's pools (NVIDIA: not built, docs/memory.md)");
+  CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 && pipe(to_child) == 0);
+  pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    close(sv[0]);
+    close(to_child[1]);
+    _exit(pool_child(sv[1], to_child[0]));
+  }
+  close(sv[1]);
+  close(to_child[0]);
+  props.allocType = hipMemAllocationTypePinned;
+  props.handleTypes = hipMemHandleTypePosixFileDescriptor;
+  props.location.type = hipMemLocationTypeDevice;
+  props.location.id = 0;
+  CHECK_HIP(hipMemPoolCreate(&pool, &props));
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipMallocFromPoolAsync((void **)&a, 10000, pool, s));
+  /* Exported before its second allocation, which the child reaches too. */
+  CHECK_HIP(hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 0));
+  CHECK(fd >= 0);
+  CHECK_HIP(hipMallocFromPoolAsync((void **)&b, 3 * 4096, pool, s));
+  CHECK(b != a);
+  for (int i = 0; i < (int)sizeof(buf); i++)
+    buf[i] = (unsigned char)(i * 7 + 1);
+  CHECK_HIP(hipMemsetAsync(a, 0x11, 10000, s));
+  CHECK_HIP(hipMemcpyAsync(b + 4096, buf, sizeof(buf), hipMemcpyHostToDevice, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  /* A pointer inside the allocation names that place. */
+  CHECK_HIP(hipMemPoolExportPointer(&data, b + 4096));
+  /* In this process: a second address of the same memory. */
+  CHECK_HIP(hipMemPoolImportFromShareableHandle(&imp, (void *)(intptr_t)fd,
+                                                hipMemHandleTypePosixFileDescriptor, 0));
+  CHECK_ERR(hipMemPoolExportToShareableHandle(&fd2, imp, hipMemHandleTypePosixFileDescriptor, 0),
+            hipErrorInvalidValue);
+  CHECK_HIP(hipMemPoolImportPointer((void **)&view, imp, &data));
+  CHECK(view != b + 4096);
+  CHECK_HIP(hipMemcpy(back, view, sizeof(back), hipMemcpyDeviceToHost));
+  CHECK(memcmp(back, buf, sizeof(buf)) == 0);
+  CHECK_HIP(hipMemset(view, 0x22, 16));
+  CHECK_HIP(hipMemcpy(back, b + 4096, 16, hipMemcpyDeviceToHost));
+  for (int i = 0; i < 16; i++)
+    CHECK_EQ(back[i], 0x22);
+  CHECK_HIP(hipMemcpy(view, buf, 16, hipMemcpyHostToDevice));
+  CHECK_ERR(hipFree(view), hipErrorInvalidValue); /* not the allocation's start */
+  CHECK_HIP(hipFree(view - 4096));
+  /* Data of another pool's file, or garbage, is refused. */
+  memcpy(&bad_data, &data, sizeof(data));
+  bad_data.reserved[0] ^= 0xff;
+  CHECK_ERR(hipMemPoolImportPointer((void **)&view, imp, &bad_data), hipErrorInvalidValue);
+  CHECK_ERR(hipMemPoolImportPointer((void **)&view, pool, &data), hipErrorInvalidValue);
+  /* The child. */
+  CHECK(send_fd(sv[0], fd) == 0);
+  CHECK(write(to_child[1], &data, sizeof(data)) == sizeof(data));
+  CHECK_EQ(read(sv[0], &c, 1), 1);
+  CHECK_EQ(waitpid(pid, &status, 0), pid);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+  CHECK_HIP(hipMemcpy(back, b + 4096, sizeof(back), hipMemcpyDeviceToHost));
+  for (int i = 0; i < (int)sizeof(back); i++)
+    CHECK_EQ(back[i], (unsigned char)(i * 3));
+  /* The other allocation was not touched. */
+  CHECK_HIP(hipMemcpy(back, a + 9000, 1000, hipMemcpyDeviceToHost));
+  for (int i = 0; i < 1000; i++)
+    CHECK_EQ(back[i], 0x11);
+  CHECK_HIP(hipFreeAsync(a, s));
+  CHECK_HIP(hipFreeAsync(b, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_HIP(hipMemPoolDestroy(pool));
+  CHECK_HIP(hipMemPoolDestroy(imp));
+  close(fd);
+  close(sv[0]);
+  close(to_child[1]);
   return AH_PASS;
 }
 

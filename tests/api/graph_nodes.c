@@ -102,6 +102,13 @@ AH_TEST(graph_memcpy_node_params) {
   CHECK_ERR(hipGraphExecMemcpyNodeSetParams(NULL, up, &q), hipErrorInvalidValue);
   CHECK_ERR(hipGraphExecMemcpyNodeSetParams(x, NULL, &q), hipErrorInvalidValue);
   CHECK_ERR(hipGraphExecMemcpyNodeSetParams(x, up, NULL), hipErrorInvalidValue);
+  /* A pitch below the row's width: hipErrorInvalidPitchValue in the graph,
+   * an invalid value in the executable graph (AMD's codes). */
+  q = p;
+  q.srcPtr.ptr = src;
+  q.dstPtr.pitch = q.extent.width / 2;
+  CHECK_ERR(hipGraphMemcpyNodeSetParams(up, &q), hipErrorInvalidPitchValue);
+  CHECK_ERR(hipGraphExecMemcpyNodeSetParams(x, up, &q), hipErrorInvalidValue);
   CHECK_HIP(hipGraphLaunch(x, NULL));
   CHECK_HIP(hipStreamSynchronize(NULL));
   CHECK(memcmp(back, src, sizeof(back)) == 0);

@@ -519,8 +519,31 @@ AH_TEST(pointer_get_attribute) {
   CHECK_EQ(u, 1);
   CHECK_HIP(hipPointerGetAttribute(&u, HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS, d));
   CHECK_EQ(u, 3); /* read and write */
-  CHECK_HIP(hipPointerGetAttribute(&v, HIP_POINTER_ATTRIBUTE_HOST_POINTER, d));
-  CHECK(v == pa.hostPointer);
+  /* Device memory has no host address: an invalid value (AMD and CUDA). */
+  CHECK_ERR(hipPointerGetAttribute(&v, HIP_POINTER_ATTRIBUTE_HOST_POINTER, d),
+            hipErrorInvalidValue);
+  CHECK(pa.hostPointer == NULL);
+  /* Buffer ids: 32 bits, one per allocation, the same anywhere inside it,
+   * new for a new allocation at the same address. */
+  {
+    unsigned id1 = 0, id2 = 0, id3 = 0, id4 = 0;
+    char *d2;
+
+    CHECK_HIP(hipPointerGetAttribute(&id1, HIP_POINTER_ATTRIBUTE_BUFFER_ID, d));
+    CHECK_HIP(hipPointerGetAttribute(&id2, HIP_POINTER_ATTRIBUTE_BUFFER_ID, d + N - 1));
+    CHECK_HIP(hipPointerGetAttribute(&id3, HIP_POINTER_ATTRIBUTE_BUFFER_ID, m));
+    CHECK(id1 != 0 && id1 == id2 && id3 != id1);
+    CHECK_HIP(hipMalloc((void **)&d2, N));
+    CHECK_HIP(hipFree(d2));
+    CHECK_HIP(hipMalloc((void **)&d2, N));
+    CHECK_HIP(hipPointerGetAttribute(&id4, HIP_POINTER_ATTRIBUTE_BUFFER_ID, d2));
+    CHECK(id4 != id1 && id4 != id3);
+    CHECK_HIP(hipPointerGetAttribute(&id2, HIP_POINTER_ATTRIBUTE_BUFFER_ID, d2));
+    CHECK_EQ(id2, id4);
+    CHECK_HIP(hipFree(d2));
+    CHECK_ERR(hipPointerGetAttribute(&id1, HIP_POINTER_ATTRIBUTE_BUFFER_ID, &on_stack),
+              hipErrorInvalidValue);
+  }
 
   /* Managed memory. */
   CHECK_HIP(hipPointerGetAttribute(&u, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, m));

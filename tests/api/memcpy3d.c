@@ -608,6 +608,11 @@ AH_TEST(memcpy_param2d) {
   c.dstXInBytes = 0;
   c.srcY = 1; /* the device allocation has H rows: one too many */
   CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);
+  c.srcY = H; /* starts just past the allocation: no allocation at all there (AMD) */
+  c.Height = 1;
+  CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);
+  CHECK_ERR(hipDrvMemcpy2DUnaligned(&c), hipErrorInvalidValue);
+  c.Height = H;
   c.srcY = 0;
   c.srcDevice = NULL;
   CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);

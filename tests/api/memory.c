@@ -103,9 +103,14 @@ AH_TEST(free_errors) {
   CHECK_ERR(hipFree(d), hipErrorInvalidValue); /* double free */
 
   CHECK_HIP(hipHostMalloc(&h, 100, 0));
-  CHECK_ERR(hipFree(h), hipErrorInvalidValue); /* pinned host memory */
+  CHECK_ERR(hipFree((char *)h + 8), hipErrorInvalidValue); /* interior pointer */
   CHECK_HIP(hipHostFree(h));
   CHECK_ERR(hipHostFree(h), hipErrorInvalidValue);
+  /* hipFree frees pinned host memory too (AMD's rule; CUDA refuses it). */
+  CHECK_HIP(hipHostMalloc(&h, 100, 0));
+  CHECK_HIP(hipFree(h));
+  CHECK_ERR(hipHostFree(h), hipErrorInvalidValue);
+  CHECK_ERR(hipFree(h), hipErrorInvalidValue);
   CHECK_ERR(hipHostFree(&local), hipErrorInvalidValue);
 
   CHECK_HIP(hipHostRegister(r, 64, 0));

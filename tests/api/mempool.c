@@ -183,6 +183,73 @@ AH_TEST(mempool_reuse_opportunistic) {
   return AH_PASS;
 }
 
+/* A block whose free another stream has not reached yet goes to a stream
+ * that waits for that free through an event recorded after it
+ * (FollowEventDependencies, on by default; ROCm's unit suite's
+ * EventDependencies case); its work on the block runs after the first
+ * stream's. A stream that did not wait gets other memory, and so does the
+ * waiting one with the attribute off. */
+AH_TEST(mempool_reuse_event_dependency) {
+  struct gate g = GATE_INIT, g2 = GATE_INIT;
+  unsigned *out1, *out2;
+  hipStream_t s1, s2, s3;
+  hipMemPool_t pool;
+  hipEvent_t ev;
+  void *a, *b, *c, *d;
+  int on = -1, off = 0;
+
+  CHECK_HIP(new_pool(&pool));
+  CHECK_HIP(hipMemPoolGetAttribute(pool, hipMemPoolReuseFollowEventDependencies, &on));
+  CHECK_EQ(on, 1);
+  CHECK_HIP(hipStreamCreateWithFlags(&s1, hipStreamNonBlocking));
+  CHECK_HIP(hipStreamCreateWithFlags(&s2, hipStreamNonBlocking));
+  CHECK_HIP(hipStreamCreateWithFlags(&s3, hipStreamNonBlocking));
+  CHECK_HIP(hipEventCreateWithFlags(&ev, hipEventDisableTiming));
+  CHECK_HIP(hipHostMalloc((void **)&out1, 4 * KB, 0));
+  CHECK_HIP(hipHostMalloc((void **)&out2, 4 * KB, 0));
+  CHECK_HIP(hipLaunchHostFunc(s1, gate_fn, &g)); /* s1 holds until the gate opens */
+  CHECK_HIP(hipMallocFromPoolAsync(&a, 4 * KB, pool, s1));
+  CHECK_HIP(hipMemsetD32Async(a, 7, KB, s1));
+  CHECK_HIP(hipMemcpyAsync(out1, a, 4 * KB, hipMemcpyDeviceToHost, s1));
+  CHECK_HIP(hipFreeAsync(a, s1));
+  CHECK_HIP(hipMallocFromPoolAsync(&c, 4 * KB, pool, s3)); /* s3 did not wait */
+  CHECK(c != a);
+  CHECK_HIP(hipEventRecord(ev, s1));
+  CHECK_HIP(hipStreamWaitEvent(s2, ev, 0));
+  CHECK_HIP(hipMallocFromPoolAsync(&b, 4 * KB, pool, s2));
+  CHECK(b == a);
+  CHECK_HIP(hipMemsetD32Async(b, 9, KB, s2));
+  CHECK_HIP(hipMemcpyAsync(out2, b, 4 * KB, hipMemcpyDeviceToHost, s2));
+  sleep_ms(50);
+  CHECK_EQ(hipStreamQuery(s2), hipErrorNotReady); /* waits for s1 */
+  gate_open(&g);
+  CHECK_HIP(hipStreamSynchronize(s2));
+  for (unsigned i = 0; i < KB; i++) {
+    CHECK_EQ(out1[i], 7u);
+    CHECK_EQ(out2[i], 9u);
+  }
+  /* Off: the same dependency gives no reuse. */
+  CHECK_HIP(hipMemPoolSetAttribute(pool, hipMemPoolReuseFollowEventDependencies, &off));
+  CHECK_HIP(hipLaunchHostFunc(s2, gate_fn, &g2));
+  CHECK_HIP(hipFreeAsync(b, s2));
+  CHECK_HIP(hipEventRecord(ev, s2));
+  CHECK_HIP(hipStreamWaitEvent(s1, ev, 0));
+  CHECK_HIP(hipMallocFromPoolAsync(&d, 4 * KB, pool, s1));
+  CHECK(d != b);
+  gate_open(&g2);
+  CHECK_HIP(hipFreeAsync(c, s3));
+  CHECK_HIP(hipFreeAsync(d, s1));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_HIP(hipMemPoolDestroy(pool));
+  CHECK_HIP(hipEventDestroy(ev));
+  CHECK_HIP(hipHostFree(out1));
+  CHECK_HIP(hipHostFree(out2));
+  CHECK_HIP(hipStreamDestroy(s1));
+  CHECK_HIP(hipStreamDestroy(s2));
+  CHECK_HIP(hipStreamDestroy(s3));
+  return AH_PASS;
+}
+
 /* Allocated on one stream, used and freed on another after an event. */
 AH_TEST(mempool_cross_stream_event) {
   struct gate g = GATE_INIT;

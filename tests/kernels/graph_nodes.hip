@@ -53,6 +53,8 @@ __global__ void square(float *p, int n) {
 }
 
 __device__ int table[N];
+__device__ int other_table[4];
+__managed__ int managed_cell[4];
 
 // Multiplies the device variable `table` by k in place.
 __global__ void scale_table(int k) {
@@ -196,6 +198,35 @@ static void symbol_nodes() {
   EXPECT_ERR(hipGraphMemcpyNodeSetParamsToSymbol(e, HIP_SYMBOL(table), src.data(), 4, 0,
                                                  hipMemcpyHostToDevice),
              hipErrorInvalidValue); // not a copy node
+  // Another device variable's own address as the other side of a
+  // device-to-device copy: its host shadow in HIP, refused as on AMD's
+  // runtime (the side must be memory the runtime allocated); device memory
+  // and a __managed__ variable are fine.
+  EXPECT_ERR(hipGraphAddMemcpyNodeToSymbol(&bad, g, nullptr, 0, HIP_SYMBOL(table), other_table,
+                                           4, 0, hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  EXPECT_ERR(hipGraphMemcpyNodeSetParamsFromSymbol(from, other_table, HIP_SYMBOL(table), 4, 0,
+                                                   hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  EXPECT_ERR(hipGraphMemcpyNodeSetParamsFromSymbol(from, other_table + 1, HIP_SYMBOL(table), 4,
+                                                   0, hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  // Pageable host memory as a device-to-device copy's side: refused too.
+  EXPECT_ERR(hipGraphMemcpyNodeSetParamsToSymbol(to, HIP_SYMBOL(table), src.data(), 4, 0,
+                                                 hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  {
+    int *dmem = nullptr;
+    hipGraphNode_t ok1, ok2;
+    HIP_CHECK(hipMalloc((void **)&dmem, 16));
+    HIP_CHECK(hipGraphAddMemcpyNodeToSymbol(&ok1, g, nullptr, 0, HIP_SYMBOL(table), dmem, 4, 0,
+                                            hipMemcpyDeviceToDevice));
+    HIP_CHECK(hipGraphAddMemcpyNodeToSymbol(&ok2, g, nullptr, 0, HIP_SYMBOL(table), managed_cell,
+                                            4, 0, hipMemcpyDeviceToDevice));
+    HIP_CHECK(hipGraphDestroyNode(ok1));
+    HIP_CHECK(hipGraphDestroyNode(ok2));
+    HIP_CHECK(hipFree(dmem));
+  }
   EXPECT_ERR(hipGraphAddMemcpyNodeToSymbol(nullptr, g, nullptr, 0, HIP_SYMBOL(table),
                                            src.data(), 4, 0, hipMemcpyHostToDevice),
              hipErrorInvalidValue);

@@ -223,12 +223,37 @@ template <typename... P> inline auto registered(void (*kernel)(P...)) -> void (*
   return kernel;
 }
 
+/* hipcc writes kernel_ref([&](auto t) -> decltype(t) { return k; }) for a
+ * template kernel's bare name given to the occupancy and function-attribute
+ * templates with an explicit pointer type (hipOccupancyMaxPotentialBlockSize
+ * <void (*)(int *)>(&g, &b, k, 0, 0)): converted to that type, the lambda
+ * picks the specialisation as `void (*p)(int *) = k;` would, and it is
+ * registered as registered(k<int>) would. */
+template <typename... P> using kernel_ptr_t = void (*)(P...);
+
+template <typename L> struct kernel_ref_t {
+  L pick;
+  template <typename... P> operator kernel_ptr_t<P...>() const {
+    return registered(pick(static_cast<kernel_ptr_t<P...>>(nullptr)));
+  }
+};
+
+template <typename L> inline kernel_ref_t<L> kernel_ref(L pick) {
+  return kernel_ref_t<L>{pick};
+}
+
 /* Called from the static initialisers hipcc appends for each namespace-scope
  * __device__, __constant__ and __managed__ variable it defines: its address,
  * size and symbol name, so that the runtime finds it without the ELF tables
  * (a stripped program). */
 template <typename T> inline int register_variable(T &var, const char *name) {
   __ahRegisterVariable((const void *)__builtin_addressof(var), sizeof(T), name);
+  return 0;
+}
+
+/* The same for a __managed__ variable, which is managed memory as well. */
+template <typename T> inline int register_managed_variable(T &var, const char *name) {
+  __ahRegisterManagedVariable((const void *)__builtin_addressof(var), sizeof(T), name);
   return 0;
 }
 
