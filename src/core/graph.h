@@ -131,6 +131,13 @@ struct ah_gexec {
   unsigned long long flags;         /* as instantiated */
   struct ah_uref *urefs;            /* the graph's user objects, referenced */
   size_t nurefs;
+  /* The whole graph as one executable graph of native_dev's backend
+   * (graph_build), or NULL: launches on native_dev then replay the nodes.
+   * native_dev set with native NULL: the backend could not express it;
+   * not asked again until a change drops both (graph_exec.c). */
+  struct ah_device *native_dev;
+  void *native;
+  size_t *native_idx; /* nodes[i] -> its index in the list graph_build had */
 };
 
 hipError_t ah_graph_create(struct ah_graph **out);

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+// Executable graphs that a device may run as one native graph (NVIDIA's
+// CUDA graphs, docs/graphs.md) and those it must replay, checked against
+// host loops on every test device: a graph of memset, memcpy (pinned host
+// memory, device to device), kernel, empty and child graph nodes launched
+// several times; kernel parameters changed on the executable graph
+// (hipGraphExecKernelNodeSetParams), a memset's value changed on it, a node
+// disabled and enabled again, hipGraphExecUpdate; a captured chain of 100
+// kernels followed by 100 plain launches (bench/graph_launch.hip's check);
+// and graphs that stay on the replay path: a host node, and a copy from
+// pageable memory that must read the host buffer when the graph runs.
+#include <hip/hip_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CHECK(expr)                                                                       \
+  do {                                                                                    \
+    hipError_t e_ = (expr);                                                               \
+    if (e_ != hipSuccess) {                                                               \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,                  \
+                   hipGetErrorString(e_));                                                \
+      std::exit(1);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+#define EXPECT_EQ(got, want, what, i)                                                     \
+  do {                                                                                    \
+    long long g_ = (long long)(got), w_ = (long long)(want);                              \
+    if (g_ != w_) {                                                                       \
+      std::fprintf(stderr, "%s:%d: %s[%d] = %lld, want %lld\n", __FILE__, __LINE__, what,  \
+                   (int)(i), g_, w_);                                                     \
+      std::exit(1);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+constexpr int N = 1000;
+constexpr int kBlock = 128;
+constexpr int kGrid = (N + kBlock - 1) / kBlock;
+
+// z[i] = x[i] * a + y[i]
+__global__ void axpy(int *z, const int *x, const int *y, int a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    z[i] = x[i] * a + y[i];
+}
+
+__global__ void add_const(int *p, int c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    p[i] += c;
+}
+
+// w[i] = z[i] * 2 + v[i]
+__global__ void twice_plus(int *w, const int *z, const int *v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    w[i] = z[i] * 2 + v[i];
+}
+
+__global__ void bump(int *a) {
+  a[threadIdx.x] += 1;
+}
+
+static hipKernelNodeParams kparams(const void *fn, void **args) {
+  hipKernelNodeParams p;
+  std::memset(&p, 0, sizeof(p));
+  p.func = const_cast<void *>(fn);
+  p.gridDim = dim3(kGrid);
+  p.blockDim = dim3(kBlock);
+  p.sharedMemBytes = 0;
+  p.kernelParams = args;
+  p.extra = nullptr;
+  return p;
+}
+
+static hipMemsetParams mparams(int *dst, unsigned value) {
+  hipMemsetParams p;
+  std::memset(&p, 0, sizeof(p));
+  p.dst = dst;
+  p.elementSize = 4;
+  p.width = N;
+  p.height = 1;
+  p.pitch = 0;
+  p.value = value;
+  return p;
+}
+
+// The host loop of the big graph: x = memset value, y = in, z = x*a + y,
+// then the child adds c1 and c2 to z, w = z*2 + v (v = y copied on the
+// device), out = w.
+static void reference(std::vector<int> &out, unsigned xval, const int *in, int a, int c1, int c2) {
+  for (int i = 0; i < N; i++) {
+    int z = (int)xval * a + in[i] + c1 + c2;
+    out[i] = z * 2 + in[i];
+  }
+}
+
+static void check_out(const int *got, const std::vector<int> &want, const char *what) {
+  for (int i = 0; i < N; i++)
+    EXPECT_EQ(got[i], want[i], what, i);
+}
+
+static void big_graph() {
+  int *x, *y, *z, *v, *w, *hin, *hout;
+  CHECK(hipMalloc((void **)&x, N * sizeof(int)));
+  CHECK(hipMalloc((void **)&y, N * sizeof(int)));
+  CHECK(hipMalloc((void **)&z, N * sizeof(int)));
+  CHECK(hipMalloc((void **)&v, N * sizeof(int)));
+  CHECK(hipMalloc((void **)&w, N * sizeof(int)));
+  CHECK(hipHostMalloc((void **)&hin, N * sizeof(int), 0));
+  CHECK(hipHostMalloc((void **)&hout, N * sizeof(int), 0));
+  for (int i = 0; i < N; i++)
+    hin[i] = i * 3 - 500;
+
+  hipGraph_t g, child;
+  CHECK(hipGraphCreate(&g, 0));
+  CHECK(hipGraphCreate(&child, 0));
+
+  // memset x (4-byte value 5) and copy in -> y: both roots.
+  hipGraphNode_t nset, ncopy_in, nk1, nchild, ncopy_v, nk2, nempty, ncopy_out;
+  hipMemsetParams mp = mparams(x, 5);
+  CHECK(hipGraphAddMemsetNode(&nset, g, nullptr, 0, &mp));
+  CHECK(hipGraphAddMemcpyNode1D(&ncopy_in, g, nullptr, 0, y, hin, N * sizeof(int),
+                                hipMemcpyHostToDevice));
+  // z = x * a + y
+  int a = 3, n = N;
+  void *k1args[] = {&z, &x, &y, &a, &n};
+  hipKernelNodeParams kp1 = kparams((const void *)axpy, k1args);
+  hipGraphNode_t k1deps[] = {nset, ncopy_in};
+  CHECK(hipGraphAddKernelNode(&nk1, g, k1deps, 2, &kp1));
+  // The child: z += 10, then z += 100 (a chain of two kernel nodes).
+  int c1 = 10, c2 = 100;
+  void *c1args[] = {&z, &c1, &n}, *c2args[] = {&z, &c2, &n};
+  hipKernelNodeParams cp1 = kparams((const void *)add_const, c1args);
+  hipKernelNodeParams cp2 = kparams((const void *)add_const, c2args);
+  hipGraphNode_t cn1, cn2;
+  CHECK(hipGraphAddKernelNode(&cn1, child, nullptr, 0, &cp1));
+  CHECK(hipGraphAddKernelNode(&cn2, child, &cn1, 1, &cp2));
+  CHECK(hipGraphAddChildGraphNode(&nchild, g, &nk1, 1, child));
+  // v = y on the device, a branch beside k1 and the child.
+  CHECK(hipGraphAddMemcpyNode1D(&ncopy_v, g, &ncopy_in, 1, v, y, N * sizeof(int),
+                                hipMemcpyDeviceToDevice));
+  // w = z * 2 + v, after the child and the copy, through an empty node.
+  hipGraphNode_t edeps[] = {nchild, ncopy_v};
+  CHECK(hipGraphAddEmptyNode(&nempty, g, edeps, 2));
+  void *k2args[] = {&w, &z, &v, &n};
+  hipKernelNodeParams kp2 = kparams((const void *)twice_plus, k2args);
+  CHECK(hipGraphAddKernelNode(&nk2, g, &nempty, 1, &kp2));
+  CHECK(hipGraphAddMemcpyNode1D(&ncopy_out, g, &nk2, 1, hout, w, N * sizeof(int),
+                                hipMemcpyDeviceToHost));
+
+  hipGraphExec_t ge;
+  CHECK(hipGraphInstantiate(&ge, g, nullptr, nullptr, 0));
+  hipStream_t s;
+  CHECK(hipStreamCreate(&s));
+  std::vector<int> want(N);
+
+  // Launched three times: the same result each time (out cleared between).
+  reference(want, 5, hin, 3, 10, 100);
+  for (int rep = 0; rep < 3; rep++) {
+    std::memset(hout, 0, N * sizeof(int));
+    CHECK(hipGraphLaunch(ge, s));
+    CHECK(hipStreamSynchronize(s));
+    check_out(hout, want, "launch");
+  }
+  // The host input changes between launches (pinned: read when the graph runs).
+  for (int i = 0; i < N; i++)
+    hin[i] = 7 - i;
+  reference(want, 5, hin, 3, 10, 100);
+  CHECK(hipGraphLaunch(ge, s));
+  CHECK(hipStreamSynchronize(s));
+  check_out(hout, want, "new input");
+
+  // Kernel parameters changed on the executable graph: a = -2.
+  a = -2;
+  hipKernelNodeParams kp1b = kparams((const void *)axpy, k1args);
+  a = 99; // the node copied the value: later changes do not reach it
+  CHECK(hipGraphExecKernelNodeSetParams(ge, nk1, &kp1b));
+  reference(want, 5, hin, -2, 10, 100);
+  CHECK(hipGraphLaunch(ge, s));
+  CHECK(hipStreamSynchronize(s));
+  check_out(hout, want, "exec kernel params");
+  // Twice in a row, launched in between without waiting, then once more.
+  a = 4;
+  hipKernelNodeParams kp1c = kparams((const void *)axpy, k1args);
+  CHECK(hipGraphLaunch(ge, s));
+  CHECK(hipGraphExecKernelNodeSetParams(ge, nk1, &kp1c));
+  CHECK(hipGraphLaunch(ge, s));
+  CHECK(hipStreamSynchronize(s));
+  reference(want, 5, hin, 4, 10, 100);
+  check_out(hout, want, "exec kernel params again");
+
+  // The memset's value changed on the executable graph.
+  hipMemsetParams mp2 = mparams(x, 11);
+  CHECK(hipGraphExecMemsetNodeSetParams(ge, nset, &mp2));
+  reference(want, 11, hin, 4, 10, 100);
+  CHECK(hipGraphLaunch(ge, s));
+  CHECK(hipStreamSynchronize(s));
+  check_out(hout, want, "exec memset params");
+
+  // k2 disabled: w keeps what was there (-1), then enabled again.
+  CHECK(hipMemset(w, 0xff, N * sizeof(int)));
+  CHECK(hipDeviceSynchronize());
+  CHECK(hipGraphNodeSetEnabled(ge, nk2, 0));
+  CHECK(hipGraphLaunch(ge, s));
+  CHECK(hipStreamSynchronize(s));
+  for (int i = 0; i < N; i++)
+    EXPECT_EQ(hout[i], -1, "k2 disabled", i);
+  CHECK(hipGraphNodeSetEnabled(ge, nk2, 1));
+  CHECK(hipGraphLaunch(ge, s));
+  CHECK(hipStreamSynchronize(s));
+  check_out(hout, want, "k2 enabled again");
+
+  // hipGraphExecUpdate from the graph with k1's a = 7 (the memset back to 5).
+  a = 7;
+  hipKernelNodeParams kp1d = kparams((const void *)axpy, k1args);
+  CHECK(hipGraphKernelNodeSetParams(nk1, &kp1d));
+  hipGraphNode_t bad = nullptr;
+  hipGraphExecUpdateResult r = hipGraphExecUpdateError;
+  CHECK(hipGraphExecUpdate(ge, g, &bad, &r));
+  EXPECT_EQ(r, hipGraphExecUpdateSuccess, "update result", 0);
+  reference(want, 5, hin, 7, 10, 100);
+  CHECK(hipGraphLaunch(ge, s));
+  CHECK(hipStreamSynchronize(s));
+  check_out(hout, want, "exec update");
+
+  // Launched on the null stream too, after hipGraphUpload.
+  CHECK(hipGraphUpload(ge, nullptr));
+  std::memset(hout, 0, N * sizeof(int));
+  CHECK(hipGraphLaunch(ge, nullptr));
+  CHECK(hipDeviceSynchronize());
+  check_out(hout, want, "null stream");
+
+  CHECK(hipGraphExecDestroy(ge));
+  CHECK(hipGraphDestroy(child));
+  CHECK(hipGraphDestroy(g));
+  CHECK(hipStreamDestroy(s));
+  CHECK(hipFree(x));
+  CHECK(hipFree(y));
+  CHECK(hipFree(z));
+  CHECK(hipFree(v));
+  CHECK(hipFree(w));
+  CHECK(hipHostFree(hin));
+  CHECK(hipHostFree(hout));
+}
+
+// bench/graph_launch.hip's check: a captured chain of 100 kernels, then
+// 100 plain launches, both in stream order after a memset.
+static void captured_chain() {
+  constexpr int kNodes = 100, kElems = 256;
+  hipStream_t s;
+  hipGraph_t g;
+  hipGraphExec_t ge;
+  int *d;
+  CHECK(hipStreamCreate(&s));
+  CHECK(hipMalloc((void **)&d, kElems * sizeof(int)));
+  CHECK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+  for (int i = 0; i < kNodes; i++)
+    bump<<<1, kElems, 0, s>>>(d);
+  CHECK(hipGetLastError());
+  CHECK(hipStreamEndCapture(s, &g));
+  size_t count = 0;
+  CHECK(hipGraphGetNodes(g, nullptr, &count));
+  EXPECT_EQ(count, kNodes, "captured nodes", 0);
+  CHECK(hipGraphInstantiateWithFlags(&ge, g, 0));
+  for (int rep = 1; rep <= 2; rep++) {
+    CHECK(hipMemsetAsync(d, 0, kElems * sizeof(int), s));
+    for (int k = 0; k < rep; k++)
+      CHECK(hipGraphLaunch(ge, s));
+    for (int i = 0; i < kNodes; i++)
+      bump<<<1, kElems, 0, s>>>(d);
+    CHECK(hipGetLastError());
+    CHECK(hipStreamSynchronize(s));
+    std::vector<int> h(kElems);
+    CHECK(hipMemcpy(h.data(), d, kElems * sizeof(int), hipMemcpyDeviceToHost));
+    for (int i = 0; i < kElems; i++)
+      EXPECT_EQ(h[i], (rep + 1) * kNodes, "chain", i);
+  }
+  CHECK(hipGraphExecDestroy(ge));
+  CHECK(hipGraphDestroy(g));
+  CHECK(hipFree(d));
+  CHECK(hipStreamDestroy(s));
+}
+
+static int host_calls = 0;
+static void count_call(void *p) {
+  ++*static_cast<int *>(p);
+}
+
+// Graphs that stay on the replay path: a host node between kernels, and a
+// copy from pageable host memory, which must read the buffer as it is when
+// the graph runs.
+static void replayed_graphs() {
+  int *d, *hout;
+  CHECK(hipMalloc((void **)&d, N * sizeof(int)));
+  CHECK(hipHostMalloc((void **)&hout, N * sizeof(int), 0));
+  std::vector<int> pageable(N);
+  for (int i = 0; i < N; i++)
+    pageable[i] = i;
+
+  hipGraph_t g;
+  hipGraphNode_t ncopy, nk, nhost, nout;
+  CHECK(hipGraphCreate(&g, 0));
+  CHECK(hipGraphAddMemcpyNode1D(&ncopy, g, nullptr, 0, d, pageable.data(), N * sizeof(int),
+                                hipMemcpyHostToDevice));
+  int c = 1000, n = N;
+  void *kargs[] = {&d, &c, &n};
+  hipKernelNodeParams kp = kparams((const void *)add_const, kargs);
+  CHECK(hipGraphAddKernelNode(&nk, g, &ncopy, 1, &kp));
+  hipHostNodeParams hp = {count_call, &host_calls};
+  CHECK(hipGraphAddHostNode(&nhost, g, &nk, 1, &hp));
+  CHECK(hipGraphAddMemcpyNode1D(&nout, g, &nhost, 1, hout, d, N * sizeof(int),
+                                hipMemcpyDeviceToHost));
+  hipGraphExec_t ge;
+  CHECK(hipGraphInstantiate(&ge, g, nullptr, nullptr, 0));
+  hipStream_t s;
+  CHECK(hipStreamCreate(&s));
+  for (int rep = 0; rep < 2; rep++) {
+    for (int i = 0; i < N; i++)
+      pageable[i] = i * (rep + 2);
+    CHECK(hipGraphLaunch(ge, s));
+    CHECK(hipStreamSynchronize(s));
+    for (int i = 0; i < N; i++)
+      EXPECT_EQ(hout[i], i * (rep + 2) + 1000, "replayed", i);
+    EXPECT_EQ(host_calls, rep + 1, "host node calls", rep);
+  }
+  CHECK(hipGraphExecDestroy(ge));
+  CHECK(hipGraphDestroy(g));
+  CHECK(hipStreamDestroy(s));
+  CHECK(hipFree(d));
+  CHECK(hipHostFree(hout));
+}
+
+int main() {
+  big_graph();
+  captured_chain();
+  replayed_graphs();
+  std::printf("graph_native: ok\n");
+  return 0;
+}
