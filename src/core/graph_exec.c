@@ -500,39 +500,42 @@ static hipError_t launch_lanes(struct ah_gexec *x, struct ah_device *dev, void *
   return err;
 }
 
-hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, void *q) {
-  hipError_t err;
-
-  /* During any capture the nodes are replayed (captured one by one). */
-  pthread_mutex_lock(&x->lock);
-  if (atomic_load(&ah_capture_count) == 0 && native_ready(x, dev)) {
-    err = dev->backend->graph_launch(dev, q, x->native);
-    if (err != hipErrorNotSupported) {
-      pthread_mutex_unlock(&x->lock);
-      return err;
-    }
-    native_drop(x); /* the backend gave it up (a device reset): replayed */
-  }
-  pthread_mutex_unlock(&x->lock);
-  return replay(x, dev, q);
-}
-
-/* x's nodes one by one on q, or on its lanes. */
-static hipError_t replay(struct ah_gexec *x, struct ah_device *dev, void *q) {
+/* x's nodes one by one on q, or on its lanes (x->lock held). */
+static hipError_t replay_locked(struct ah_gexec *x, struct ah_device *dev, void *q) {
   hipError_t err = hipSuccess;
 
-  pthread_mutex_lock(&x->lock);
   /* During any capture the nodes go through ah_submit one by one, so a
    * launch into a capturing stream is captured as a chain. */
-  if (x->nlanes > 1 && atomic_load(&ah_capture_count) == 0 &&
-      lanes_ready(x, dev) == hipSuccess) {
-    err = launch_lanes(x, dev, q);
-    pthread_mutex_unlock(&x->lock);
-    return err;
-  }
+  if (x->nlanes > 1 && atomic_load(&ah_capture_count) == 0 && lanes_ready(x, dev) == hipSuccess)
+    return launch_lanes(x, dev, q);
   for (size_t i = 0; i < x->n && err == hipSuccess; i++)
     if (!x->nodes[i].disabled)
       err = run_node(dev, q, &x->nodes[i], atomic_load(&ah_capture_count) != 0);
+  return err;
+}
+
+/* A child graph node's executable graph, in its place. */
+static hipError_t replay(struct ah_gexec *x, struct ah_device *dev, void *q) {
+  hipError_t err;
+
+  pthread_mutex_lock(&x->lock);
+  err = replay_locked(x, dev, q);
+  pthread_mutex_unlock(&x->lock);
+  return err;
+}
+
+hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, void *q) {
+  hipError_t err = hipErrorNotSupported;
+
+  pthread_mutex_lock(&x->lock);
+  /* During any capture the nodes are replayed (captured one by one). */
+  if (atomic_load(&ah_capture_count) == 0 && native_ready(x, dev)) {
+    err = dev->backend->graph_launch(dev, q, x->native);
+    if (err == hipErrorNotSupported)
+      native_drop(x); /* the backend gave it up (a device reset): replayed */
+  }
+  if (err == hipErrorNotSupported)
+    err = replay_locked(x, dev, q);
   pthread_mutex_unlock(&x->lock);
   return err;
 }
