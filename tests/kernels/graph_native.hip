@@ -177,8 +177,8 @@ static void big_graph() {
   // Kernel parameters changed on the executable graph: a = -2.
   a = -2;
   hipKernelNodeParams kp1b = kparams((const void *)axpy, k1args);
-  a = 99; // the node copied the value: later changes do not reach it
   CHECK(hipGraphExecKernelNodeSetParams(ge, nk1, &kp1b));
+  a = 99; // the values were copied by the call: later changes do not reach them
   reference(want, 5, hin, -2, 10, 100);
   CHECK(hipGraphLaunch(ge, s));
   CHECK(hipStreamSynchronize(s));
