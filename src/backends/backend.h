@@ -125,10 +125,13 @@ struct ah_memop_req {
 enum ah_gn_kind {
   AH_GN_EMPTY = 1, /* runs nothing: an empty node, a disabled node, a child graph's end */
   AH_GN_CMD,       /* runs cmd: AH_CMD_KERNEL, AH_CMD_COPY*, AH_CMD_SET */
+  AH_GN_EVENT_RECORD, /* records ev (an event of this device) */
+  AH_GN_EVENT_WAIT,   /* waits for ev's last record (an event of this device) */
 };
 struct ah_gn {
   enum ah_gn_kind kind;
   const struct ah_cmd *cmd; /* AH_GN_CMD; a kernel's args valid during graph_build only */
+  void *ev;                 /* AH_GN_EVENT_*: the backend event */
   const size_t *deps;
   size_t ndeps;
 };

@@ -273,18 +273,42 @@ static hipError_t lanes_ready(struct ah_gexec *x, struct ah_device *dev) {
   return err;
 }
 
+static int is_event(hipGraphNodeType t) {
+  return t == hipGraphNodeTypeEventRecord || t == hipGraphNodeTypeWaitEvent;
+}
+
 /* ---- native executable graphs (the backend's graph_* ops) ---- */
 
 /* The nodes of x in one list for graph_build (child graphs flattened). */
 struct flat {
   struct ah_gn *v;
   size_t n, cap;
+  struct ah_device *dev; /* the device it is for */
+  struct ah_gnev *evs;   /* the events of its event nodes */
+  size_t nevs;
 };
 
 static void flat_free(struct flat *f) {
   for (size_t i = 0; i < f->n; i++)
     free((void *)f->v[i].deps);
   free(f->v);
+  free(f->evs);
+}
+
+/* An event record or wait node's event, when it is an event of f->dev
+ * (another device's, or one shared with other processes: replayed). */
+static hipError_t flat_event(struct flat *f, const struct ah_xnode *d, void **impl) {
+  struct ah_event *e = ah_event_lookup(d->s.event);
+  struct ah_gnev *v;
+
+  if (e == NULL || e->dev != f->dev || e->ipc != NULL)
+    return hipErrorNotSupported;
+  if ((v = realloc(f->evs, (f->nevs + 1) * sizeof(*v))) == NULL)
+    return hipErrorOutOfMemory;
+  f->evs = v;
+  v[f->nevs++] = (struct ah_gnev){d->s.event, e->impl, d->s.type == hipGraphNodeTypeEventRecord};
+  *impl = e->impl;
+  return hipSuccess;
 }
 
 /* Appends a node after deps[] (duplicates dropped); *idx gets its index. */
@@ -366,6 +390,16 @@ static hipError_t flatten(const struct ah_gexec *x, struct flat *f, const size_t
       free(sub);
     } else if (native_cmd(d)) {
       err = flat_add(f, AH_GN_CMD, &d->s.cmd, deps, ndeps, &map[i]);
+    } else if (is_event(d->s.type)) {
+      void *impl = NULL;
+
+      err = flat_event(f, d, &impl);
+      if (err == hipSuccess)
+        err = flat_add(f, d->s.type == hipGraphNodeTypeEventRecord ? AH_GN_EVENT_RECORD
+                                                                   : AH_GN_EVENT_WAIT,
+                       NULL, deps, ndeps, &map[i]);
+      if (err == hipSuccess)
+        f->v[map[i]].ev = impl;
     } else {
       err = hipErrorNotSupported;
     }
@@ -381,12 +415,27 @@ static void native_drop(struct ah_gexec *x) {
     x->native_dev->backend->graph_destroy(x->native_dev, x->native);
   x->native = NULL;
   x->native_dev = NULL;
+  free(x->native_evs);
+  x->native_evs = NULL;
+  x->native_nevs = 0;
+}
+
+/* Whether every event x's native graph names is still the event it was
+ * (a destroyed one: the replay reports hipErrorInvalidHandle). */
+static int native_events_live(const struct ah_gexec *x) {
+  for (size_t i = 0; i < x->native_nevs; i++) {
+    struct ah_event *e = ah_event_lookup(x->native_evs[i].h);
+
+    if (e == NULL || e->impl != x->native_evs[i].impl)
+      return 0;
+  }
+  return 1;
 }
 
 /* Whether x runs on dev as a native graph, built now if it was not asked
  * for dev yet (x->lock held; x a top-level executable graph). */
 static int native_ready(struct ah_gexec *x, struct ah_device *dev) {
-  struct flat f = {0};
+  struct flat f = {.dev = dev};
   hipError_t err;
 
   if (x->native_dev == dev)
@@ -400,8 +449,13 @@ static int native_ready(struct ah_gexec *x, struct ah_device *dev) {
   err = flatten(x, &f, NULL, 0, x->native_idx);
   if (err == hipSuccess)
     err = dev->backend->graph_build(dev, f.v, f.n, &x->native);
-  if (err != hipSuccess)
+  if (err != hipSuccess) {
     x->native = NULL; /* replayed; asked again after a change */
+  } else {
+    x->native_evs = f.evs;
+    x->native_nevs = f.nevs;
+    f.evs = NULL;
+  }
   flat_free(&f);
   return x->native != NULL;
 }
@@ -418,9 +472,6 @@ void ah_gexec_destroy(struct ah_gexec *x) {
   free(x);
 }
 
-static int is_event(hipGraphNodeType t) {
-  return t == hipGraphNodeTypeEventRecord || t == hipGraphNodeTypeWaitEvent;
-}
 
 /* An event node on queue q of dev, as hipEventRecord and hipStreamWaitEvent
  * do it (through the capture hooks when `capture`). The event is looked up
@@ -530,9 +581,16 @@ hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, void *q) {
   pthread_mutex_lock(&x->lock);
   /* During any capture the nodes are replayed (captured one by one). */
   if (atomic_load(&ah_capture_count) == 0 && native_ready(x, dev)) {
-    err = dev->backend->graph_launch(dev, q, x->native);
+    if (native_events_live(x))
+      err = dev->backend->graph_launch(dev, q, x->native);
     if (err == hipErrorNotSupported)
-      native_drop(x); /* the backend gave it up (a device reset): replayed */
+      native_drop(x); /* an event gone, or the backend gave it up (a device reset) */
+    for (size_t i = 0; err == hipSuccess && i < x->native_nevs; i++) {
+      struct ah_event *e = ah_event_lookup(x->native_evs[i].h);
+
+      if (x->native_evs[i].record && e != NULL)
+        e->recorded = 1; /* as hipEventRecord */
+    }
   }
   if (err == hipErrorNotSupported)
     err = replay_locked(x, dev, q);

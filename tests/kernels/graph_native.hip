@@ -7,6 +7,8 @@
 // (hipGraphExecKernelNodeSetParams), a memset's value changed on it, a node
 // disabled and enabled again, hipGraphExecUpdate; a captured chain of 100
 // kernels followed by 100 plain launches (bench/graph_launch.hip's check);
+// event record and wait nodes (other streams waiting for a record node,
+// hipEventElapsedTime of two, a wait node, a destroyed event);
 // and graphs that stay on the replay path: a host node, and a copy from
 // pageable memory that must read the host buffer when the graph runs.
 #include <hip/hip_runtime.h>
@@ -285,6 +287,118 @@ static void captured_chain() {
   CHECK(hipStreamDestroy(s));
 }
 
+// Event record and wait nodes: a record node other streams wait for, two
+// records timed with hipEventElapsedTime, a wait node for a record made on
+// another stream before the launch, and a record node whose event is
+// destroyed (the launch reports hipErrorInvalidHandle).
+static void event_nodes() {
+  int *d, *hout;
+  CHECK(hipMalloc((void **)&d, N * sizeof(int)));
+  CHECK(hipHostMalloc((void **)&hout, N * sizeof(int), 0));
+  hipStream_t s, s2;
+  CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+  CHECK(hipStreamCreateWithFlags(&s2, hipStreamNonBlocking));
+  hipEvent_t start, stop, done;
+  CHECK(hipEventCreate(&start));
+  CHECK(hipEventCreate(&stop));
+  CHECK(hipEventCreateWithFlags(&done, hipEventDisableTiming));
+
+  // memset d = 0 -> record start -> d += 1 (x50) -> record stop, record done
+  hipGraph_t g;
+  CHECK(hipGraphCreate(&g, 0));
+  hipGraphNode_t prev, node;
+  hipMemsetParams mp = mparams(d, 0);
+  CHECK(hipGraphAddMemsetNode(&prev, g, nullptr, 0, &mp));
+  CHECK(hipGraphAddEventRecordNode(&node, g, &prev, 1, start));
+  prev = node;
+  int one = 1, n = N;
+  void *args[] = {&d, &one, &n};
+  hipKernelNodeParams kp = kparams((const void *)add_const, args);
+  for (int i = 0; i < 50; i++) {
+    CHECK(hipGraphAddKernelNode(&node, g, &prev, 1, &kp));
+    prev = node;
+  }
+  hipGraphNode_t rec_stop, rec_done;
+  CHECK(hipGraphAddEventRecordNode(&rec_stop, g, &prev, 1, stop));
+  CHECK(hipGraphAddEventRecordNode(&rec_done, g, &prev, 1, done));
+  hipGraphExec_t ge;
+  CHECK(hipGraphInstantiate(&ge, g, nullptr, nullptr, 0));
+  for (int rep = 0; rep < 2; rep++) {
+    CHECK(hipGraphLaunch(ge, s));
+    // s2 waits for the graph's record of `done`, then doubles d and copies it out.
+    CHECK(hipStreamWaitEvent(s2, done, 0));
+    axpy<<<kGrid, kBlock, 0, s2>>>(d, d, d, 1, N); // d = d * 1 + d
+    CHECK(hipGetLastError());
+    CHECK(hipMemcpyAsync(hout, d, N * sizeof(int), hipMemcpyDeviceToHost, s2));
+    CHECK(hipStreamSynchronize(s2));
+    for (int i = 0; i < N; i++)
+      EXPECT_EQ(hout[i], 100, "after the record node", i);
+    CHECK(hipStreamSynchronize(s));
+    EXPECT_EQ(hipEventQuery(done), hipSuccess, "done recorded", rep);
+    float ms = -1.0f;
+    CHECK(hipEventElapsedTime(&ms, start, stop));
+    if (!(ms >= 0.0f)) {
+      std::fprintf(stderr, "elapsed time %f\n", ms);
+      std::exit(1);
+    }
+  }
+  CHECK(hipGraphExecDestroy(ge));
+  CHECK(hipGraphDestroy(g));
+
+  // A wait node: the graph's kernel runs after a record made on s2.
+  hipEvent_t ready;
+  CHECK(hipEventCreateWithFlags(&ready, hipEventDisableTiming));
+  hipGraph_t gw;
+  CHECK(hipGraphCreate(&gw, 0));
+  hipGraphNode_t wait_node, kernel_node, out_node;
+  CHECK(hipGraphAddEventWaitNode(&wait_node, gw, nullptr, 0, ready));
+  int seven = 7;
+  void *wargs[] = {&d, &seven, &n};
+  hipKernelNodeParams wkp = kparams((const void *)add_const, wargs);
+  CHECK(hipGraphAddKernelNode(&kernel_node, gw, &wait_node, 1, &wkp));
+  CHECK(hipGraphAddMemcpyNode1D(&out_node, gw, &kernel_node, 1, hout, d, N * sizeof(int),
+                                hipMemcpyDeviceToHost));
+  hipGraphExec_t gwe;
+  CHECK(hipGraphInstantiate(&gwe, gw, nullptr, nullptr, 0));
+  CHECK(hipMemsetAsync(d, 0, N * sizeof(int), s2));
+  for (int i = 0; i < 20; i++)
+    add_const<<<kGrid, kBlock, 0, s2>>>(d, 5, N);
+  CHECK(hipGetLastError());
+  CHECK(hipEventRecord(ready, s2));
+  CHECK(hipGraphLaunch(gwe, s));
+  CHECK(hipStreamSynchronize(s));
+  for (int i = 0; i < N; i++)
+    EXPECT_EQ(hout[i], 107, "after the wait node", i);
+  CHECK(hipGraphExecDestroy(gwe));
+  CHECK(hipGraphDestroy(gw));
+
+  // A record node whose event is gone: the launch fails, as the replay's does.
+  hipEvent_t gone;
+  CHECK(hipEventCreate(&gone));
+  hipGraph_t gg;
+  CHECK(hipGraphCreate(&gg, 0));
+  CHECK(hipGraphAddKernelNode(&node, gg, nullptr, 0, &kp));
+  CHECK(hipGraphAddEventRecordNode(&prev, gg, &node, 1, gone));
+  hipGraphExec_t gge;
+  CHECK(hipGraphInstantiate(&gge, gg, nullptr, nullptr, 0));
+  CHECK(hipGraphLaunch(gge, s));
+  CHECK(hipStreamSynchronize(s));
+  CHECK(hipEventDestroy(gone));
+  EXPECT_EQ(hipGraphLaunch(gge, s), hipErrorInvalidHandle, "launch after hipEventDestroy", 0);
+  CHECK(hipStreamSynchronize(s));
+  CHECK(hipGraphExecDestroy(gge));
+  CHECK(hipGraphDestroy(gg));
+
+  CHECK(hipEventDestroy(start));
+  CHECK(hipEventDestroy(stop));
+  CHECK(hipEventDestroy(done));
+  CHECK(hipEventDestroy(ready));
+  CHECK(hipStreamDestroy(s));
+  CHECK(hipStreamDestroy(s2));
+  CHECK(hipFree(d));
+  CHECK(hipHostFree(hout));
+}
+
 static int host_calls = 0;
 static void count_call(void *p) {
   ++*static_cast<int *>(p);
@@ -337,6 +451,7 @@ static void replayed_graphs() {
 int main() {
   big_graph();
   captured_chain();
+  event_nodes();
   replayed_graphs();
   std::printf("graph_native: ok\n");
   return 0;

@@ -5,7 +5,8 @@
  * instantiated as a CUgraphExec, which hipGraphLaunch queues with one
  * cuGraphLaunch instead of one driver call per node. Expressed: kernels
  * (not cooperative ones), memsets of device memory, copies whose host side
- * (if any) is pinned or registered memory, and empty nodes. Anything else
+ * (if any) is pinned or registered memory, empty nodes, and event record
+ * and wait nodes of the device's own events. Anything else
  * answers hipErrorNotSupported and the core replays the graph (docs/graphs.md).
  * A host copy from pageable memory stays on the replay path because the
  * driver would read it when the graph is made, not when it runs. */
@@ -129,7 +130,14 @@ static hipError_t add_node(struct ah_device *dev, CUgraph g, const struct ah_gn 
   hipError_t err = hipSuccess;
   int empty = gn->kind == AH_GN_EMPTY;
 
-  if (!empty) {
+  if (gn->kind == AH_GN_EVENT_RECORD || gn->kind == AH_GN_EVENT_WAIT) {
+    if (ah_cuda.cuGraphAddEventRecordNode == NULL || ah_cuda.cuGraphAddEventWaitNode == NULL)
+      err = hipErrorNotSupported;
+    else if (gn->kind == AH_GN_EVENT_RECORD)
+      r = ah_cuda.cuGraphAddEventRecordNode(out, g, deps, gn->ndeps, (CUevent)gn->ev);
+    else
+      r = ah_cuda.cuGraphAddEventWaitNode(out, g, deps, gn->ndeps, (CUevent)gn->ev);
+  } else if (!empty) {
     switch (cmd->kind) {
     case AH_CMD_KERNEL: {
       CUDA_KERNEL_NODE_PARAMS p;
@@ -173,8 +181,9 @@ static hipError_t add_node(struct ah_device *dev, CUgraph g, const struct ah_gn 
   if (err == hipSuccess && empty)
     r = ah_cuda.cuGraphAddEmptyNode(out, g, deps, gn->ndeps);
   if (err == hipSuccess && r != CUDA_SUCCESS) {
-    AH_LOG(NVIDIA, "device %d: graph node (command %d): %s; the graph is replayed",
-           dev->ordinal, empty ? 0 : (int)cmd->kind, ah_cuda_error_name(r));
+    AH_LOG(NVIDIA, "device %d: graph node (kind %d, command %d): %s; the graph is replayed",
+           dev->ordinal, (int)gn->kind, gn->kind == AH_GN_CMD ? (int)cmd->kind : 0,
+           ah_cuda_error_name(r));
     err = hipErrorNotSupported;
   }
   return err;
@@ -236,6 +245,7 @@ hipError_t ah_nv_graph_build(struct ah_device *dev, const struct ah_gn *nodes, s
     graph_free(nd, ng);
     return err;
   }
+  AH_LOG(NVIDIA, "device %d: an executable graph of %zu nodes as a CUDA graph", dev->ordinal, n);
   *out = ng;
   return hipSuccess;
 }
