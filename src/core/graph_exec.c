@@ -472,7 +472,6 @@ void ah_gexec_destroy(struct ah_gexec *x) {
   free(x);
 }
 
-
 /* An event node on queue q of dev, as hipEventRecord and hipStreamWaitEvent
  * do it (through the capture hooks when `capture`). The event is looked up
  * now: one destroyed since the node was made is hipErrorInvalidHandle. */
