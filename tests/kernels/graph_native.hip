@@ -8,7 +8,8 @@
 // disabled and enabled again, hipGraphExecUpdate; a captured chain of 100
 // kernels followed by 100 plain launches (bench/graph_launch.hip's check);
 // event record and wait nodes (other streams waiting for a record node,
-// hipEventElapsedTime of two, a wait node, a destroyed event);
+// hipEventElapsedTime of two, a wait node, a destroyed event); pitched
+// memset, 2D and 3D copy nodes;
 // and graphs that stay on the replay path: a host node, and a copy from
 // pageable memory that must read the host buffer when the graph runs.
 #include <hip/hip_runtime.h>
@@ -399,6 +400,86 @@ static void event_nodes() {
   CHECK(hipHostFree(hout));
 }
 
+// value[row][col] += row * 1000 + col over a pitched buffer of rows x w ints.
+__global__ void mark_pitched(int *p, size_t pitch, int w, int rows) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < w * rows) {
+    int row = i / w, col = i % w;
+    int *r = (int *)((char *)p + row * pitch);
+    r[col] += row * 1000 + col;
+  }
+}
+
+// Pitched nodes: a 2D memset, a kernel, a 2D copy (a box of one slice) and
+// a 3D copy of two slices whose rows are not contiguous, to pinned memory.
+static void pitched_nodes() {
+  constexpr int W = 37, H = 24; // 2H rows in all: two slices of H rows
+  int *dp, *h2, *h3;
+  size_t pitch = 0;
+  CHECK(hipMallocPitch((void **)&dp, &pitch, W * sizeof(int), 2 * H));
+  CHECK(hipHostMalloc((void **)&h2, W * 2 * H * sizeof(int), 0));
+  CHECK(hipHostMalloc((void **)&h3, W * H * sizeof(int), 0));
+  hipGraph_t g;
+  CHECK(hipGraphCreate(&g, 0));
+  hipMemsetParams mp;
+  std::memset(&mp, 0, sizeof(mp));
+  mp.dst = dp;
+  mp.pitch = pitch;
+  mp.elementSize = 4;
+  mp.width = W;
+  mp.height = 2 * H;
+  mp.value = 9;
+  hipGraphNode_t nset, nk, n2d, n3d;
+  CHECK(hipGraphAddMemsetNode(&nset, g, nullptr, 0, &mp));
+  int w = W, rows = 2 * H;
+  void *args[] = {&dp, &pitch, &w, &rows};
+  hipKernelNodeParams kp = kparams((const void *)mark_pitched, args);
+  kp.gridDim = dim3((W * 2 * H + kBlock - 1) / kBlock);
+  CHECK(hipGraphAddKernelNode(&nk, g, &nset, 1, &kp));
+  // The whole buffer as one slice of 2H rows, to h2 (rows W ints apart).
+  hipMemcpy3DParms c2;
+  std::memset(&c2, 0, sizeof(c2));
+  c2.srcPtr = make_hipPitchedPtr(dp, pitch, W * sizeof(int), 2 * H);
+  c2.dstPtr = make_hipPitchedPtr(h2, W * sizeof(int), W * sizeof(int), 2 * H);
+  c2.extent = make_hipExtent(W * sizeof(int), 2 * H, 1);
+  c2.kind = hipMemcpyDeviceToHost;
+  CHECK(hipGraphAddMemcpyNode(&n2d, g, &nk, 1, &c2));
+  // The first H/2 rows of each of the two slices of H rows, to h3.
+  hipMemcpy3DParms c3;
+  std::memset(&c3, 0, sizeof(c3));
+  c3.srcPtr = make_hipPitchedPtr(dp, pitch, W * sizeof(int), H);
+  c3.dstPtr = make_hipPitchedPtr(h3, W * sizeof(int), W * sizeof(int), H / 2);
+  c3.extent = make_hipExtent(W * sizeof(int), H / 2, 2);
+  c3.kind = hipMemcpyDeviceToHost;
+  CHECK(hipGraphAddMemcpyNode(&n3d, g, &nk, 1, &c3));
+  hipGraphExec_t ge;
+  CHECK(hipGraphInstantiate(&ge, g, nullptr, nullptr, 0));
+  hipStream_t s;
+  CHECK(hipStreamCreate(&s));
+  for (int rep = 0; rep < 2; rep++) {
+    std::memset(h2, 0, W * 2 * H * sizeof(int));
+    std::memset(h3, 0, W * H * sizeof(int));
+    CHECK(hipGraphLaunch(ge, s));
+    CHECK(hipStreamSynchronize(s));
+    for (int r = 0; r < 2 * H; r++)
+      for (int c = 0; c < W; c++)
+        EXPECT_EQ(h2[r * W + c], 9 + r * 1000 + c, "2D copy", r * W + c);
+    for (int z = 0; z < 2; z++)
+      for (int r = 0; r < H / 2; r++)
+        for (int c = 0; c < W; c++) {
+          int row = z * H + r;
+          EXPECT_EQ(h3[(z * (H / 2) + r) * W + c], 9 + row * 1000 + c, "3D copy",
+                    (z * (H / 2) + r) * W + c);
+        }
+  }
+  CHECK(hipGraphExecDestroy(ge));
+  CHECK(hipGraphDestroy(g));
+  CHECK(hipStreamDestroy(s));
+  CHECK(hipFree(dp));
+  CHECK(hipHostFree(h2));
+  CHECK(hipHostFree(h3));
+}
+
 static int host_calls = 0;
 static void count_call(void *p) {
   ++*static_cast<int *>(p);
@@ -452,6 +533,7 @@ int main() {
   big_graph();
   captured_chain();
   event_nodes();
+  pitched_nodes();
   replayed_graphs();
   std::printf("graph_native: ok\n");
   return 0;
