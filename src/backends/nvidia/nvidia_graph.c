@@ -153,12 +153,12 @@ static hipError_t add_node(struct ah_device *dev, CUgraph g, const struct ah_gn 
           .value = cmd->set.value,
           .elementSize = cmd->set.elem_size,
           .width = cmd->set.count,
-          .height = cmd->set.height == 0 ? 1 : cmd->set.height,
+          .height = cmd->set.height,
       };
 
       if (cmd->set.host)
         err = hipErrorNotSupported; /* the host sets host memory (nvidia_queue.c) */
-      else if (cmd->set.count == 0)
+      else if (cmd->set.count == 0 || cmd->set.height == 0)
         empty = 1;
       else
         r = ah_cuda.cuGraphAddMemsetNode(out, g, deps, gn->ndeps, &p, nd->ctx);
