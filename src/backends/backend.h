@@ -120,6 +120,22 @@ struct ah_memop_req {
   int write;
 };
 
+/* One node of a graph handed to the graph_build op. Nodes come in a
+ * dependency order: deps[] are indices of earlier nodes of the same list. */
+enum ah_gn_kind {
+  AH_GN_EMPTY = 1, /* runs nothing: an empty node, a disabled node, a child graph's end */
+  AH_GN_CMD,       /* runs cmd: AH_CMD_KERNEL, AH_CMD_COPY*, AH_CMD_SET */
+  AH_GN_EVENT_RECORD, /* records ev (an event of this device) */
+  AH_GN_EVENT_WAIT,   /* waits for ev's last record (an event of this device) */
+};
+struct ah_gn {
+  enum ah_gn_kind kind;
+  const struct ah_cmd *cmd; /* AH_GN_CMD; a kernel's args valid during graph_build only */
+  void *ev;                 /* AH_GN_EVENT_*: the backend event */
+  const size_t *deps;
+  size_t ndeps;
+};
+
 struct ah_backend {
   const char *name; /* matched against ANYHIP_DEVICES only */
   /* Device memory is host memory at the same address (the CPU's): the core
@@ -218,6 +234,24 @@ struct ah_backend {
    * the core shares the event's state through shared memory (the CPU's). */
   hipError_t (*ipc_event_export)(struct ah_device *dev, void *ev, void *handle);
   hipError_t (*ipc_event_open)(struct ah_device *dev, const void *handle, void **ev);
+
+  /* Optional: executable graphs of the device itself (NVIDIA's CUgraphExec).
+   * graph_build makes one from nodes[0..n) (*out), or answers
+   * hipErrorNotSupported for a graph it cannot express (a node kind, host
+   * memory it would have to read when the graph is made, a missing driver
+   * entry point): the core then replays the graph command by command, as it
+   * does for a backend without these ops (the CPU's). graph_launch queues
+   * the whole graph on q (hipErrorNotSupported: the core drops the native
+   * graph and replays); graph_set_kernel gives node `node` (an index into
+   * the list graph_build had, an AH_CMD_KERNEL node) new parameters for later
+   * launches (hipErrorNotSupported: the core rebuilds); graph_destroy frees
+   * it (launches in flight still complete). */
+  hipError_t (*graph_build)(struct ah_device *dev, const struct ah_gn *nodes, size_t n,
+                            void **out);
+  hipError_t (*graph_launch)(struct ah_device *dev, void *q, void *graph);
+  hipError_t (*graph_set_kernel)(struct ah_device *dev, void *graph, size_t node,
+                                 const struct ah_cmd *cmd);
+  void (*graph_destroy)(struct ah_device *dev, void *graph);
 };
 
 #endif

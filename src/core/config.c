@@ -127,6 +127,7 @@ void ah_config_load(void) {
 
     ah_config.nvidia_driver_host_fns = hf != NULL && strcmp(hf, "driver") == 0;
   }
+  ah_config.graph_native = (int)env_long("ANYHIP_GRAPH_NATIVE", 1, 0, 1);
   ah_config.cuda_lib = getenv("ANYHIP_CUDA_LIB");
   if (ah_config.cuda_lib == NULL || *ah_config.cuda_lib == '\0')
     ah_config.cuda_lib = "libcuda.so.1";

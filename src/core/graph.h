@@ -114,6 +114,14 @@ struct ah_xnode {
   void *ev;      /* backend event of lanes_dev, when signals */
 };
 
+/* An event a native executable graph names (an event record or wait node):
+ * looked up again at each launch, as the replay does. */
+struct ah_gnev {
+  hipEvent_t h;
+  void *impl;
+  int record;
+};
+
 /* Most internal queues one executable graph uses for parallel branches. */
 #define AH_GRAPH_LANES 4
 
@@ -131,6 +139,15 @@ struct ah_gexec {
   unsigned long long flags;         /* as instantiated */
   struct ah_uref *urefs;            /* the graph's user objects, referenced */
   size_t nurefs;
+  /* The whole graph as one executable graph of native_dev's backend
+   * (graph_build), or NULL: launches on native_dev then replay the nodes.
+   * native_dev set with native NULL: the backend could not express it;
+   * not asked again until a change drops both (graph_exec.c). */
+  struct ah_device *native_dev;
+  void *native;
+  size_t *native_idx; /* nodes[i] -> its index in the list graph_build had */
+  struct ah_gnev *native_evs; /* its event nodes' events */
+  size_t native_nevs;
 };
 
 hipError_t ah_graph_create(struct ah_graph **out);

@@ -150,9 +150,21 @@ static hipError_t xnode_init(struct ah_xnode *d, const struct ah_gnode *s,
   return hipSuccess;
 }
 
+static int native_ready(struct ah_gexec *x, struct ah_device *dev);
+
 hipError_t ah_graph_instantiate(struct ah_graph *g, unsigned long long flags,
                                 struct ah_gexec **out, struct ah_gnode **bad) {
-  return instantiate(g, flags, 1, out, bad);
+  hipError_t err = instantiate(g, flags, 1, out, bad);
+  struct ah_device *dev = err == hipSuccess ? ah_current_device() : NULL;
+
+  /* The current device's native graph now, so that the first launch does
+   * not pay for it (a launch on another device builds that one's then). */
+  if (dev != NULL && dev->backend->graph_build != NULL) {
+    pthread_mutex_lock(&(*out)->lock);
+    native_ready(*out, dev);
+    pthread_mutex_unlock(&(*out)->lock);
+  }
+  return err;
 }
 
 /* top: the executable graph gets a handle (a child node's is reached
@@ -261,18 +273,203 @@ static hipError_t lanes_ready(struct ah_gexec *x, struct ah_device *dev) {
   return err;
 }
 
+static int is_event(hipGraphNodeType t) {
+  return t == hipGraphNodeTypeEventRecord || t == hipGraphNodeTypeWaitEvent;
+}
+
+/* ---- native executable graphs (the backend's graph_* ops) ---- */
+
+/* The nodes of x in one list for graph_build (child graphs flattened). */
+struct flat {
+  struct ah_gn *v;
+  size_t n, cap;
+  struct ah_device *dev; /* the device it is for */
+  struct ah_gnev *evs;   /* the events of its event nodes */
+  size_t nevs;
+};
+
+static void flat_free(struct flat *f) {
+  for (size_t i = 0; i < f->n; i++)
+    free((void *)f->v[i].deps);
+  free(f->v);
+  free(f->evs);
+}
+
+/* An event record or wait node's event, when it is an event of f->dev
+ * (another device's, or one shared with other processes: replayed). */
+static hipError_t flat_event(struct flat *f, const struct ah_xnode *d, void **impl) {
+  struct ah_event *e = ah_event_lookup(d->s.event);
+  struct ah_gnev *v;
+
+  if (e == NULL || e->dev != f->dev || e->ipc != NULL)
+    return hipErrorNotSupported;
+  if ((v = realloc(f->evs, (f->nevs + 1) * sizeof(*v))) == NULL)
+    return hipErrorOutOfMemory;
+  f->evs = v;
+  v[f->nevs++] = (struct ah_gnev){d->s.event, e->impl, d->s.type == hipGraphNodeTypeEventRecord};
+  *impl = e->impl;
+  return hipSuccess;
+}
+
+/* Appends a node after deps[] (duplicates dropped); *idx gets its index. */
+static hipError_t flat_add(struct flat *f, enum ah_gn_kind kind, const struct ah_cmd *cmd,
+                           const size_t *deps, size_t ndeps, size_t *idx) {
+  size_t *d = NULL, nd = 0;
+
+  if (f->n == f->cap) {
+    size_t cap = f->cap != 0 ? 2 * f->cap : 64;
+    struct ah_gn *v = realloc(f->v, cap * sizeof(*v));
+
+    if (v == NULL)
+      return hipErrorOutOfMemory;
+    f->v = v;
+    f->cap = cap;
+  }
+  if (ndeps != 0 && (d = malloc(ndeps * sizeof(*d))) == NULL)
+    return hipErrorOutOfMemory;
+  for (size_t j = 0; j < ndeps; j++) {
+    size_t k = 0;
+
+    while (k < nd && d[k] != deps[j])
+      k++;
+    if (k == nd)
+      d[nd++] = deps[j];
+  }
+  f->v[f->n] = (struct ah_gn){.kind = kind, .cmd = cmd, .deps = d, .ndeps = nd};
+  *idx = f->n++;
+  return hipSuccess;
+}
+
+static int native_cmd(const struct ah_xnode *d) {
+  switch (d->s.type) {
+  case hipGraphNodeTypeKernel:
+  case hipGraphNodeTypeMemcpy:
+  case hipGraphNodeTypeMemset:
+  case hipGraphNodeTypeMemcpyFromSymbol:
+  case hipGraphNodeTypeMemcpyToSymbol:
+    return d->s.cmd.kind == AH_CMD_KERNEL || d->s.cmd.kind == AH_CMD_COPY ||
+           d->s.cmd.kind == AH_CMD_COPY_2D || d->s.cmd.kind == AH_CMD_COPY_3D ||
+           d->s.cmd.kind == AH_CMD_SET;
+  default:
+    return 0;
+  }
+}
+
+/* Appends x's nodes to f (x's order is a dependency order); a node with no
+ * dependency in x depends on entry[] (a child graph node's own
+ * dependencies). map[i] gets nodes[i]'s index in f; a child graph node's
+ * is an empty node after all of the child's nodes. hipErrorNotSupported
+ * for a node kind no native graph takes (host, event, memory nodes...). */
+static hipError_t flatten(const struct ah_gexec *x, struct flat *f, const size_t *entry,
+                          size_t nentry, size_t *map) {
+  hipError_t err = hipSuccess;
+
+  for (size_t i = 0; i < x->n && err == hipSuccess; i++) {
+    const struct ah_xnode *d = &x->nodes[i];
+    const size_t *deps = entry;
+    size_t *own = NULL, ndeps = nentry;
+
+    if (d->ndeps != 0) {
+      if ((own = malloc(d->ndeps * sizeof(*own))) == NULL)
+        return hipErrorOutOfMemory;
+      for (size_t j = 0; j < d->ndeps; j++)
+        own[j] = map[x->pos[d->dep_index[j]]];
+      deps = own;
+      ndeps = d->ndeps;
+    }
+    if (d->disabled || d->s.type == hipGraphNodeTypeEmpty) {
+      err = flat_add(f, AH_GN_EMPTY, NULL, deps, ndeps, &map[i]);
+    } else if (d->sub != NULL) {
+      size_t *sub = malloc((d->sub->n + 1) * sizeof(*sub));
+
+      if (sub == NULL)
+        err = hipErrorOutOfMemory;
+      else if ((err = flatten(d->sub, f, deps, ndeps, sub)) == hipSuccess)
+        err = d->sub->n != 0 ? flat_add(f, AH_GN_EMPTY, NULL, sub, d->sub->n, &map[i])
+                             : flat_add(f, AH_GN_EMPTY, NULL, deps, ndeps, &map[i]);
+      free(sub);
+    } else if (native_cmd(d)) {
+      err = flat_add(f, AH_GN_CMD, &d->s.cmd, deps, ndeps, &map[i]);
+    } else if (is_event(d->s.type)) {
+      void *impl = NULL;
+
+      err = flat_event(f, d, &impl);
+      if (err == hipSuccess)
+        err = flat_add(f, d->s.type == hipGraphNodeTypeEventRecord ? AH_GN_EVENT_RECORD
+                                                                   : AH_GN_EVENT_WAIT,
+                       NULL, deps, ndeps, &map[i]);
+      if (err == hipSuccess)
+        f->v[map[i]].ev = impl;
+    } else {
+      err = hipErrorNotSupported;
+    }
+    free(own);
+  }
+  return err;
+}
+
+/* Gives back x's native graph, if any, and forgets a refusal, so that the
+ * next launch asks the backend again (x->lock held, or x dying). */
+static void native_drop(struct ah_gexec *x) {
+  if (x->native != NULL)
+    x->native_dev->backend->graph_destroy(x->native_dev, x->native);
+  x->native = NULL;
+  x->native_dev = NULL;
+  free(x->native_evs);
+  x->native_evs = NULL;
+  x->native_nevs = 0;
+}
+
+/* Whether every event x's native graph names is still the event it was
+ * (a destroyed one: the replay reports hipErrorInvalidHandle). */
+static int native_events_live(const struct ah_gexec *x) {
+  for (size_t i = 0; i < x->native_nevs; i++) {
+    struct ah_event *e = ah_event_lookup(x->native_evs[i].h);
+
+    if (e == NULL || e->impl != x->native_evs[i].impl)
+      return 0;
+  }
+  return 1;
+}
+
+/* Whether x runs on dev as a native graph, built now if it was not asked
+ * for dev yet (x->lock held; x a top-level executable graph). */
+static int native_ready(struct ah_gexec *x, struct ah_device *dev) {
+  struct flat f = {.dev = dev};
+  hipError_t err;
+
+  if (x->native_dev == dev)
+    return x->native != NULL;
+  if (dev->backend->graph_build == NULL || !ah_config.graph_native)
+    return 0;
+  native_drop(x);
+  x->native_dev = dev;
+  if (x->native_idx == NULL && (x->native_idx = malloc((x->n + 1) * sizeof(size_t))) == NULL)
+    return 0;
+  err = flatten(x, &f, NULL, 0, x->native_idx);
+  if (err == hipSuccess)
+    err = dev->backend->graph_build(dev, f.v, f.n, &x->native);
+  if (err != hipSuccess) {
+    x->native = NULL; /* replayed; asked again after a change */
+  } else {
+    x->native_evs = f.evs;
+    x->native_nevs = f.nevs;
+    f.evs = NULL;
+  }
+  flat_free(&f);
+  return x->native != NULL;
+}
+
 void ah_gexec_destroy(struct ah_gexec *x) {
   ah_object_fini(&x->obj); /* nothing for a child node's */
+  native_drop(x);
+  free(x->native_idx);
   lanes_release(x);
   xnodes_free(x->nodes, x->n);
   ah_urefs_release(x->urefs, x->nurefs);
   free(x->pos);
   pthread_mutex_destroy(&x->lock);
   free(x);
-}
-
-static int is_event(hipGraphNodeType t) {
-  return t == hipGraphNodeTypeEventRecord || t == hipGraphNodeTypeWaitEvent;
 }
 
 /* An event node on queue q of dev, as hipEventRecord and hipStreamWaitEvent
@@ -306,13 +503,15 @@ static hipError_t run_event(struct ah_device *dev, void *q, const struct ah_xnod
   return dev->backend->queue_wait_event(dev, q, e->impl);
 }
 
+static hipError_t replay(struct ah_gexec *x, struct ah_device *dev, void *q);
+
 /* One node on queue q of dev: its command, its event, or its child graph
  * (through the capture hooks when `capture`). */
 static hipError_t run_node(struct ah_device *dev, void *q, const struct ah_xnode *n, int capture) {
   hipError_t err;
 
   if (n->sub != NULL)
-    return ah_gexec_launch(n->sub, dev, q);
+    return replay(n->sub, dev, q);
   if (is_event(n->s.type))
     return run_event(dev, q, n, capture);
   if (ah_gspec_no_cmd(n->s.type))
@@ -351,26 +550,55 @@ static hipError_t launch_lanes(struct ah_gexec *x, struct ah_device *dev, void *
   return err;
 }
 
-hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, void *q) {
+/* x's nodes one by one on q, or on its lanes (x->lock held). */
+static hipError_t replay_locked(struct ah_gexec *x, struct ah_device *dev, void *q) {
   hipError_t err = hipSuccess;
 
-  pthread_mutex_lock(&x->lock);
   /* During any capture the nodes go through ah_submit one by one, so a
    * launch into a capturing stream is captured as a chain. */
-  if (x->nlanes > 1 && atomic_load(&ah_capture_count) == 0 &&
-      lanes_ready(x, dev) == hipSuccess) {
-    err = launch_lanes(x, dev, q);
-    pthread_mutex_unlock(&x->lock);
-    return err;
-  }
+  if (x->nlanes > 1 && atomic_load(&ah_capture_count) == 0 && lanes_ready(x, dev) == hipSuccess)
+    return launch_lanes(x, dev, q);
   for (size_t i = 0; i < x->n && err == hipSuccess; i++)
     if (!x->nodes[i].disabled)
       err = run_node(dev, q, &x->nodes[i], atomic_load(&ah_capture_count) != 0);
+  return err;
+}
+
+/* A child graph node's executable graph, in its place. */
+static hipError_t replay(struct ah_gexec *x, struct ah_device *dev, void *q) {
+  hipError_t err;
+
+  pthread_mutex_lock(&x->lock);
+  err = replay_locked(x, dev, q);
   pthread_mutex_unlock(&x->lock);
   return err;
 }
 
-hipError_t ah_gexec_upload(struct ah_gexec *x, struct ah_device *dev) {
+hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, void *q) {
+  hipError_t err = hipErrorNotSupported;
+
+  pthread_mutex_lock(&x->lock);
+  /* During any capture the nodes are replayed (captured one by one). */
+  if (atomic_load(&ah_capture_count) == 0 && native_ready(x, dev)) {
+    if (native_events_live(x))
+      err = dev->backend->graph_launch(dev, q, x->native);
+    if (err == hipErrorNotSupported)
+      native_drop(x); /* an event gone, or the backend gave it up (a device reset) */
+    for (size_t i = 0; err == hipSuccess && i < x->native_nevs; i++) {
+      struct ah_event *e = ah_event_lookup(x->native_evs[i].h);
+
+      if (x->native_evs[i].record && e != NULL)
+        e->recorded = 1; /* as hipEventRecord */
+    }
+  }
+  if (err == hipErrorNotSupported)
+    err = replay_locked(x, dev, q);
+  pthread_mutex_unlock(&x->lock);
+  return err;
+}
+
+/* x's internal queues and events on dev, and its child graphs'. */
+static hipError_t lanes_upload(struct ah_gexec *x, struct ah_device *dev) {
   hipError_t err = hipSuccess;
 
   pthread_mutex_lock(&x->lock);
@@ -378,9 +606,18 @@ hipError_t ah_gexec_upload(struct ah_gexec *x, struct ah_device *dev) {
     err = lanes_ready(x, dev);
   for (size_t i = 0; i < x->n && err == hipSuccess; i++)
     if (x->nodes[i].sub != NULL)
-      err = ah_gexec_upload(x->nodes[i].sub, dev);
+      err = lanes_upload(x->nodes[i].sub, dev);
   pthread_mutex_unlock(&x->lock);
   return err;
+}
+
+hipError_t ah_gexec_upload(struct ah_gexec *x, struct ah_device *dev) {
+  int native;
+
+  pthread_mutex_lock(&x->lock);
+  native = native_ready(x, dev);
+  pthread_mutex_unlock(&x->lock);
+  return native ? hipSuccess : lanes_upload(x, dev);
 }
 
 /* x's copy of n, or NULL (x->lock held). */
@@ -423,6 +660,21 @@ static hipError_t xnode_set(struct ah_xnode *d, const struct ah_gspec *spec) {
   return hipSuccess;
 }
 
+/* After d's spec changed: a kernel node's new parameters go to the native
+ * graph; any other change drops it, to be built again (x->lock held). */
+static void native_changed(struct ah_gexec *x, const struct ah_xnode *d) {
+  struct ah_device *dev = x->native_dev;
+
+  if (d->s.type == hipGraphNodeTypeEmpty)
+    return; /* nothing to change */
+  if (x->native != NULL && d->s.type == hipGraphNodeTypeKernel && !d->disabled &&
+      d->sub == NULL && dev->backend->graph_set_kernel != NULL &&
+      dev->backend->graph_set_kernel(dev, x->native, x->native_idx[d - x->nodes],
+                                     &d->s.cmd) == hipSuccess)
+    return;
+  native_drop(x);
+}
+
 hipError_t ah_gexec_set(struct ah_gexec *x, const struct ah_gnode *n,
                         const struct ah_gspec *spec) {
   struct ah_xnode *d;
@@ -432,6 +684,8 @@ hipError_t ah_gexec_set(struct ah_gexec *x, const struct ah_gnode *n,
   d = find_xnode(x, n);
   if (d != NULL)
     err = xnode_set(d, spec);
+  if (err == hipSuccess && x->native_dev != NULL)
+    native_changed(x, d);
   pthread_mutex_unlock(&x->lock);
   return err;
 }
@@ -442,6 +696,8 @@ hipError_t ah_gexec_enable(struct ah_gexec *x, const struct ah_gnode *n, int set
   pthread_mutex_lock(&x->lock);
   d = find_xnode(x, n);
   if (d != NULL) {
+    if (set && d->disabled != !*enabled)
+      native_drop(x); /* a disabled node is an empty node of the native graph */
     if (set)
       d->disabled = !*enabled;
     else
@@ -511,7 +767,11 @@ hipError_t ah_gexec_update(struct ah_gexec *x, struct ah_graph *g, struct ah_gno
     err = xnode_set(&x->nodes[x->pos[i]], &g->nodes[i]->s);
     if (err != hipSuccess)
       *result = hipGraphExecUpdateError; /* out of memory only: the shape was checked */
+    else if (x->native_dev != NULL)
+      native_changed(x, &x->nodes[x->pos[i]]);
   }
+  if (*result != hipGraphExecUpdateSuccess && x->native_dev != NULL)
+    native_drop(x); /* some nodes may have changed */
   pthread_mutex_unlock(&g->lock);
   pthread_mutex_unlock(&x->lock);
   if (*result == hipGraphExecUpdateSuccess) {

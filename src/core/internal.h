@@ -253,6 +253,7 @@ struct ah_config {
   unsigned log;              /* ANYHIP_LOG areas */
   const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
   int nvidia_driver_host_fns; /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */
+  int graph_native;          /* ANYHIP_GRAPH_NATIVE: device-native executable graphs (1) */
 };
 extern struct ah_config ah_config;
 void ah_config_load(void);

@@ -302,4 +302,32 @@ typedef struct CUmemLocation_st {
   int id;
 } CUmemLocation;
 
+/* CUDA graphs (nvidia_graph.c): the handles and the node parameter layouts
+ * of CUDA 12's headers (CUDA_KERNEL_NODE_PARAMS is the _v2 layout that
+ * cuGraphAddKernelNode_v2 and cuGraphExecKernelNodeSetParams_v2 take). */
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphNode_st *CUgraphNode;
+typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUkern_st *CUkernel;
+typedef struct {
+  CUfunction func;
+  unsigned int gridDimX, gridDimY, gridDimZ;
+  unsigned int blockDimX, blockDimY, blockDimZ;
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+  CUkernel kern;  /* NULL: func is the kernel */
+  CUcontext ctx;  /* ignored when func is set */
+} CUDA_KERNEL_NODE_PARAMS;
+_Static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS) == 72 || sizeof(void *) != 8, "CUDA's layout");
+typedef struct {
+  CUdeviceptr dst;
+  size_t pitch;             /* unused when height is 1 */
+  unsigned int value;
+  unsigned int elementSize; /* 1, 2 or 4 */
+  size_t width;             /* elements per row */
+  size_t height;
+} CUDA_MEMSET_NODE_PARAMS;
+_Static_assert(sizeof(CUDA_MEMSET_NODE_PARAMS) == 40 || sizeof(void *) != 8, "CUDA's layout");
+
 #endif

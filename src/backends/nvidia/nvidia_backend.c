@@ -243,6 +243,7 @@ static hipError_t device_reset(struct ah_device *dev) {
            ah_cuda_error_name(r));
     return ah_cuda_status(r);
   }
+  __atomic_add_fetch(&nd->resets, 1, __ATOMIC_RELEASE); /* native graphs went with it */
   ah_nv_flags_reset(nd); /* their pinned memory went with the context */
   ah_nv_stages_reset(nd);
   /* Resetting does not release our reference; retaining again hands back the
@@ -367,4 +368,8 @@ const struct ah_backend ah_backend_nvidia = {
     .ipc_mem_close = ah_nv_ipc_mem_close,
     .ipc_event_export = ah_nv_ipc_event_export,
     .ipc_event_open = ah_nv_ipc_event_open,
+    .graph_build = ah_nv_graph_build,
+    .graph_launch = ah_nv_graph_launch,
+    .graph_set_kernel = ah_nv_graph_set_kernel,
+    .graph_destroy = ah_nv_graph_destroy,
 };

@@ -10,6 +10,7 @@
  *                     device, kernel and variable lookup by symbol name
  *   nvidia_managed.c  occupancy (the driver's calculator) and managed-memory
  *                     hints (cuMemAdvise, cuMemPrefetchAsync, attach)
+ *   nvidia_graph.c    executable graphs as CUgraphExecs (the graph_* ops)
  * A queue handle is a struct ah_nv_queue around its CUstream (the null
  * stream's is CU_STREAM_LEGACY, kept in the device); an event handle is the
  * CUevent itself. */
@@ -79,6 +80,7 @@ struct ah_nv_device {
   int least_priority;       /* cuCtxGetStreamPriorityRange */
   int greatest_priority;
   size_t static_smem_limit; /* dynamic shared memory that needs no opt-in */
+  unsigned resets;          /* device_reset count: driver handles made before are gone */
   struct ah_nv_queue null_queue; /* CU_STREAM_LEGACY */
   pthread_mutex_t lock;     /* guards everything below */
   struct ah_nv_flags *flags; /* flag slots for host functions */
@@ -164,5 +166,13 @@ hipError_t ah_nv_function_attributes(struct ah_device *dev, const void *fn,
 hipError_t ah_nv_occupancy(struct ah_device *dev, const void *fn, int threads, size_t shmem,
                            unsigned flags, int *blocks);
 hipError_t ah_nv_managed_hint(struct ah_device *dev, const struct ah_managed_hint *h);
+
+/* ---- nvidia_graph.c ---- */
+hipError_t ah_nv_graph_build(struct ah_device *dev, const struct ah_gn *nodes, size_t n,
+                             void **out);
+hipError_t ah_nv_graph_launch(struct ah_device *dev, void *q, void *graph);
+hipError_t ah_nv_graph_set_kernel(struct ah_device *dev, void *graph, size_t node,
+                                  const struct ah_cmd *cmd);
+void ah_nv_graph_destroy(struct ah_device *dev, void *graph);
 
 #endif
