@@ -16,6 +16,10 @@ __global__ void fill(int *p, int v) { p[threadIdx.x] = v + static_cast<int>(thre
 int main() {
   hipStream_t s;
 
+  if (!ah_on_cpu_device())
+    SKIP("__managed__ variables are managed memory on the CPU device only; on an NVIDIA GPU "
+         "host code sees its own copy (docs/nvidia.md)");
+
   CHECK_HIP(hipStreamCreate(&s));
   CHECK_HIP(hipMemset(mvar, 0x7f, sizeof(mvar)));
   for (int i = 0; i < kN; i++)
