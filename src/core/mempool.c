@@ -1006,6 +1006,7 @@ hipError_t ah_mempool_import(struct ah_device *dev, int fd, struct ah_mempool **
   err = new_pool(dev, &props, 0, out);
   if (err == hipSuccess) {
     (*out)->imported = 1;
+    file_unref((*out)->file); /* the memfd new_pool made: the import's file replaces it */
     (*out)->file = f;
   }
   pthread_mutex_unlock(&pools_lock);
