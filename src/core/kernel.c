@@ -105,54 +105,27 @@ void ah_kernel_set_static_shared(const void *fn, size_t bytes) {
   pthread_rwlock_unlock(&lock);
 }
 
-size_t ah_kernel_static_shared(const void *fn) {
-  size_t n = 0;
+/* fn's entry, a copy (a zeroed one when fn is not registered). */
+static struct entry lookup(const void *fn) {
+  struct entry e = {0};
 
   if (fn == NULL)
-    return 0;
+    return e;
   pthread_rwlock_rdlock(&lock);
   if (cap != 0) {
     size_t i = ah_addr_slot(fn, cap - 1);
 
     while (table[i].fn != NULL && table[i].fn != fn)
       i = (i + 1) & (cap - 1);
-    n = table[i].static_shared;
+    e = table[i];
   }
   pthread_rwlock_unlock(&lock);
-  return n;
+  return e;
 }
 
-const ahKernelSig *ah_kernel_sig(const void *fn) {
-  const ahKernelSig *sig = NULL;
+size_t ah_kernel_static_shared(const void *fn) { return lookup(fn).static_shared; }
 
-  if (fn == NULL)
-    return NULL;
-  pthread_rwlock_rdlock(&lock);
-  if (cap != 0) {
-    size_t i = ah_addr_slot(fn, cap - 1);
-
-    while (table[i].fn != NULL && table[i].fn != fn)
-      i = (i + 1) & (cap - 1);
-    sig = table[i].sig;
-  }
-  pthread_rwlock_unlock(&lock);
-  return sig;
-}
+const ahKernelSig *ah_kernel_sig(const void *fn) { return lookup(fn).sig; }
 
 /* The kernel's __launch_bounds__ maximum of threads per block; 0: none known. */
-unsigned ah_kernel_max_threads(const void *fn) {
-  unsigned n = 0;
-
-  if (fn == NULL)
-    return 0;
-  pthread_rwlock_rdlock(&lock);
-  if (cap != 0) {
-    size_t i = ah_addr_slot(fn, cap - 1);
-
-    while (table[i].fn != NULL && table[i].fn != fn)
-      i = (i + 1) & (cap - 1);
-    n = table[i].max_threads;
-  }
-  pthread_rwlock_unlock(&lock);
-  return n;
-}
+unsigned ah_kernel_max_threads(const void *fn) { return lookup(fn).max_threads; }
