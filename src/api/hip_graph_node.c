@@ -310,6 +310,15 @@ static struct ah_gnode *typed_node(hipGraphNode_t h, hipGraphNodeType type) {
   return n != NULL && n->s.type == type ? n : NULL;
 }
 
+/* Node h's parameters into s when it is of `type`; 0 when it is not. */
+static int spec_of(hipGraphNode_t h, hipGraphNodeType type, struct ah_gspec *s) {
+  struct ah_gnode *n = typed_node(h, type);
+
+  if (n != NULL)
+    ah_gnode_get(n, s);
+  return n != NULL;
+}
+
 /* New 1D copy parameters of an existing node must not overlap source and
  * destination (AMD's runtime refuses them there, as hip-tests checks). */
 static int overlaps(const struct ah_gspec *s) {
@@ -549,14 +558,11 @@ AH_EXPORT hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *pGraphNode, hipGraph
  * while the node lives and its parameters are not set again. */
 AH_EXPORT hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node,
                                                  hipKernelNodeParams *pNodeParams) {
-  struct ah_gnode *n;
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pNodeParams != NULL, hipErrorInvalidValue);
-  n = typed_node(node, hipGraphNodeTypeKernel);
-  AH_REQUIRE(n != NULL, hipErrorInvalidValue);
-  ah_gnode_get(n, &s);
+  AH_REQUIRE(pNodeParams != NULL && spec_of(node, hipGraphNodeTypeKernel, &s),
+             hipErrorInvalidValue);
   memset(pNodeParams, 0, sizeof(*pNodeParams));
   pNodeParams->func = s.func != NULL ? s.func : (void *)s.cmd.kernel.fn; /* captured: fn */
   pNodeParams->gridDim = s.cmd.kernel.grid;
@@ -569,28 +575,21 @@ AH_EXPORT hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node,
 /* The parameters as given (a 1D or symbol node: one row of count bytes). */
 AH_EXPORT hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node,
                                                  hipMemcpy3DParms *pNodeParams) {
-  struct ah_gnode *n;
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pNodeParams != NULL, hipErrorInvalidValue);
-  n = typed_node(node, hipGraphNodeTypeMemcpy);
-  AH_REQUIRE(n != NULL, hipErrorInvalidValue);
-  ah_gnode_get(n, &s);
+  AH_REQUIRE(pNodeParams != NULL && spec_of(node, hipGraphNodeTypeMemcpy, &s),
+             hipErrorInvalidValue);
   *pNodeParams = s.copy3d;
   return hipSuccess;
 }
 
 AH_EXPORT hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node,
                                                hipHostNodeParams *pNodeParams) {
-  struct ah_gnode *n;
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pNodeParams != NULL, hipErrorInvalidValue);
-  n = typed_node(node, hipGraphNodeTypeHost);
-  AH_REQUIRE(n != NULL, hipErrorInvalidValue);
-  ah_gnode_get(n, &s);
+  AH_REQUIRE(pNodeParams != NULL && spec_of(node, hipGraphNodeTypeHost, &s), hipErrorInvalidValue);
   pNodeParams->fn = s.cmd.host_fn.fn;
   pNodeParams->userData = s.cmd.host_fn.data;
   return hipSuccess;
@@ -598,14 +597,11 @@ AH_EXPORT hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node,
 
 AH_EXPORT hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node,
                                                  hipMemsetParams *pNodeParams) {
-  struct ah_gnode *n;
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pNodeParams != NULL, hipErrorInvalidValue);
-  n = typed_node(node, hipGraphNodeTypeMemset);
-  AH_REQUIRE(n != NULL, hipErrorInvalidValue);
-  ah_gnode_get(n, &s);
+  AH_REQUIRE(pNodeParams != NULL && spec_of(node, hipGraphNodeTypeMemset, &s),
+             hipErrorInvalidValue);
   memset(pNodeParams, 0, sizeof(*pNodeParams));
   pNodeParams->dst = s.cmd.set.dst;
   pNodeParams->elementSize = s.cmd.set.elem_size;
@@ -620,25 +616,19 @@ AH_EXPORT hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node,
  * changed, not destroyed; changing it does not change executable graphs
  * made before. */
 AH_EXPORT hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGraph) {
-  struct ah_gnode *n;
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pGraph != NULL, hipErrorInvalidValue);
-  n = typed_node(node, hipGraphNodeTypeGraph);
-  AH_REQUIRE(n != NULL, hipErrorInvalidValue);
-  ah_gnode_get(n, &s);
+  AH_REQUIRE(pGraph != NULL && spec_of(node, hipGraphNodeTypeGraph, &s), hipErrorInvalidValue);
   *pGraph = (hipGraph_t)s.child;
   return hipSuccess;
 }
 
 static hipError_t get_event(hipGraphNode_t node, hipEvent_t *out, hipGraphNodeType type) {
-  struct ah_gnode *n = typed_node(node, type);
   struct ah_gspec s;
 
-  if (out == NULL || n == NULL)
+  if (out == NULL || !spec_of(node, type, &s))
     return hipErrorInvalidValue;
-  ah_gnode_get(n, &s);
   *out = s.event;
   return hipSuccess;
 }
@@ -655,14 +645,11 @@ AH_EXPORT hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent
 
 AH_EXPORT hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node,
                                                    hipMemAllocNodeParams *pNodeParams) {
-  struct ah_gnode *n;
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pNodeParams != NULL, hipErrorInvalidValue);
-  n = typed_node(node, hipGraphNodeTypeMemAlloc);
-  AH_REQUIRE(n != NULL, hipErrorInvalidValue);
-  ah_gnode_get(n, &s);
+  AH_REQUIRE(pNodeParams != NULL && spec_of(node, hipGraphNodeTypeMemAlloc, &s),
+             hipErrorInvalidValue);
   AH_REQUIRE(s.mem != NULL, hipErrorInvalidValue);
   *pNodeParams = s.alloc;
   return hipSuccess;
@@ -670,14 +657,10 @@ AH_EXPORT hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node,
 
 /* dev_ptr points at a void * that receives the freed address. */
 AH_EXPORT hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev_ptr) {
-  struct ah_gnode *n;
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(dev_ptr != NULL, hipErrorInvalidValue);
-  n = typed_node(node, hipGraphNodeTypeMemFree);
-  AH_REQUIRE(n != NULL, hipErrorInvalidValue);
-  ah_gnode_get(n, &s);
+  AH_REQUIRE(dev_ptr != NULL && spec_of(node, hipGraphNodeTypeMemFree, &s), hipErrorInvalidValue);
   AH_REQUIRE(s.mem != NULL, hipErrorInvalidValue);
   *(void **)dev_ptr = s.mem->ptr;
   return hipSuccess;
