@@ -136,11 +136,7 @@ static hipError_t symbol_spec(const void *symbol, void *mem, size_t count, size_
     return err;
   if (count == 0 || offset > size || count > size - offset)
     return hipErrorInvalidValue;
-  if (to_symbol && kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice &&
-      kind != hipMemcpyDefault && kind != hipMemcpyDeviceToDeviceNoCU)
-    return hipErrorInvalidMemcpyDirection;
-  if (!to_symbol && kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice &&
-      kind != hipMemcpyDefault && kind != hipMemcpyDeviceToDeviceNoCU)
+  if (!ah_memcpy_symbol_kind(kind, to_symbol))
     return hipErrorInvalidMemcpyDirection;
   if (kind == hipMemcpyDeviceToDeviceNoCU)
     kind = hipMemcpyDeviceToDevice;

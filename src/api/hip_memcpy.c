@@ -80,6 +80,12 @@ hipError_t ah_memcpy_symbol(struct ah_device *dev, const void *symbol, void **ad
   return resolve_symbol(dev, symbol, addr, size);
 }
 
+int ah_memcpy_symbol_kind(hipMemcpyKind kind, int to_symbol) {
+  return kind == (to_symbol ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost) ||
+         kind == hipMemcpyDeviceToDevice || kind == hipMemcpyDefault ||
+         kind == hipMemcpyDeviceToDeviceNoCU;
+}
+
 /* ---- what a pointer is -------------------------------------------------- */
 
 struct side {
@@ -491,11 +497,7 @@ static hipError_t copy_symbol(const void *symbol, void *mem, size_t bytes, size_
   size_t size;
   hipError_t err;
 
-  if (to_symbol && kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice &&
-      kind != hipMemcpyDefault && kind != hipMemcpyDeviceToDeviceNoCU)
-    return hipErrorInvalidMemcpyDirection;
-  if (!to_symbol && kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice &&
-      kind != hipMemcpyDefault && kind != hipMemcpyDeviceToDeviceNoCU)
+  if (!ah_memcpy_symbol_kind(kind, to_symbol))
     return hipErrorInvalidMemcpyDirection;
   err = ah_stream_resolve(stream, &dev, &q);
   if (err != hipSuccess)

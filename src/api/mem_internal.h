@@ -11,6 +11,9 @@
 /* hip_memcpy.c. The device address and size of a device variable (its host
  * address) on dev, remembered so that copies and memsets accept its range. */
 hipError_t ah_memcpy_symbol(struct ah_device *dev, const void *symbol, void **addr, size_t *size);
+/* hip_memcpy.c. Whether kind may copy to (to_symbol) or from a device
+ * variable: toward the device, device to device, or hipMemcpyDefault. */
+int ah_memcpy_symbol_kind(hipMemcpyKind kind, int to_symbol);
 /* hip_memcpy.c. A copy kind HIP defines (hipMemcpyDefault included). */
 int ah_memcpy_valid_kind(hipMemcpyKind kind);
 /* Checks a copy of `dext` bytes at dst from `sext` bytes at src against the
