@@ -671,51 +671,57 @@ static const char *sym_name(const struct elf_view *e, const ElfW(Shdr) *s, size_
   return (const char *)e->p + str->sh_offset + sym->st_name;
 }
 
-/* A symbol called name in .dynsym or .symtab: its value. */
-static int find_value(const struct elf_view *e, const char *name, ElfW(Addr) *value) {
-  for (unsigned i = 0; i < e->nsh; i++) {
-    const ElfW(Shdr) *s = &e->sh[i];
+/* Steps (*sec, *k) to the next named symbol of .dynsym or .symtab (start at
+ * 0, 0): its name and *sym, or NULL past the last. */
+static const char *next_sym(const struct elf_view *e, unsigned *sec, size_t *k,
+                            const ElfW(Sym) **sym) {
+  for (; *sec < e->nsh; (*sec)++, *k = 0) {
+    const ElfW(Shdr) *s = &e->sh[*sec];
 
     if (s->sh_type != SHT_DYNSYM && s->sh_type != SHT_SYMTAB)
       continue;
-    for (size_t k = 1; k < s->sh_size / sizeof(ElfW(Sym)); k++) {
-      const ElfW(Sym) *sym;
-      const char *n = sym_name(e, s, k, &sym);
+    while (++*k < s->sh_size / sizeof(ElfW(Sym))) {
+      const char *n = sym_name(e, s, *k, sym);
 
-      if (n != NULL && strcmp(n, name) == 0 && sym->st_shndx != SHN_UNDEF) {
-        *value = sym->st_value;
-        return 0;
-      }
+      if (n != NULL)
+        return n;
     }
   }
+  return NULL;
+}
+
+/* A symbol called name in .dynsym or .symtab: its value. */
+static int find_value(const struct elf_view *e, const char *name, ElfW(Addr) *value) {
+  unsigned sec = 0;
+  size_t k = 0;
+  const ElfW(Sym) *sym;
+  const char *n;
+
+  while ((n = next_sym(e, &sec, &k, &sym)) != NULL)
+    if (strcmp(n, name) == 0 && sym->st_shndx != SHN_UNDEF) {
+      *value = sym->st_value;
+      return 0;
+    }
   return -1;
 }
 
 /* The name of the function or variable at addr (a global one preferred). */
 static const char *name_at(const struct elf_view *e, ElfW(Addr) addr) {
-  const char *best = NULL;
+  unsigned sec = 0;
+  size_t k = 0;
+  const ElfW(Sym) *sym;
+  const char *n, *best = NULL;
 
-  for (unsigned i = 0; i < e->nsh; i++) {
-    const ElfW(Shdr) *s = &e->sh[i];
+  while ((n = next_sym(e, &sec, &k, &sym)) != NULL) {
+    int type = ELF64_ST_TYPE(sym->st_info);
 
-    if (s->sh_type != SHT_DYNSYM && s->sh_type != SHT_SYMTAB)
+    if (n[0] == '\0' || sym->st_value != addr || sym->st_shndx == SHN_UNDEF ||
+        starts(n, "__anyhip_rtc") || (type != STT_FUNC && type != STT_OBJECT))
       continue;
-    for (size_t k = 1; k < s->sh_size / sizeof(ElfW(Sym)); k++) {
-      const ElfW(Sym) *sym;
-      const char *n = sym_name(e, s, k, &sym);
-      int type;
-
-      if (n == NULL || n[0] == '\0' || sym->st_value != addr || sym->st_shndx == SHN_UNDEF ||
-          starts(n, "__anyhip_rtc"))
-        continue;
-      type = ELF64_ST_TYPE(sym->st_info);
-      if (type != STT_FUNC && type != STT_OBJECT)
-        continue;
-      if (ELF64_ST_BIND(sym->st_info) != STB_LOCAL)
-        return n;
-      if (best == NULL)
-        best = n;
-    }
+    if (ELF64_ST_BIND(sym->st_info) != STB_LOCAL)
+      return n;
+    if (best == NULL)
+      best = n;
   }
   return best;
 }
