@@ -622,13 +622,7 @@ void ah_cpu_block_abandon(struct ah_cpu_worker *w) {
 void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why) {
   struct ah_fiber dead; /* the abandoned context: never resumed */
 
-  w->fault_sig = 0;
-  w->fault_addr = NULL;
-  w->fault_overflow = 0;
-  w->fault_thread = threadIdx;
-  w->fault_err = err;
-  w->fault_why = why;
-  w->in_kernel = 0;
+  ah_cpu_fault_record(w, err, why);
   if (w->block.direct) /* already on the worker's stack (run_compiled) */
     siglongjmp(w->jb, 1);
   w->fail_jump = 1;

@@ -255,6 +255,18 @@ static inline int ah_cpu_bar_value(int op, unsigned t, unsigned n) {
  * instead and the caller calls ah_cpu_block_abandon. */
 hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t linear);
 void ah_cpu_block_abandon(struct ah_cpu_worker *w);
+/* Records that the running block ends with `err` (and `why` for the report),
+ * at the current thread, not from a signal: the caller then jumps to w->jb.
+ * Stores only (the watchdog's signal handler uses it). */
+static inline void ah_cpu_fault_record(struct ah_cpu_worker *w, hipError_t err, const char *why) {
+  w->fault_sig = 0;
+  w->fault_addr = NULL;
+  w->fault_overflow = 0;
+  w->fault_thread = threadIdx;
+  w->fault_err = err;
+  w->fault_why = why;
+  w->in_kernel = 0;
+}
 /* Gives up the running block (no memory for a fiber stack, say): jumps to
  * w->jb like a fault, with `err` for the launch. Does not return. */
 void ah_cpu_block_fail(struct ah_cpu_worker *w, hipError_t err, const char *why)

@@ -202,13 +202,7 @@ static void wd_handler(int sig, siginfo_t *si, void *uc) {
   }
   if (!block_waits(w))
     return;
-  w->in_kernel = 0;
-  w->fault_sig = 0;
-  w->fault_addr = NULL;
-  w->fault_overflow = 0;
-  w->fault_thread = threadIdx;
-  w->fault_err = hipErrorLaunchTimeOut;
-  w->fault_why = wd_why;
+  ah_cpu_fault_record(w, hipErrorLaunchTimeOut, wd_why);
   jump_back(w);
 }
 
