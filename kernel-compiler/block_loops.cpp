@@ -170,6 +170,7 @@ public:
       n += s.inlined;
     return n;
   }
+  unsigned nreread() const { return nreread_; }
 
 private:
   bool inlineThreadDependent();
@@ -180,6 +181,7 @@ private:
   Value *shuffleResult(IRBuilder<> &ir, CallInst *ph, Value *t, Value *rbuf);
   SmallVector<unsigned, 4> crossedSplits(Instruction *inst);
   void demoteValuesAcrossSplits();
+  bool rereadPhiSlot(Instruction *i);
   void keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
                    const std::vector<BasicBlock *> &clones,
                    const std::vector<std::pair<BasicBlock *, unsigned>> &stops,
@@ -227,6 +229,8 @@ private:
   std::vector<std::vector<BasicBlock *>> regions_; // blocks of region r, in function order
   std::vector<DenseSet<BasicBlock *>> regionSets_;
   SmallSetVector<AllocaInst *, 16> frameVars_;
+  DenseSet<AllocaInst *> phiSlots_; // frame slots of demoted phis (rereadPhiSlot)
+  unsigned nreread_ = 0;             // loads of them that rereadPhiSlot spared a slot
   // Uniform values live across aligned barriers only: kept as SSA values,
   // one copy per block (`slot`, a local of the block function) that each
   // thread stopping at such a barrier writes and the next region reads
@@ -551,12 +555,51 @@ void BlockBuilder::demoteValuesAcrossSplits() {
         }
         continue;
       }
+      if (rereadPhiSlot(i))
+        continue;
       AllocaInst *slot = isa<PHINode>(i) ? DemotePHIToStack(cast<PHINode>(i))
                                          : DemoteRegToStack(*i, false);
       if (slot != nullptr)
         frameVars_.insert(slot);
+      if (slot != nullptr && isa<PHINode>(i))
+        phiSlots_.insert(slot);
     }
   }
+}
+
+// The load a demoted phi leaves in its block (DemotePHIToStack) holds what
+// the phi's slot holds until control comes back to that block: the slot is
+// stored only at the ends of the phi's incoming blocks. When each of those
+// goes nowhere else, a use past a split point reads the slot again instead
+// of the load moving to a second frame array (a shuffle loop's `v` was
+// stored to two arrays per thread and step).
+bool BlockBuilder::rereadPhiSlot(Instruction *i) {
+  auto *ld = dyn_cast<LoadInst>(i);
+  auto *slot = ld != nullptr ? dyn_cast<AllocaInst>(ld->getPointerOperand()) : nullptr;
+  if (slot == nullptr || !phiSlots_.count(slot))
+    return false;
+  for (User *u : slot->users()) {
+    if (u == ld)
+      continue;
+    auto *st = dyn_cast<StoreInst>(u);
+    if (st == nullptr || st->getPointerOperand() != slot ||
+        st->getParent()->getTerminator()->getNumSuccessors() != 1 ||
+        st->getParent()->getTerminator()->getSuccessor(0) != ld->getParent())
+      return false;
+  }
+  SmallVector<Use *, 8> uses;
+  for (Use &u : ld->uses()) {
+    auto *user = cast<Instruction>(u.getUser());
+    if (isa<PHINode>(user))
+      return false;
+    if (user->getParent() != ld->getParent() || !ld->comesBefore(user))
+      uses.push_back(&u);
+  }
+  for (Use *u : uses)
+    u->set(new LoadInst(ld->getType(), slot, ld->getName() + ".again",
+                        cast<Instruction>(u->getUser())));
+  nreread_++;
+  return true;
 }
 
 void BlockBuilder::findRegions() {
@@ -1458,7 +1501,8 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
              << (b != nullptr ? "block function, " + std::to_string(bb.nsplits()) +
                                     " split points, " + std::to_string(bb.nkept()) +
                                     " uniform values kept once per block, " +
-                                    std::to_string(bb.ninlined()) + " shuffles inline"
+                                    std::to_string(bb.ninlined()) + " shuffles inline, " +
+                                    std::to_string(bb.nreread()) + " loop values read again"
                               : "fibers: " + bb.why())
              << "\n";
   }

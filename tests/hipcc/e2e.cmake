@@ -170,7 +170,9 @@ elseif(CASE STREQUAL "kernel_compiler")
   must(${HIPCC} --offload-arch=cpu -O2 -c ${SRC}/block_loop_opts.hip -o ${WORK}/block_loop_opts.o)
   unset(ENV{ANYHIP_KERNEL_COMPILER_DEBUG})
   foreach(want "tree_sum[^:]*: [0-9]+ thread loops split at a uniform bound"
-               "warp_sums[^:]*: exchange arrays of 32-bit values")
+               "warp_sums[^:]*: exchange arrays of 32-bit values"
+               "warp0_sum[^:]*: [1-9][0-9]* thread loops split at a uniform bound"
+               "warp0_sum[^:]*: block function, [0-9]+ split points, 1 uniform values kept once per block, [0-9]+ shuffles inline, [1-9][0-9]* loop values read again")
     if(NOT err MATCHES "${want}")
       message(FATAL_ERROR "the kernel compiler's debug lines lack '${want}':\n${err}")
     endif()
