@@ -23,6 +23,7 @@
 #include "engine_buffers.h"
 #include "kernel_module.h"
 #include "split_points.h"
+#include "stride_interchange.h"
 #include "uniformity.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -206,6 +207,7 @@ private:
   void emitDescriptor();
   void plainSharedAtomics();
   void hoistUniformBranches();
+  bool innerLoops();
   void describeBuiltins();
   void tagEngineBuffers();
   bool fail(const std::string &why) {
@@ -1078,6 +1080,15 @@ void BlockBuilder::keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
 // does not do) makes one thread loop per way a uniform branch goes (a loop
 // counter's test), so that each holds straight-line code. Then a thread
 // loop testing `tid < s` is split at s (bound_split.h).
+// Whether a loop of the kernel's own sits inside the z, y, x thread loops.
+bool BlockBuilder::innerLoops() {
+  fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
+  for (Loop *l : fam_.getResult<LoopAnalysis>(*b_).getLoopsInPreorder())
+    if (l->getLoopDepth() > 3)
+      return true;
+  return false;
+}
+
 void BlockBuilder::hoistUniformBranches() {
   FunctionPassManager fpm;
   fpm.addPass(SROAPass());
@@ -1094,6 +1105,13 @@ void BlockBuilder::hoistUniformBranches() {
     if (debugEnabled())
       errs() << "anyhip kernel compiler: " << k_.getName() << ": " << n
              << " thread loops split at a uniform bound\n";
+  }
+  // And a grid-stride loop runs its steps across the threads.
+  if (unsigned n = interchangeStrideLoops(*b_, fam_.getResult<LoopAnalysis>(*b_))) {
+    fam_.invalidate(*b_, PreservedAnalyses::none());
+    if (debugEnabled())
+      errs() << "anyhip kernel compiler: " << k_.getName() << ": " << n
+             << " grid-stride loops interchanged with their thread loops\n";
   }
 }
 
@@ -1435,8 +1453,9 @@ Function *BlockBuilder::build() {
     tagEngineBuffers();
     describeBuiltins();
     // Kernels with barriers: uniform branches out of thread loops, then
-    // loops split at uniform bounds (kernel arguments too: `tid < n`).
-    if (level_ != OptimizationLevel::O0 && (!kept_.empty() || !splits_.empty()))
+    // loops split at uniform bounds (kernel arguments too: `tid < n`);
+    // kernels with a loop inside the thread loops: grid-stride loops.
+    if (level_ != OptimizationLevel::O0 && (!kept_.empty() || !splits_.empty() || innerLoops()))
       hoistUniformBranches();
     std::string err;
     raw_string_ostream os(err);

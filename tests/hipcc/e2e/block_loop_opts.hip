@@ -3,7 +3,8 @@
 // that change no result (e2e.cmake, CASE=kernel_compiler, reads its debug
 // lines): a tree level's `if (tid < s)` splits its thread loop at s, a
 // shuffle of 32-bit values uses 32-bit exchange arrays, and warp 0's sum of
-// the partial sums (below) keeps its loop counter and its value lean.
+// the partial sums (below) keeps its loop counter and its value lean, and a
+// grid-stride loop runs step by step across the threads.
 #include <hip/hip_runtime.h>
 
 __global__ void tree_sum(const unsigned *in, unsigned *out) {
@@ -47,4 +48,10 @@ __global__ void warp0_sum(const unsigned *in, unsigned *out) {
     if (tid == 0)
       out[blockIdx.x] = v;
   }
+}
+
+// A grid-stride loop runs step by step across the block's threads.
+__global__ void stride_copy(const unsigned *in, unsigned *out, unsigned n) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    out[i] = in[i] + 1;
 }
