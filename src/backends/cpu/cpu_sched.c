@@ -47,8 +47,12 @@ static struct {
   int nworkers, idle;
   struct ah_cpu_worker *workers; /* every worker ever made, for the counters */
   _Atomic unsigned long long grids; /* counted without the lock */
-} pool = {
-    .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER};
+  pthread_cond_t wd_wake; /* the watchdog waits here while no block runs */
+  int wd_asleep;
+} pool = {.once = PTHREAD_ONCE_INIT,
+          .lock = PTHREAD_MUTEX_INITIALIZER,
+          .work = PTHREAD_COND_INITIALIZER,
+          .wd_wake = PTHREAD_COND_INITIALIZER};
 
 /* Launching threads that ran a block themselves: freed at their exit. */
 static pthread_key_t caller_key;
@@ -347,11 +351,13 @@ static void *watchdog_main(void *arg) {
   ts.tv_nsec = (long)((tick - (double)ts.tv_sec) * 1e9);
   for (;;) {
     double now;
+    int busy = 0;
 
     nanosleep(&ts, NULL);
     now = now_s();
     pthread_mutex_lock(&pool.lock);
     for (struct ah_cpu_worker *w = pool.workers; w != NULL; w = w->next) {
+      busy |= atomic_load_explicit(&w->running, memory_order_relaxed);
       unsigned long p = atomic_load_explicit(&w->progress, memory_order_relaxed);
 
       if (!w->watched || !atomic_load_explicit(&w->running, memory_order_relaxed) ||
@@ -373,6 +379,15 @@ static void *watchdog_main(void *arg) {
         pthread_kill(w->thread, AH_CPU_WATCHDOG_SIG);
       }
     }
+    /* No block runs and no grid is listed: sleep until one is (a block
+     * starts only from a listed grid), so an idle process is not woken
+     * every tick. */
+    if (!busy && atomic_load(&pool.listed) == 0) {
+      pool.wd_asleep = 1;
+      while (atomic_load(&pool.listed) == 0)
+        pthread_cond_wait(&pool.wd_wake, &pool.lock);
+      pool.wd_asleep = 0;
+    }
     pthread_mutex_unlock(&pool.lock);
   }
   return NULL;
@@ -393,6 +408,8 @@ static void watchdog_start(void) {
   pthread_sigmask(SIG_SETMASK, &all, &old);
   if (pthread_create(&t, &attr, watchdog_main, NULL) != 0)
     AH_LOG(CPU, "no watchdog thread");
+  else
+    pthread_setname_np(t, "anyhip-watchdog"); /* for gdb, top, and the tests */
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   pthread_attr_destroy(&attr);
 }
@@ -714,6 +731,8 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *launch) {
   atomic_fetch_add(&pool.listed, 1);
   if (pool.idle > 0)
     pthread_cond_signal(&pool.work); /* that worker wakes more (wake_more) */
+  if (pool.wd_asleep)
+    pthread_cond_signal(&pool.wd_wake);
   pthread_mutex_unlock(&pool.lock);
   run_blocks(w, &r, UINT64_MAX);
   pthread_mutex_lock(&pool.lock);
