@@ -11,7 +11,7 @@
 #include "../core/graph.h"
 #include "../core/stream.h"
 #include "launch_internal.h"
-#include "mem_internal.h"
+#include "memory.h"
 
 #include <stdlib.h>
 #include <string.h>

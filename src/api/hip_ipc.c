@@ -10,7 +10,7 @@
 #define _GNU_SOURCE
 #include "../core/stream.h"
 #include "../core/mempool.h"
-#include "mem_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

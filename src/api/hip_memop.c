@@ -8,7 +8,7 @@
  * device, they are host functions on the stream, the wait polling the word
  * (docs/semantics.md, "Stream memory operations"). */
 #include "../core/stream.h"
-#include "mem_internal.h"
+#include "memory.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -189,6 +189,6 @@ AH_EXPORT hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes,
   AH_REQUIRE(numAttributes != 0 && attributes != NULL && data != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ptr != NULL, hipErrorInvalidValue);
   for (unsigned i = 0; i < numAttributes; i++)
-    AH_REQUIRE_OK(ah_pointer_attribute(data[i], attributes[i], ptr));
+    AH_REQUIRE_OK(ah_mem_pointer_attribute(data[i], attributes[i], ptr));
   return hipSuccess;
 }

@@ -8,7 +8,7 @@
 #define _GNU_SOURCE
 #include "../core/occupancy.h"
 #include "launch_internal.h"
-#include "mem_internal.h"
+#include "memory.h"
 
 #include <dlfcn.h>
 #include <elf.h>

@@ -10,7 +10,7 @@
  * exports as a duplicate of its memfd, which another process imports.
  * Other devices: hipErrorNotSupported (docs/memory.md, "Virtual memory"). */
 #define _GNU_SOURCE
-#include "mem_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
