@@ -6,7 +6,7 @@
  * What each means on the CPU and NVIDIA devices is in docs/api-coverage.md
  * ("AMD extensions"); the error codes follow AMD's runtime and hip-tests. */
 #include "../core/stream.h"
-#include "launch_internal.h"
+#include "launch.h"
 
 #include <hip/hip_ext.h>
 

@@ -10,7 +10,7 @@
  * executable graph handle is hipErrorInvalidValue, as in HIP. */
 #include "../core/graph.h"
 #include "../core/stream.h"
-#include "launch_internal.h"
+#include "launch.h"
 #include "memory.h"
 
 #include <stdlib.h>
