@@ -14,13 +14,6 @@
 
 /* The device for an ordinal argument: hipErrorNoDevice when there are none,
  * hipErrorInvalidDevice when the ordinal is out of range. */
-static hipError_t device_arg(int ordinal, struct ah_device **out) {
-  if (ah_device_count() == 0)
-    return hipErrorNoDevice;
-  *out = ah_device_get(ordinal);
-  return *out != NULL ? hipSuccess : hipErrorInvalidDevice;
-}
-
 static hipError_t current(struct ah_device **out) {
   *out = ah_current_device();
   return *out != NULL ? hipSuccess : hipErrorNoDevice;
@@ -69,7 +62,7 @@ AH_EXPORT hipError_t hipSetDevice(int deviceId) {
   struct ah_device *dev;
 
   AH_ENTER();
-  AH_REQUIRE_OK(device_arg(deviceId, &dev));
+  AH_REQUIRE_OK(ah_device_arg(deviceId, &dev));
   ah_set_current_ordinal(deviceId);
   return hipSuccess;
 }
@@ -89,55 +82,8 @@ AH_EXPORT hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
 
   AH_ENTER();
   AH_REQUIRE(device != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(ordinal, &dev));
+  AH_REQUIRE_OK(ah_device_arg(ordinal, &dev));
   *device = dev->ordinal;
-  return hipSuccess;
-}
-
-/* Scores each device by how many of the requested (nonzero) properties it
- * meets or exceeds, and picks the best; ties go to the lowest ordinal. */
-#include "device_internal.h"
-
-hipError_t ah_device_choose(int *device, const hipDeviceProp_t *prop) {
-  int best = 0, best_score = -1;
-
-  if (device == NULL || prop == NULL)
-    return hipErrorInvalidValue;
-  if (ah_device_count() == 0)
-    return hipErrorNoDevice;
-  for (int i = 0; i < ah_device_count(); i++) {
-    const hipDeviceProp_t *p = &ah_device_get(i)->props;
-    int score = 0;
-
-#define AH_AT_LEAST(f) score += prop->f != 0 && p->f >= prop->f
-    AH_AT_LEAST(major);
-    AH_AT_LEAST(totalGlobalMem);
-    AH_AT_LEAST(sharedMemPerBlock);
-    AH_AT_LEAST(regsPerBlock);
-    AH_AT_LEAST(maxThreadsPerBlock);
-    AH_AT_LEAST(totalConstMem);
-    AH_AT_LEAST(multiProcessorCount);
-    AH_AT_LEAST(maxThreadsPerMultiProcessor);
-    AH_AT_LEAST(clockRate);
-    AH_AT_LEAST(memoryClockRate);
-    AH_AT_LEAST(memoryBusWidth);
-    AH_AT_LEAST(l2CacheSize);
-    AH_AT_LEAST(managedMemory);
-    AH_AT_LEAST(cooperativeLaunch);
-    AH_AT_LEAST(concurrentKernels);
-    AH_AT_LEAST(canMapHostMemory);
-    AH_AT_LEAST(integrated);
-#undef AH_AT_LEAST
-    score += prop->major != 0 && p->major == prop->major && p->minor >= prop->minor;
-    score += prop->warpSize != 0 && p->warpSize == prop->warpSize;
-    score += prop->name[0] != '\0' && strstr(p->name, prop->name) != NULL;
-    score += prop->gcnArchName[0] != '\0' && strcmp(p->gcnArchName, prop->gcnArchName) == 0;
-    if (score > best_score) {
-      best = i;
-      best_score = score;
-    }
-  }
-  *device = best;
   return hipSuccess;
 }
 
@@ -148,35 +94,16 @@ AH_EXPORT hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
 
 /* ---- properties and attributes -------------------------------------------- */
 
-static hipError_t get_props(hipDeviceProp_t *prop, int deviceId) {
-  struct ah_device *dev;
-  hipError_t err;
-
-  if (prop == NULL)
-    return hipErrorInvalidValue;
-  err = device_arg(deviceId, &dev);
-  if (err == hipSuccess) {
-    *prop = dev->props;
-    prop->memoryPoolsSupported = 1; /* the core's stream-ordered allocator, on any backend */
-  }
-  return err;
-}
-
-/* hip_deprecated.c reads the properties through this. */
-hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId) {
-  return get_props(prop, deviceId);
-}
-
 AH_EXPORT hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   AH_ENTER();
-  AH_RETURN(get_props(prop, deviceId));
+  AH_RETURN(ah_device_props(prop, deviceId));
 }
 
 /* HIP 6's exported name: binaries built against ROCm's headers call this. */
 AH_EXPORT hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_t *prop, int deviceId);
 AH_EXPORT hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_t *prop, int deviceId) {
   AH_ENTER();
-  AH_RETURN(get_props(prop, deviceId));
+  AH_RETURN(ah_device_props(prop, deviceId));
 }
 
 /* Reads attr from the properties. Returns 0 when the properties do not hold
@@ -318,7 +245,7 @@ AH_EXPORT hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, i
 
   AH_ENTER();
   AH_REQUIRE(pi != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(deviceId, &dev));
+  AH_REQUIRE_OK(ah_device_arg(deviceId, &dev));
   if (!prop_attribute(&dev->props, attr, &v)) {
     AH_REQUIRE(dev->backend->attribute != NULL, hipErrorInvalidValue);
     AH_REQUIRE_OK(dev->backend->attribute(dev, attr, &v));
@@ -333,7 +260,7 @@ AH_EXPORT hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
 
   AH_ENTER();
   AH_REQUIRE(name != NULL && len > 0, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(device, &dev));
+  AH_REQUIRE_OK(ah_device_arg(device, &dev));
   snprintf(name, (size_t)len, "%s", dev->props.name);
   return hipSuccess;
 }
@@ -343,7 +270,7 @@ AH_EXPORT hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
 
   AH_ENTER();
   AH_REQUIRE(bytes != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(device, &dev));
+  AH_REQUIRE_OK(ah_device_arg(device, &dev));
   *bytes = dev->props.totalGlobalMem;
   return hipSuccess;
 }
@@ -353,7 +280,7 @@ AH_EXPORT hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevic
 
   AH_ENTER();
   AH_REQUIRE(major != NULL && minor != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(device, &dev));
+  AH_REQUIRE_OK(ah_device_arg(device, &dev));
   *major = dev->props.major;
   *minor = dev->props.minor;
   return hipSuccess;
@@ -364,7 +291,7 @@ AH_EXPORT hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
 
   AH_ENTER();
   AH_REQUIRE(uuid != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(device, &dev));
+  AH_REQUIRE_OK(ah_device_arg(device, &dev));
   *uuid = dev->props.uuid;
   return hipSuccess;
 }
@@ -378,7 +305,7 @@ AH_EXPORT hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
 
   AH_ENTER();
   AH_REQUIRE(pciBusId != NULL && len > 0, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(device, &dev));
+  AH_REQUIRE_OK(ah_device_arg(device, &dev));
   /* A buffer too short for the whole id gets what fits (terminated) and an
    * invalid-value error, as on AMD's runtime (docs/semantics.md). */
   n = snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.0", (unsigned)dev->props.pciDomainID,
@@ -626,8 +553,8 @@ AH_EXPORT hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, in
 
   AH_ENTER();
   AH_REQUIRE(canAccessPeer != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(deviceId, &dev));
-  AH_REQUIRE_OK(device_arg(peerDeviceId, &peer));
+  AH_REQUIRE_OK(ah_device_arg(deviceId, &dev));
+  AH_REQUIRE_OK(ah_device_arg(peerDeviceId, &peer));
   *canAccessPeer = can_access(dev, peer);
   return hipSuccess;
 }
@@ -640,7 +567,7 @@ AH_EXPORT hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int fl
   AH_ENTER();
   AH_REQUIRE(flags == 0, hipErrorInvalidValue);
   AH_REQUIRE_OK(current(&dev));
-  AH_REQUIRE_OK(device_arg(peerDeviceId, &peer));
+  AH_REQUIRE_OK(ah_device_arg(peerDeviceId, &peer));
   AH_REQUIRE(peer != dev, hipErrorInvalidDevice);
   AH_REQUIRE(can_access(dev, peer), hipErrorPeerAccessUnsupported);
   bit = (uint64_t)1 << peer->ordinal;
@@ -662,7 +589,7 @@ AH_EXPORT hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
 
   AH_ENTER();
   AH_REQUIRE_OK(current(&dev));
-  AH_REQUIRE_OK(device_arg(peerDeviceId, &peer));
+  AH_REQUIRE_OK(ah_device_arg(peerDeviceId, &peer));
   AH_REQUIRE(peer != dev && peer->ordinal < AH_PEER_MAX, hipErrorPeerAccessNotEnabled);
   bit = (uint64_t)1 << peer->ordinal;
   pthread_mutex_lock(&peer_lock);

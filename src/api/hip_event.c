@@ -58,36 +58,6 @@ AH_EXPORT hipError_t hipEventDestroy(hipEvent_t event) {
   AH_RETURN(ah_event_destroy(e));
 }
 
-/* hipEventRecord's work on a live event, for the entry points of other
- * files too (hipExtLaunchKernel's start and stop events). */
-hipError_t ah_event_record(struct ah_event *e, hipStream_t stream) {
-  struct ah_device *dev;
-  hipError_t err;
-  void *q;
-
-  err = ah_stream_resolve(stream, &dev, &q);
-  if (err != hipSuccess)
-    return err;
-  /* The stream must be on the event's device. */
-  if (dev != e->dev)
-    return hipErrorInvalidHandle;
-  if (atomic_load(&ah_capture_count) != 0) {
-    int done;
-
-    err = ah_capture_event_record(q, e, &done); /* on a capturing stream: an edge */
-    if (err != hipSuccess || done)
-      return err;
-  }
-  err = dev->backend->event_record(dev, q, e->impl);
-  if (err == hipSuccess)
-    ah_mempool_note_record(e, q); /* the pool frees it follows */
-  if (err == hipSuccess && e->ipc != NULL) /* shared with another process */
-    err = ah_ipc_event_recorded(e, dev, q);
-  if (err == hipSuccess)
-    e->recorded = 1;
-  return err;
-}
-
 AH_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   struct ah_event *e;
 

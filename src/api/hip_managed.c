@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Managed-memory hints (hipMemAdvise, hipMemPrefetchAsync,
  * hipStreamAttachMemAsync) and the range queries that report them. The core
- * keeps every hint (core/managed.c), so the queries answer the same on every device; a backend with a managed_hint op
- * (NVIDIA) also passes each hint to its driver. The ranges accepted are those
- * of CUDA: managed memory, or system memory when the device reaches pageable
- * memory; hipMalloc and pinned host memory are refused. */
+ * keeps every hint (core/managed.c), so the queries answer the same on every
+ * device; a backend with a managed_hint op (NVIDIA) also passes each hint to
+ * its driver. The ranges accepted are those of CUDA: managed memory, or
+ * system memory when the device reaches pageable memory; hipMalloc and pinned
+ * host memory are refused. */
 #include "internal.h"
 #include "managed.h"
 #include "stream.h"

@@ -108,25 +108,7 @@ AH_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, un
   err = ah_stream_resolve(stream, &dev, &q);
   AH_REQUIRE(err != hipErrorContextIsDestroyed, hipErrorInvalidHandle);
   AH_REQUIRE_OK(err);
-  if (atomic_load(&ah_capture_count) != 0) {
-    int done;
-
-    AH_REQUIRE_OK(ah_capture_wait_event(dev, q, e, &done)); /* edges between captured streams */
-    if (done)
-      return hipSuccess;
-  }
-  if (e->dev->backend != dev->backend) {
-    /* Different kinds of device cannot wait on each other's events: wait on
-     * the host now; everything queued on the stream later comes after. */
-    AH_REQUIRE_OK(e->dev->backend->event_sync(e->dev, e->impl));
-  } else {
-    AH_REQUIRE_OK(dev->backend->queue_wait_event(dev, q, e->impl));
-  }
-  if (e->dev == dev)
-    ah_mempool_note_wait(q, e); /* pool blocks freed before the record may go to q */
-  if (e->ipc != NULL) /* an interprocess event: records of other processes too */
-    AH_RETURN(ah_ipc_event_wait(e, dev, q));
-  return hipSuccess;
+  AH_RETURN(ah_event_wait_on(e, dev, q, atomic_load(&ah_capture_count) != 0));
 }
 
 AH_EXPORT hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {

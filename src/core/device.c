@@ -184,3 +184,69 @@ int ah_current_ordinal(void) {
 void ah_set_current_ordinal(int ordinal) {
   current_ordinal = ordinal;
 }
+
+hipError_t ah_device_arg(int ordinal, struct ah_device **out) {
+  if (ah_device_count() == 0)
+    return hipErrorNoDevice;
+  *out = ah_device_get(ordinal);
+  return *out != NULL ? hipSuccess : hipErrorInvalidDevice;
+}
+
+hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId) {
+  struct ah_device *dev;
+  hipError_t err;
+
+  if (prop == NULL)
+    return hipErrorInvalidValue;
+  err = ah_device_arg(deviceId, &dev);
+  if (err == hipSuccess) {
+    *prop = dev->props;
+    prop->memoryPoolsSupported = 1; /* the core's stream-ordered allocator, on any backend */
+  }
+  return err;
+}
+
+/* Scores each device by how many of the requested (nonzero) properties it
+ * meets or exceeds, and picks the best; ties go to the lowest ordinal. */
+hipError_t ah_device_choose(int *device, const hipDeviceProp_t *prop) {
+  int best = 0, best_score = -1;
+
+  if (device == NULL || prop == NULL)
+    return hipErrorInvalidValue;
+  if (ah_device_count() == 0)
+    return hipErrorNoDevice;
+  for (int i = 0; i < ah_device_count(); i++) {
+    const hipDeviceProp_t *p = &ah_device_get(i)->props;
+    int score = 0;
+
+#define AH_AT_LEAST(f) score += prop->f != 0 && p->f >= prop->f
+    AH_AT_LEAST(major);
+    AH_AT_LEAST(totalGlobalMem);
+    AH_AT_LEAST(sharedMemPerBlock);
+    AH_AT_LEAST(regsPerBlock);
+    AH_AT_LEAST(maxThreadsPerBlock);
+    AH_AT_LEAST(totalConstMem);
+    AH_AT_LEAST(multiProcessorCount);
+    AH_AT_LEAST(maxThreadsPerMultiProcessor);
+    AH_AT_LEAST(clockRate);
+    AH_AT_LEAST(memoryClockRate);
+    AH_AT_LEAST(memoryBusWidth);
+    AH_AT_LEAST(l2CacheSize);
+    AH_AT_LEAST(managedMemory);
+    AH_AT_LEAST(cooperativeLaunch);
+    AH_AT_LEAST(concurrentKernels);
+    AH_AT_LEAST(canMapHostMemory);
+    AH_AT_LEAST(integrated);
+#undef AH_AT_LEAST
+    score += prop->major != 0 && p->major == prop->major && p->minor >= prop->minor;
+    score += prop->warpSize != 0 && p->warpSize == prop->warpSize;
+    score += prop->name[0] != '\0' && strstr(p->name, prop->name) != NULL;
+    score += prop->gcnArchName[0] != '\0' && strcmp(p->gcnArchName, prop->gcnArchName) == 0;
+    if (score > best_score) {
+      best = i;
+      best_score = score;
+    }
+  }
+  *device = best;
+  return hipSuccess;
+}

@@ -477,30 +477,14 @@ void ah_gexec_destroy(struct ah_gexec *x) {
  * now: one destroyed since the node was made is hipErrorInvalidHandle. */
 static hipError_t run_event(struct ah_device *dev, void *q, const struct ah_xnode *n, int capture) {
   struct ah_event *e = ah_event_lookup(n->s.event);
-  int done = 0;
-  hipError_t err;
 
   if (e == NULL)
     return hipErrorInvalidHandle;
-  if (n->s.type == hipGraphNodeTypeEventRecord) {
-    if (e->dev != dev)
-      return hipErrorInvalidHandle; /* as hipEventRecord: a stream of the event's device */
-    if (capture && (err = ah_capture_event_record(q, e, &done)) != hipSuccess)
-      return err;
-    if (done)
-      return hipSuccess;
-    err = dev->backend->event_record(dev, q, e->impl);
-    if (err == hipSuccess)
-      e->recorded = 1;
-    return err;
-  }
-  if (capture && (err = ah_capture_wait_event(dev, q, e, &done)) != hipSuccess)
-    return err;
-  if (done)
-    return hipSuccess;
-  if (e->dev->backend != dev->backend) /* as hipStreamWaitEvent */
-    return e->dev->backend->event_sync(e->dev, e->impl);
-  return dev->backend->queue_wait_event(dev, q, e->impl);
+  if (n->s.type != hipGraphNodeTypeEventRecord)
+    return ah_event_wait_on(e, dev, q, capture); /* as hipStreamWaitEvent */
+  if (e->dev != dev)
+    return hipErrorInvalidHandle; /* as hipEventRecord: a stream of the event's device */
+  return ah_event_record_on(e, dev, q, capture);
 }
 
 static hipError_t replay(struct ah_gexec *x, struct ah_device *dev, void *q);

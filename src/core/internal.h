@@ -81,6 +81,13 @@ hipError_t ah_device_mem_free(struct ah_device *dev, void *ptr, size_t bytes,
                               enum ah_mem_kind kind);
 int ah_device_count(void);
 struct ah_device *ah_device_get(int ordinal); /* NULL when out of range */
+/* A device argument: hipErrorNoDevice without devices, hipErrorInvalidDevice out of range. */
+hipError_t ah_device_arg(int ordinal, struct ah_device **out);
+/* hipGetDeviceProperties of a device argument (prop NULL: hipErrorInvalidValue). */
+hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId);
+/* hipChooseDevice: the device meeting most of the requested (nonzero)
+ * properties, ties to the lowest ordinal. */
+hipError_t ah_device_choose(int *device, const hipDeviceProp_t *prop);
 /* The calling host thread's current device (hipSetDevice; default 0). NULL
  * when there are no devices: entry points then return hipErrorNoDevice. */
 struct ah_device *ah_current_device(void);

@@ -193,7 +193,8 @@ hipError_t ah_mem_attributes(const void *ptr, hipPointerAttribute_t *attributes)
   return hipSuccess;
 }
 
-hipError_t ah_mem_pointer_attribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr) {
+hipError_t ah_mem_pointer_attribute(void *data, hipPointer_attribute attribute,
+                                    hipDeviceptr_t ptr) {
   struct ah_alloc a;
   size_t off;
 

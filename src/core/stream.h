@@ -52,8 +52,14 @@ void ah_ipc_event_release(struct ah_event *e);
 hipError_t ah_ipc_event_export(struct ah_event *e, void *handle, size_t size);
 hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, struct ah_event **out);
 
-/* hipEventRecord's work (src/api/hip_event.c): records e on stream, or
- * adds it to the stream's capture. Leaves the last error alone. */
+/* event.c. Records e on queue q of dev (e's device), or adds it to q's
+ * capture when `capture`; and makes q wait for e's last record (on the host
+ * for an event of another kind of device). Leave the last error alone. */
+hipError_t ah_event_record_on(struct ah_event *e, struct ah_device *dev, void *q, int capture);
+hipError_t ah_event_wait_on(struct ah_event *e, struct ah_device *dev, void *q, int capture);
+/* hipEventRecord's work: records e on stream, a stream of e's device
+ * (hipErrorInvalidHandle otherwise), through the capture hooks while any
+ * capture runs. */
 hipError_t ah_event_record(struct ah_event *e, hipStream_t stream);
 
 #endif
