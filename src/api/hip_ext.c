@@ -348,7 +348,7 @@ static hipError_t launch_multi(hipLaunchParams *list, int n, unsigned flags, int
     err = ah_event_record(ah_event_lookup(pre[i]), list[i].stream);
   for (int i = 0; err == hipSuccess && i < n; i++) {
     struct ah_device *dev = devs[i];
-    void *q = ((struct ah_stream *)list[i].stream)->queue;
+    struct ah_queue *q = ((struct ah_stream *)list[i].stream)->queue;
 
     ah_set_current_ordinal(dev->ordinal);
     for (int j = 0; err == hipSuccess && j < n &&
@@ -366,7 +366,7 @@ static hipError_t launch_multi(hipLaunchParams *list, int n, unsigned flags, int
   for (int i = 0; err == hipSuccess && i < n &&
                   !(flags & hipCooperativeLaunchMultiDeviceNoPostSync);
        i++) {
-    void *q = ((struct ah_stream *)list[i].stream)->queue;
+    struct ah_queue *q = ((struct ah_stream *)list[i].stream)->queue;
 
     for (int j = 0; err == hipSuccess && j < n; j++)
       if (j != i)

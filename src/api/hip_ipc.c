@@ -171,7 +171,7 @@ AH_EXPORT hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_
 AH_EXPORT hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) {
   struct ah_device *dev;
   struct ah_event *e;
-  void *impl = NULL;
+  struct ah_dev_event *impl = NULL;
 
   AH_ENTER();
   AH_REQUIRE(event != NULL, hipErrorInvalidValue);

@@ -101,7 +101,8 @@ static hipError_t memop(hipStream_t stream, void *ptr, uint64_t value, uint64_t 
   struct memop *m;
   size_t bytes = wide ? 8 : 4;
   hipError_t err;
-  void *q, *host;
+  struct ah_queue *q;
+  void *host;
 
   if (ptr == NULL || ((uintptr_t)ptr & (bytes - 1)) != 0)
     return hipErrorInvalidValue;

@@ -24,7 +24,7 @@ static hipError_t pool_arg(hipMemPool_t h, struct ah_mempool **out) {
 /* A stream handle the runtime does not know (destroyed, garbage) is an
  * invalid handle here, as AMD's runtime says (the other stream functions say
  * hipErrorContextIsDestroyed); anything else it cannot use an invalid value. */
-static hipError_t stream_arg(hipStream_t s, struct ah_device **dev, void **q) {
+static hipError_t stream_arg(hipStream_t s, struct ah_device **dev, struct ah_queue **q) {
   hipError_t err = ah_stream_resolve(s, dev, q);
 
   if (err == hipSuccess || err == hipErrorNoDevice)
@@ -41,7 +41,7 @@ static int location_ok(const hipMemLocation *loc) {
 AH_EXPORT hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
   struct ah_mempool *pool;
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
   int done;
 
   AH_ENTER();
@@ -65,7 +65,7 @@ AH_EXPORT hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemP
                                             hipStream_t stream) {
   struct ah_mempool *pool, *def;
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
   int done;
 
   AH_ENTER();
@@ -87,7 +87,7 @@ AH_EXPORT hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemP
 
 /* hipFreeAsync of hipMalloc memory (HIP and CUDA allow it): the stream is
  * waited for, then the memory is freed as hipFree would. */
-static hipError_t free_plain(const struct ah_alloc *a, struct ah_device *dev, void *q) {
+static hipError_t free_plain(const struct ah_alloc *a, struct ah_device *dev, struct ah_queue *q) {
   struct ah_alloc r;
   hipError_t err;
 
@@ -102,7 +102,7 @@ static hipError_t free_plain(const struct ah_alloc *a, struct ah_device *dev, vo
 AH_EXPORT hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   struct ah_device *dev;
   struct ah_alloc a;
-  void *q;
+  struct ah_queue *q;
   int done;
 
   AH_ENTER();

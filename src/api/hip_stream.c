@@ -66,7 +66,7 @@ AH_EXPORT hipError_t hipStreamDestroy(hipStream_t stream) {
 
 AH_EXPORT hipError_t hipStreamQuery(hipStream_t stream) {
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
@@ -76,7 +76,7 @@ AH_EXPORT hipError_t hipStreamQuery(hipStream_t stream) {
 
 AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   AH_NOT_IN_HOST_FN();
@@ -94,7 +94,7 @@ AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
 AH_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
   struct ah_device *dev;
   struct ah_event *e;
-  void *q;
+  struct ah_queue *q;
   hipError_t err;
 
   AH_ENTER();
@@ -134,7 +134,7 @@ AH_EXPORT hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
 
 AH_EXPORT hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device) {
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   AH_REQUIRE(device != NULL, hipErrorInvalidValue);
@@ -146,7 +146,7 @@ AH_EXPORT hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device)
 AH_EXPORT hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData) {
   struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   AH_REQUIRE(fn != NULL, hipErrorInvalidValue);
@@ -176,7 +176,7 @@ AH_EXPORT hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_
   struct ah_device *dev;
   struct callback *cb;
   hipError_t err;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   AH_REQUIRE(callback != NULL, hipErrorInvalidValue);

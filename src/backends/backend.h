@@ -20,6 +20,12 @@
 #include <stdint.h>
 
 struct ah_device;
+/* A backend's queue (a stream's), event and executable graph: each backend
+ * defines its own and converts these pointers to them; the core only keeps
+ * and passes them. Distinct types, so that one is never passed for another. */
+struct ah_queue;
+struct ah_dev_event;
+struct ah_dev_graph;
 
 /* Kinds of allocation; the core's allocation map stores one per range. */
 enum ah_mem_kind {
@@ -107,7 +113,7 @@ struct ah_managed_hint {
   hipMemoryAdvise advice;  /* ADVISE */
   struct ah_device *target; /* ADVISE, PREFETCH: NULL is the host (hipCpuDeviceId); may
                              * be a device of another backend */
-  void *q;                 /* PREFETCH, ATTACH: a queue of this device */
+  struct ah_queue *q;      /* PREFETCH, ATTACH: a queue of this device */
   unsigned flags;          /* ATTACH: hipMemAttachGlobal, Host or Single */
 };
 
@@ -131,7 +137,7 @@ enum ah_gn_kind {
 struct ah_gn {
   enum ah_gn_kind kind;
   const struct ah_cmd *cmd; /* AH_GN_CMD; a kernel's args valid during graph_build only */
-  void *ev;                 /* AH_GN_EVENT_*: the backend event */
+  struct ah_dev_event *ev;  /* AH_GN_EVENT_*: the backend event */
   const size_t *deps;
   size_t ndeps;
 };
@@ -170,22 +176,27 @@ struct ah_backend {
 
   /* Queues. queue_destroy may return before the queue's work is done (as
    * hipStreamDestroy does); that work still runs, and device_sync waits for it. */
-  hipError_t (*queue_create)(struct ah_device *dev, unsigned flags, int priority, void **q);
-  hipError_t (*queue_destroy)(struct ah_device *dev, void *q);
+  hipError_t (*queue_create)(struct ah_device *dev, unsigned flags, int priority,
+                             struct ah_queue **q);
+  hipError_t (*queue_destroy)(struct ah_device *dev, struct ah_queue *q);
   /* Enqueues cmd on q with HIP's null-stream rules (dev->null_queue is the
    * null stream). With `wait` set, returns only once cmd has completed. */
-  hipError_t (*submit)(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
-  hipError_t (*queue_sync)(struct ah_device *dev, void *q);
-  hipError_t (*queue_query)(struct ah_device *dev, void *q); /* hipSuccess or hipErrorNotReady */
+  hipError_t (*submit)(struct ah_device *dev, struct ah_queue *q, const struct ah_cmd *cmd,
+                       int wait);
+  hipError_t (*queue_sync)(struct ah_device *dev, struct ah_queue *q);
+  hipError_t (*queue_query)(struct ah_device *dev,
+                            struct ah_queue *q); /* hipSuccess or hipErrorNotReady */
 
   /* Events. */
-  hipError_t (*event_create)(struct ah_device *dev, unsigned flags, void **ev);
-  hipError_t (*event_destroy)(struct ah_device *dev, void *ev);
-  hipError_t (*event_record)(struct ah_device *dev, void *q, void *ev);
-  hipError_t (*event_query)(struct ah_device *dev, void *ev);
-  hipError_t (*event_sync)(struct ah_device *dev, void *ev);
-  hipError_t (*event_elapsed)(struct ah_device *dev, void *start, void *stop, float *ms);
-  hipError_t (*queue_wait_event)(struct ah_device *dev, void *q, void *ev);
+  hipError_t (*event_create)(struct ah_device *dev, unsigned flags, struct ah_dev_event **ev);
+  hipError_t (*event_destroy)(struct ah_device *dev, struct ah_dev_event *ev);
+  hipError_t (*event_record)(struct ah_device *dev, struct ah_queue *q, struct ah_dev_event *ev);
+  hipError_t (*event_query)(struct ah_device *dev, struct ah_dev_event *ev);
+  hipError_t (*event_sync)(struct ah_device *dev, struct ah_dev_event *ev);
+  hipError_t (*event_elapsed)(struct ah_device *dev, struct ah_dev_event *start,
+                              struct ah_dev_event *stop, float *ms);
+  hipError_t (*queue_wait_event)(struct ah_device *dev, struct ah_queue *q,
+                                 struct ah_dev_event *ev);
 
   /* Device code. symbol_address finds the device copy of a __device__,
    * __constant__ or __managed__ variable from its host address; function
@@ -218,7 +229,8 @@ struct ah_backend {
    * hipErrorNotSupported (or NULL) sends it to the core's fallback, a host
    * function that polls or writes the word; a backend without this op has
    * device memory the host can address directly (the CPU's). */
-  hipError_t (*stream_memop)(struct ah_device *dev, void *q, const struct ah_memop_req *req);
+  hipError_t (*stream_memop)(struct ah_device *dev, struct ah_queue *q,
+                             const struct ah_memop_req *req);
 
   /* Optional: interprocess memory (hipIpc*MemHandle). export writes a handle
    * (at most 64 bytes, zeroed by the caller) naming the device allocation
@@ -232,8 +244,8 @@ struct ah_backend {
   hipError_t (*ipc_mem_close)(struct ah_device *dev, void *base);
   /* Optional: interprocess events of the device itself (NVIDIA's). NULL:
    * the core shares the event's state through shared memory (the CPU's). */
-  hipError_t (*ipc_event_export)(struct ah_device *dev, void *ev, void *handle);
-  hipError_t (*ipc_event_open)(struct ah_device *dev, const void *handle, void **ev);
+  hipError_t (*ipc_event_export)(struct ah_device *dev, struct ah_dev_event *ev, void *handle);
+  hipError_t (*ipc_event_open)(struct ah_device *dev, const void *handle, struct ah_dev_event **ev);
 
   /* Optional: executable graphs of the device itself (NVIDIA's CUgraphExec).
    * graph_build makes one from nodes[0..n) (*out), or answers
@@ -247,11 +259,11 @@ struct ah_backend {
    * launches (hipErrorNotSupported: the core rebuilds); graph_destroy frees
    * it (launches in flight still complete). */
   hipError_t (*graph_build)(struct ah_device *dev, const struct ah_gn *nodes, size_t n,
-                            void **out);
-  hipError_t (*graph_launch)(struct ah_device *dev, void *q, void *graph);
-  hipError_t (*graph_set_kernel)(struct ah_device *dev, void *graph, size_t node,
+                            struct ah_dev_graph **out);
+  hipError_t (*graph_launch)(struct ah_device *dev, struct ah_queue *q, struct ah_dev_graph *graph);
+  hipError_t (*graph_set_kernel)(struct ah_device *dev, struct ah_dev_graph *graph, size_t node,
                                  const struct ah_cmd *cmd);
-  void (*graph_destroy)(struct ah_device *dev, void *graph);
+  void (*graph_destroy)(struct ah_device *dev, struct ah_dev_graph *graph);
 };
 
 #endif

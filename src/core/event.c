@@ -6,7 +6,8 @@
  * bookkeeping). The event objects themselves are stream.c's. */
 #include "stream.h"
 
-hipError_t ah_event_record_on(struct ah_event *e, struct ah_device *dev, void *q, int capture) {
+hipError_t ah_event_record_on(struct ah_event *e, struct ah_device *dev, struct ah_queue *q,
+                              int capture) {
   hipError_t err;
 
   if (capture) {
@@ -29,7 +30,7 @@ hipError_t ah_event_record_on(struct ah_event *e, struct ah_device *dev, void *q
 hipError_t ah_event_record(struct ah_event *e, hipStream_t stream) {
   struct ah_device *dev;
   hipError_t err;
-  void *q;
+  struct ah_queue *q;
 
   err = ah_stream_resolve(stream, &dev, &q);
   if (err != hipSuccess)
@@ -40,7 +41,8 @@ hipError_t ah_event_record(struct ah_event *e, hipStream_t stream) {
   return ah_event_record_on(e, dev, q, atomic_load(&ah_capture_count) != 0);
 }
 
-hipError_t ah_event_wait_on(struct ah_event *e, struct ah_device *dev, void *q, int capture) {
+hipError_t ah_event_wait_on(struct ah_event *e, struct ah_device *dev, struct ah_queue *q,
+                            int capture) {
   hipError_t err;
 
   if (capture) {

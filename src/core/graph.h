@@ -111,14 +111,14 @@ struct ah_xnode {
   size_t *waits; /* positions in ah_gexec.nodes, all earlier than this node */
   size_t nwaits;
   int signals;   /* a node of another lane waits for this one: record ev after it */
-  void *ev;      /* backend event of lanes_dev, when signals */
+  struct ah_dev_event *ev; /* backend event of lanes_dev, when signals */
 };
 
 /* An event a native executable graph names (an event record or wait node):
  * looked up again at each launch, as the replay does. */
 struct ah_gnev {
   hipEvent_t h;
-  void *impl;
+  struct ah_dev_event *impl;
   int record;
 };
 
@@ -134,8 +134,8 @@ struct ah_gexec {
   size_t nlanes;
   size_t lane_tail[AH_GRAPH_LANES]; /* each lane's last node */
   struct ah_device *lanes_dev;      /* the device queues and events below belong to */
-  void *queues[AH_GRAPH_LANES];     /* [0] unused: lane 0 is the launch stream */
-  void *start_ev;                   /* recorded on the launch stream first */
+  struct ah_queue *queues[AH_GRAPH_LANES]; /* [0] unused: lane 0 is the launch stream */
+  struct ah_dev_event *start_ev;           /* recorded on the launch stream first */
   unsigned long long flags;         /* as instantiated */
   struct ah_uref *urefs;            /* the graph's user objects, referenced */
   size_t nurefs;
@@ -144,7 +144,7 @@ struct ah_gexec {
    * native_dev set with native NULL: the backend could not express it;
    * not asked again until a change drops both (graph_exec.c). */
   struct ah_device *native_dev;
-  void *native;
+  struct ah_dev_graph *native;
   size_t *native_idx; /* nodes[i] -> its index in the list graph_build had */
   struct ah_gnev *native_evs; /* its event nodes' events */
   size_t native_nevs;
@@ -221,8 +221,9 @@ void ah_gmem_reset_high(struct ah_device *dev, int attr);
 /* hipMallocAsync / hipFreeAsync on a capturing stream: a memory node
  * (*done set) instead of the call; a free of memory that is not the
  * capture's graph memory is refused (hipErrorStreamCaptureUnsupported). */
-hipError_t ah_capture_malloc(void *q, struct ah_device *dev, size_t bytes, void **out, int *done);
-hipError_t ah_capture_free(void *q, void *ptr, int *done);
+hipError_t ah_capture_malloc(struct ah_queue *q, struct ah_device *dev, size_t bytes, void **out,
+                             int *done);
+hipError_t ah_capture_free(struct ah_queue *q, void *ptr, int *done);
 
 
 /* Executable graphs (graph_exec.c). */
@@ -236,7 +237,7 @@ void ah_gexec_destroy(struct ah_gexec *x);
 /* Queues x's nodes on q of dev: branches on internal queues joined with
  * events, or every node on q in x's order (during any capture, or with one
  * lane). */
-hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, void *q);
+hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, struct ah_queue *q);
 /* Makes x's internal queues and events on dev now (hipGraphUpload). */
 hipError_t ah_gexec_upload(struct ah_gexec *x, struct ah_device *dev);
 /* Replaces x's copy of node n's spec (a node of x's graph, same type, else
@@ -257,21 +258,23 @@ hipError_t ah_gexec_update(struct ah_gexec *x, struct ah_graph *g, struct ah_gno
 hipStreamCaptureMode ah_capture_exchange_mode(hipStreamCaptureMode mode);
 /* Begins capturing q into a new graph, or into `into` (a user's graph)
  * after deps, nodes of it. */
-hipError_t ah_capture_begin(struct ah_device *dev, void *q, hipStreamCaptureMode mode,
+hipError_t ah_capture_begin(struct ah_device *dev, struct ah_queue *q, hipStreamCaptureMode mode,
                             struct ah_graph *into, struct ah_gnode *const *deps, size_t ndeps);
 /* Ends the capture q began: *out is its graph, or NULL with
  * hipErrorStreamCaptureInvalidated. */
-hipError_t ah_capture_end(void *q, struct ah_graph **out);
+hipError_t ah_capture_end(struct ah_queue *q, struct ah_graph **out);
 /* The state of q's capture; deps (may be NULL) get the nodes the next
  * captured operation will depend on, valid until q's next capture call. */
-hipError_t ah_capture_info(struct ah_device *dev, void *q, hipStreamCaptureStatus *status,
+hipError_t ah_capture_info(struct ah_device *dev, struct ah_queue *q,
+                           hipStreamCaptureStatus *status,
                            unsigned long long *id, struct ah_graph **graph,
                            struct ah_gnode *const **deps, size_t *ndeps);
 /* hipStreamUpdateCaptureDependencies: the nodes q's next captured
  * operation depends on become deps (set) or gain them; each must be a node
  * of the capture's graph (hipErrorInvalidValue). q not capturing:
  * hipErrorIllegalState. */
-hipError_t ah_capture_update_deps(void *q, struct ah_gnode *const *deps, size_t n, int set);
+hipError_t ah_capture_update_deps(struct ah_queue *q, struct ah_gnode *const *deps, size_t n,
+                                  int set);
 /* hipDeviceSynchronize (one of CUDA's "potentially unsafe" calls): refused
  * with hipErrorStreamCaptureUnsupported while a capture forbids the calling
  * thread work on the null stream (same rule and modes), invalidating those

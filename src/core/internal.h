@@ -61,7 +61,7 @@ struct ah_device {
   int ordinal; /* HIP device number after ANYHIP_DEVICES/HIP_VISIBLE_DEVICES */
   const struct ah_backend *backend;
   void *impl;       /* backend state */
-  void *null_queue; /* backend queue of the null stream, made by device_open */
+  struct ah_queue *null_queue; /* backend queue of the null stream, made by device_open */
   hipDeviceProp_t props;
   pthread_mutex_t lock; /* guards flags, limits, streams */
   unsigned flags;       /* hipSetDeviceFlags */
@@ -99,7 +99,7 @@ void ah_set_current_ordinal(int ordinal);
 struct ah_stream {
   struct ah_object obj;
   struct ah_device *dev;
-  void *queue; /* backend queue */
+  struct ah_queue *queue; /* backend queue */
   unsigned flags;
   int priority;
   uint32_t *cu_mask;      /* hipExtStreamCreateWithCUMask's mask (malloc'd), or NULL */
@@ -110,12 +110,12 @@ struct ah_stream {
 struct ah_event {
   struct ah_object obj;
   struct ah_device *dev;
-  void *impl; /* backend event */
+  struct ah_dev_event *impl; /* backend event */
   unsigned flags;
   atomic_int recorded; /* hipEventElapsedTime needs both; set by concurrent records */
   struct ah_ipc_event *ipc; /* shared with other processes (src/api/hip_ipc.c), or NULL */
   /* The last record's queue and the pool frees it follows (core/mempool.c). */
-  void *pool_q;
+  struct ah_queue *pool_q;
   uint64_t pool_seq;
 };
 
@@ -123,7 +123,7 @@ struct ah_event {
  * device's null stream, hipStreamPerThread the thread's own stream. Returns
  * hipErrorInvalidHandle (or hipErrorContextIsDestroyed) for a bad handle. On
  * success *dev and *queue say where to submit. */
-hipError_t ah_stream_resolve(hipStream_t s, struct ah_device **dev, void **queue);
+hipError_t ah_stream_resolve(hipStream_t s, struct ah_device **dev, struct ah_queue **queue);
 
 /* ---- allocation map ----------------------------------------------------- */
 
@@ -166,15 +166,15 @@ void ah_alloc_publish_variables(void);
 
 /* Returns the block at ptr to its pool: at once with q NULL (hipFree, after a
  * device sync), else when queue q of dev reaches this point. */
-hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q);
+hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, struct ah_queue *q);
 /* After a successful stream, event or device sync: pools of dev give back
  * freed memory above their release threshold. Cheap when no pool is used. */
 void ah_mempool_sync(struct ah_device *dev);
 /* Event dependencies (hipMemPoolReuseFollowEventDependencies): a record of
  * e on queue q notes the pool frees queued on q so far; a wait of queue q on
  * e makes q ordered after them (and after what e's queue was ordered after). */
-void ah_mempool_note_record(struct ah_event *e, void *q);
-void ah_mempool_note_wait(void *q, const struct ah_event *e);
+void ah_mempool_note_record(struct ah_event *e, struct ah_queue *q);
+void ah_mempool_note_wait(struct ah_queue *q, const struct ah_event *e);
 /* hipDeviceReset, after the device sync: drops dev's pools and their memory. */
 void ah_mempool_reset_device(struct ah_device *dev);
 
@@ -198,7 +198,8 @@ extern atomic_int ah_capture_count;
 /* ah_submit's slow path: cmd becomes a node of the graph q captures into
  * (its kernel arguments copied), or is refused on the null stream while a
  * capture forbids that; otherwise it is submitted. */
-hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
+hipError_t ah_capture_submit(struct ah_device *dev, struct ah_queue *q, const struct ah_cmd *cmd,
+                             int wait);
 /* Nonzero while this thread runs a host function (hipLaunchHostFunc, a
  * stream callback, a graph host node). A call that would wait for the
  * device from there could wait for the host function itself, forever: it
@@ -226,7 +227,8 @@ static inline void ah_host_fn_call(void (*fn)(void *), void *data) {
 
 /* The submit path of every entry point in src/api/. A waiting submit is
  * refused inside a host function (see ah_in_host_fn). */
-static inline hipError_t ah_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd,
+static inline hipError_t ah_submit(struct ah_device *dev, struct ah_queue *q,
+                                   const struct ah_cmd *cmd,
                                    int wait) {
   if (wait && ah_in_host_fn != 0)
     return hipErrorNotPermitted;
@@ -236,14 +238,15 @@ static inline hipError_t ah_submit(struct ah_device *dev, void *q, const struct 
 }
 /* hipEventRecord / hipStreamWaitEvent on a capturing queue (or of a captured
  * event): *done set when the capture took the call (cross-stream edges). */
-hipError_t ah_capture_event_record(void *q, struct ah_event *e, int *done);
-hipError_t ah_capture_wait_event(struct ah_device *dev, void *q, struct ah_event *e, int *done);
+hipError_t ah_capture_event_record(struct ah_queue *q, struct ah_event *e, int *done);
+hipError_t ah_capture_wait_event(struct ah_device *dev, struct ah_queue *q, struct ah_event *e,
+                                 int *done);
 /* hipErrorStreamCaptureUnsupported when q captures (and invalidates that
  * capture): a synchronizing call cannot be part of a graph. */
-hipError_t ah_capture_check_sync(void *q);
+hipError_t ah_capture_check_sync(struct ah_queue *q);
 /* hipStreamDestroy: q's capture ends and is discarded (for the stream that
  * began it, the whole capture). */
-void ah_capture_drop(void *q);
+void ah_capture_drop(struct ah_queue *q);
 
 /* ---- configuration (read once from the environment) --------------------- */
 

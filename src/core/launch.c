@@ -73,7 +73,7 @@ hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, d
   struct ah_stream *s;
   struct ah_device *dev;
   hipError_t err;
-  void *q;
+  struct ah_queue *q;
 
   if (fn == NULL)
     return hipErrorInvalidDeviceFunction;

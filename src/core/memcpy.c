@@ -145,7 +145,7 @@ hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext,
 
 /* Checks a 1D copy against the allocation map and queues it on q; a copy
  * touching pageable host memory completes before this returns, as in CUDA. */
-static hipError_t submit_copy(struct ah_device *dev, void *q, void *dst, const void *src,
+static hipError_t submit_copy(struct ah_device *dev, struct ah_queue *q, void *dst, const void *src,
                               size_t bytes, hipMemcpyKind kind, int sync) {
   struct ah_cmd cmd = {.kind = AH_CMD_COPY};
   int pageable;
@@ -166,7 +166,7 @@ static hipError_t submit_copy(struct ah_device *dev, void *q, void *dst, const v
 hipError_t ah_memcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind,
                      hipStream_t stream, int sync) {
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
   hipError_t err;
 
   if (!ah_memcpy_valid_kind(kind))
@@ -186,7 +186,7 @@ hipError_t ah_memcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind kin
 hipError_t ah_memcpy_peer(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
                           hipStream_t stream, int sync) {
   struct ah_device *sdev = ah_device_get(src_dev), *dev;
-  void *q;
+  struct ah_queue *q;
   hipError_t err;
 
   if (sdev == NULL || ah_device_get(dst_dev) == NULL)
@@ -213,7 +213,7 @@ hipError_t ah_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch
   struct ah_cmd cmd = {.kind = AH_CMD_COPY_2D};
   struct ah_device *dev;
   size_t dext, sext, max_pitch;
-  void *q;
+  struct ah_queue *q;
   int pageable;
   hipError_t err;
 
@@ -254,7 +254,8 @@ hipError_t ah_memcpy_symbol_copy(const void *symbol, void *mem, size_t bytes, si
   struct ah_cmd cmd = {.kind = AH_CMD_COPY};
   struct ah_device *dev;
   struct ah_mem_side m;
-  void *addr, *q;
+  struct ah_queue *q;
+  void *addr;
   size_t size;
   hipError_t err;
 

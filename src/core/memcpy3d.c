@@ -42,7 +42,7 @@ hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, in
   const char *src;
   size_t max_pitch;
   hipMemcpyKind kind;
-  void *q;
+  struct ah_queue *q;
   int pageable;
   hipError_t err;
 

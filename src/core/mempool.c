@@ -73,7 +73,7 @@ struct block {
   size_t bytes; /* what the backend allocated */
   enum bstate state;
   struct ah_device *free_dev; /* PENDING: the free's stream; FREE: where it ran, NULL for hipFree */
-  void *free_q;
+  struct ah_queue *free_q;
   uint64_t free_seq; /* the free's number (free_seq below): for event dependencies */
   uint64_t gen; /* bumped at each hand-out: a free op of an older use does nothing */
   int ops;      /* queued free ops that point at this block: it lives until they ran */
@@ -543,12 +543,12 @@ void ah_mempool_reset_device(struct ah_device *dev) {
 #define DEP_MAX 16
 
 struct dep {
-  void *q;
+  struct ah_queue *q;
   uint64_t upto;
 };
 
 struct qdeps {
-  void *q;
+  struct ah_queue *q;
   uint64_t last_free; /* the number of the last free queued on q */
   int n;
   struct dep d[DEP_MAX];
@@ -560,7 +560,7 @@ static struct qdeps *qdeps;
 static uint64_t free_seq;
 
 /* deps_lock held; NULL when out of memory (nothing is then known). */
-static struct qdeps *qdeps_of(void *q, int make) {
+static struct qdeps *qdeps_of(struct ah_queue *q, int make) {
   struct qdeps *d;
 
   for (d = qdeps; d != NULL; d = d->next)
@@ -575,7 +575,7 @@ static struct qdeps *qdeps_of(void *q, int make) {
 }
 
 /* deps_lock held. */
-static void dep_raise(struct qdeps *d, void *q, uint64_t upto) {
+static void dep_raise(struct qdeps *d, struct ah_queue *q, uint64_t upto) {
   int i;
 
   if (upto == 0 || q == d->q)
@@ -594,7 +594,7 @@ static void dep_raise(struct qdeps *d, void *q, uint64_t upto) {
 }
 
 /* A number for a free queued on q. */
-static uint64_t note_free(void *q) {
+static uint64_t note_free(struct ah_queue *q) {
   struct qdeps *d;
   uint64_t n;
 
@@ -608,7 +608,7 @@ static uint64_t note_free(void *q) {
 }
 
 /* Whether queue q is ordered after free number `seq` queued on free_q. */
-static int ordered_after(void *q, void *free_q, uint64_t seq) {
+static int ordered_after(struct ah_queue *q, struct ah_queue *free_q, uint64_t seq) {
   struct qdeps *d;
   int yes = 0;
 
@@ -620,7 +620,7 @@ static int ordered_after(void *q, void *free_q, uint64_t seq) {
   return yes;
 }
 
-void ah_mempool_note_record(struct ah_event *e, void *q) {
+void ah_mempool_note_record(struct ah_event *e, struct ah_queue *q) {
   struct qdeps *d;
 
   if (!atomic_load_explicit(&any_pool, memory_order_relaxed)) {
@@ -634,7 +634,7 @@ void ah_mempool_note_record(struct ah_event *e, void *q) {
   pthread_mutex_unlock(&deps_lock);
 }
 
-void ah_mempool_note_wait(void *q, const struct ah_event *e) {
+void ah_mempool_note_wait(struct ah_queue *q, const struct ah_event *e) {
   struct qdeps *d, *src;
 
   if (e->pool_q == NULL || !atomic_load_explicit(&any_pool, memory_order_relaxed))
@@ -662,7 +662,8 @@ static void count_use(struct ah_mempool *p, size_t bytes) {
 
 /* The smallest block that fits `need` (and is not more than twice too big)
  * among those this stream may take. p->lock held. */
-static struct block *pick(struct ah_mempool *p, size_t need, struct ah_device *dev, void *q) {
+static struct block *pick(struct ah_mempool *p, size_t need, struct ah_device *dev,
+                          struct ah_queue *q) {
   struct block *best = NULL;
 
   for (struct block *b = p->blocks; b != NULL; b = b->next) {
@@ -771,7 +772,8 @@ static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
   return hipSuccess;
 }
 
-hipError_t ah_mempool_alloc(struct ah_mempool *p, size_t bytes, struct ah_device *dev, void *q,
+hipError_t ah_mempool_alloc(struct ah_mempool *p, size_t bytes, struct ah_device *dev,
+                            struct ah_queue *q,
                             void **out) {
   struct ah_alloc a = {0};
   struct block *b, saved;
@@ -833,7 +835,7 @@ static void free_op_run(void *data) {
   pthread_mutex_unlock(&p->lock);
 }
 
-hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
+hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, struct ah_queue *q) {
   struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
   uint64_t seq;
   struct free_op *op = NULL;

@@ -51,7 +51,7 @@ hipError_t ah_memset(void *dst, uint32_t value, unsigned elem, size_t count, siz
                      size_t height, hipStream_t stream, int sync) {
   struct ah_cmd cmd;
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
   hipError_t err;
 
   err = ah_stream_resolve(stream, &dev, &q);
@@ -94,7 +94,7 @@ hipError_t ah_memset_3d(hipPitchedPtr p, int value, hipExtent e, hipStream_t str
   struct ah_box b;
   hipPos origin = {0, 0, 0};
   size_t slices, slice_bytes;
-  void *q;
+  struct ah_queue *q;
   int host;
   hipError_t err;
 

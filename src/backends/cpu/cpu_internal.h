@@ -41,19 +41,23 @@ hipError_t ah_cpu_function_check(struct ah_device *dev, const void *fn);
 /* ---- cpu_queue.c ---- */
 hipError_t ah_cpu_queues_init(struct ah_cpu_device *cd); /* makes dev->null_queue */
 void ah_cpu_queues_reset(struct ah_device *dev); /* hipDeviceReset: clears the sticky error */
-hipError_t ah_cpu_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q);
-hipError_t ah_cpu_queue_destroy(struct ah_device *dev, void *q);
-hipError_t ah_cpu_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
-hipError_t ah_cpu_queue_sync(struct ah_device *dev, void *q);
-hipError_t ah_cpu_queue_query(struct ah_device *dev, void *q);
+hipError_t ah_cpu_queue_create(struct ah_device *dev, unsigned flags, int priority,
+                               struct ah_queue **q);
+hipError_t ah_cpu_queue_destroy(struct ah_device *dev, struct ah_queue *q);
+hipError_t ah_cpu_submit(struct ah_device *dev, struct ah_queue *q, const struct ah_cmd *cmd,
+                         int wait);
+hipError_t ah_cpu_queue_sync(struct ah_device *dev, struct ah_queue *q);
+hipError_t ah_cpu_queue_query(struct ah_device *dev, struct ah_queue *q);
 hipError_t ah_cpu_device_sync(struct ah_device *dev);
-hipError_t ah_cpu_event_create(struct ah_device *dev, unsigned flags, void **ev);
-hipError_t ah_cpu_event_destroy(struct ah_device *dev, void *ev);
-hipError_t ah_cpu_event_record(struct ah_device *dev, void *q, void *ev);
-hipError_t ah_cpu_event_query(struct ah_device *dev, void *ev);
-hipError_t ah_cpu_event_sync(struct ah_device *dev, void *ev);
-hipError_t ah_cpu_event_elapsed(struct ah_device *dev, void *start, void *stop, float *ms);
-hipError_t ah_cpu_queue_wait_event(struct ah_device *dev, void *q, void *ev);
+hipError_t ah_cpu_event_create(struct ah_device *dev, unsigned flags, struct ah_dev_event **ev);
+hipError_t ah_cpu_event_destroy(struct ah_device *dev, struct ah_dev_event *ev);
+hipError_t ah_cpu_event_record(struct ah_device *dev, struct ah_queue *q, struct ah_dev_event *ev);
+hipError_t ah_cpu_event_query(struct ah_device *dev, struct ah_dev_event *ev);
+hipError_t ah_cpu_event_sync(struct ah_device *dev, struct ah_dev_event *ev);
+hipError_t ah_cpu_event_elapsed(struct ah_device *dev, struct ah_dev_event *start,
+                                struct ah_dev_event *stop, float *ms);
+hipError_t ah_cpu_queue_wait_event(struct ah_device *dev, struct ah_queue *q,
+                                   struct ah_dev_event *ev);
 
 /* ---- the kernel engine (cpu_sched.c and friends) ---- */
 

@@ -210,7 +210,7 @@ static hipError_t device_open(int index, struct ah_device *dev) {
   nd->static_smem_limit = DEFAULT_SMEM_LIMIT;
   dev->impl = nd;
   ah_nv_null_queue_init(nd);
-  dev->null_queue = &nd->null_queue;
+  dev->null_queue = (struct ah_queue *)&nd->null_queue;
   err = context_setup(nd);
   if (err != hipSuccess) {
     dev->impl = NULL;
