@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "device_ops.h"
 #include "../core/stream.h"
 
 #define AH_CTX_STACK 64 /* a thread pushing deeper gets hipErrorOutOfMemory */
@@ -217,7 +218,7 @@ AH_EXPORT hipError_t hipCtxSynchronize(void) {
 
   AH_ENTER();
   AH_REQUIRE_OK(current_context(&c));
-  AH_RETURN(c->dev->backend->device_sync(c->dev));
+  AH_RETURN(ah_dev_sync(c->dev));
 }
 
 AH_EXPORT hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {

@@ -3,6 +3,7 @@
  * count and selection (per host thread), properties and attributes, limits,
  * flags, synchronize and reset, PCI identities, peer access, and the cache
  * and shared-memory configurations (accepted, no effect on any device yet). */
+#include "device_ops.h"
 #include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
 
@@ -247,8 +248,7 @@ AH_EXPORT hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, i
   AH_REQUIRE(pi != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(ah_device_arg(deviceId, &dev));
   if (!prop_attribute(&dev->props, attr, &v)) {
-    AH_REQUIRE(dev->backend->attribute != NULL, hipErrorInvalidValue);
-    AH_REQUIRE_OK(dev->backend->attribute(dev, attr, &v));
+    AH_REQUIRE_OK(ah_dev_attribute(dev, attr, &v));
   }
   *pi = v;
   return hipSuccess;
@@ -348,7 +348,7 @@ AH_EXPORT hipError_t hipDeviceSynchronize(void) {
   AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(current(&dev));
   AH_REQUIRE_OK(ah_capture_check_device_sync()); /* refused during capture, as in CUDA/HIP */
-  AH_REQUIRE_OK(dev->backend->device_sync(dev));
+  AH_REQUIRE_OK(ah_dev_sync(dev));
   ah_mempool_sync(dev); /* pools give back memory above their release threshold */
   return hipSuccess;
 }
@@ -371,7 +371,7 @@ AH_EXPORT hipError_t hipDeviceReset(void) {
    * inside the runtime, and keep new calls out until the reset is done. */
   ah_gate_close();
   ah_capture_drop_device(dev); /* captures of its streams end, their graphs discarded */
-  (void)dev->backend->device_sync(dev); /* a sticky fault is what reset clears */
+  (void)ah_dev_sync(dev); /* a sticky fault is what reset clears */
   ah_streams_destroy_all(dev);
   ah_events_destroy_all(dev);
   ah_mempool_reset_device(dev); /* before the map: pool blocks are the pools' to free */
@@ -380,7 +380,7 @@ AH_EXPORT hipError_t hipDeviceReset(void) {
   pthread_mutex_lock(&dev->lock);
   dev->flags = 0;
   pthread_mutex_unlock(&dev->lock);
-  err = dev->backend->device_reset != NULL ? dev->backend->device_reset(dev) : hipSuccess;
+  err = ah_dev_reset(dev);
   ah_gate_open();
   AH_RETURN(err);
 }
@@ -458,8 +458,7 @@ AH_EXPORT hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value) {
   AH_REQUIRE_OK(limit_check(limit));
   AH_REQUIRE_OK(current(&dev));
   pthread_mutex_lock(&dev->lock);
-  if (dev->backend->set_limit != NULL)
-    err = dev->backend->set_limit(dev, limit, value);
+  err = ah_dev_set_limit(dev, limit, value);
   if (err == hipSuccess)
     dev->limits[limit] = value;
   pthread_mutex_unlock(&dev->lock);
@@ -532,9 +531,7 @@ static int can_access(struct ah_device *dev, struct ah_device *peer) {
   if (dev == peer || dev->backend != peer->backend || dev->ordinal >= AH_PEER_MAX ||
       peer->ordinal >= AH_PEER_MAX)
     return 0;
-  if (dev->backend->can_access_peer != NULL)
-    return dev->backend->can_access_peer(dev, peer);
-  return 1;
+  return ah_dev_can_access_peer(dev, peer);
 }
 
 /* hipDeviceReset: dev's own grants go, and so do grants to dev. */
@@ -574,8 +571,8 @@ AH_EXPORT hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int fl
   pthread_mutex_lock(&peer_lock);
   if (peer_on[dev->ordinal] & bit)
     err = hipErrorPeerAccessAlreadyEnabled;
-  else if (dev->backend->peer_enable != NULL)
-    err = dev->backend->peer_enable(dev, peer, 1);
+  else
+    err = ah_dev_peer_enable(dev, peer, 1);
   if (err == hipSuccess)
     peer_on[dev->ordinal] |= bit;
   pthread_mutex_unlock(&peer_lock);
@@ -595,8 +592,8 @@ AH_EXPORT hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
   pthread_mutex_lock(&peer_lock);
   if (dev->ordinal >= AH_PEER_MAX || !(peer_on[dev->ordinal] & bit))
     err = hipErrorPeerAccessNotEnabled;
-  else if (dev->backend->peer_enable != NULL)
-    err = dev->backend->peer_enable(dev, peer, 0);
+  else
+    err = ah_dev_peer_enable(dev, peer, 0);
   if (err == hipSuccess)
     peer_on[dev->ordinal] &= ~bit;
   pthread_mutex_unlock(&peer_lock);

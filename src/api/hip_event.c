@@ -3,6 +3,7 @@
  * when it was made; it can be recorded on any stream of that device (the
  * null and per-thread streams included), queried, waited for, and timed
  * against another event. Error codes follow HIP on AMD. */
+#include "device_ops.h"
 #include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
 
@@ -92,7 +93,7 @@ AH_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
   e = ah_event_lookup(event);
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
   AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
-  AH_REQUIRE_OK(e->dev->backend->event_query(e->dev, e->impl));
+  AH_REQUIRE_OK(ah_dev_event_query(e));
   AH_REQUIRE(e->ipc == NULL || ah_ipc_event_done(e), hipErrorNotReady);
   return hipSuccess;
 }
@@ -107,7 +108,7 @@ AH_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
   AH_REQUIRE_OK(ah_capture_check_unsafe()); /* an unsafe call during capture (AMD: 900) */
-  AH_REQUIRE_OK(e->dev->backend->event_sync(e->dev, e->impl));
+  AH_REQUIRE_OK(ah_dev_event_sync(e));
   if (e->ipc != NULL) /* records made by other processes too */
     ah_ipc_event_sync(e);
   ah_mempool_sync(e->dev); /* pools give back memory above their release threshold */
@@ -128,5 +129,5 @@ AH_EXPORT hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t
   AH_REQUIRE(a->dev == b->dev, hipErrorInvalidHandle);
   AH_REQUIRE(!((a->flags | b->flags) & hipEventDisableTiming), hipErrorInvalidHandle);
   AH_REQUIRE(a->recorded && b->recorded, hipErrorInvalidHandle);
-  AH_RETURN(a->dev->backend->event_elapsed(a->dev, a->impl, b->impl, ms));
+  AH_RETURN(ah_dev_event_elapsed(a, b, ms));
 }

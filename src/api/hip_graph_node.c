@@ -8,6 +8,7 @@
  * through node_spec) and the exec paths hand that spec to the core's three
  * calls: ah_graph_add, ah_gnode_set and ah_gexec_set. A bad graph, node or
  * executable graph handle is hipErrorInvalidValue, as in HIP. */
+#include "device_ops.h"
 #include "../core/graph.h"
 #include "../core/stream.h"
 #include "launch.h"
@@ -60,8 +61,8 @@ static hipError_t kernel_spec(const hipKernelNodeParams *p, struct ah_gspec *s) 
     return hipErrorInvalidConfiguration;
   if (p->sharedMemBytes > dev->props.sharedMemPerBlock)
     return hipErrorInvalidValue;
-  if (dev->backend->function_check != NULL) {
-    hipError_t err = dev->backend->function_check(dev, fn);
+  {
+    hipError_t err = ah_dev_function_check(dev, fn);
 
     if (err != hipSuccess)
       return err;

@@ -6,6 +6,7 @@
  * its driver. The ranges accepted are those of CUDA: managed memory, or
  * system memory when the device reaches pageable memory; hipMalloc and pinned
  * host memory are refused. */
+#include "device_ops.h"
 #include "internal.h"
 #include "managed.h"
 #include "stream.h"
@@ -54,11 +55,11 @@ static hipError_t hint_location(int device, struct ah_device **out) {
  * with the memory: its own managed memory, or system memory. */
 static hipError_t tell_device(struct ah_device *on, struct ah_device *owner,
                               const struct ah_managed_hint *h) {
-  if (on == NULL || on->backend->managed_hint == NULL)
+  if (on == NULL)
     return hipSuccess;
   if (owner != NULL && owner->backend != on->backend)
     return hipSuccess;
-  return on->backend->managed_hint(on, h);
+  return ah_dev_managed_hint(on, h);
 }
 
 AH_EXPORT hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice,

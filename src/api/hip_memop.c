@@ -7,6 +7,7 @@
  * cuStreamWaitValue / cuStreamWriteValue); otherwise, and on the CPU
  * device, they are host functions on the stream, the wait polling the word
  * (docs/semantics.md, "Stream memory operations"). */
+#include "device_ops.h"
 #include "../core/stream.h"
 #include "memory.h"
 
@@ -114,10 +115,10 @@ static hipError_t memop(hipStream_t stream, void *ptr, uint64_t value, uint64_t 
   /* Memory HIP knows, the whole word inside it. */
   if (!ah_alloc_find(ptr, &a) || !ah_alloc_find((char *)ptr + bytes - 1, NULL))
     return hipErrorInvalidValue;
-  if (dev->backend->stream_memop != NULL && a.dev->backend == dev->backend) {
+  if (a.dev->backend == dev->backend) {
     req = (struct ah_memop_req){.ptr = ptr, .value = value, .mask = mask, .op = op,
                                 .wide = wide, .write = write};
-    err = dev->backend->stream_memop(dev, q, &req);
+    err = ah_dev_stream_memop(dev, q, &req);
     if (err != hipErrorNotSupported)
       return err;
   }

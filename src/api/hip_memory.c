@@ -2,6 +2,7 @@
 /* Memory management entry points: device, pitched, pinned host, registered
  * and managed allocations, and the questions asked about pointers. The
  * allocations and their records are core/memory.c's work. */
+#include "device_ops.h"
 #include "../core/graph.h" /* capture refusals */
 #include "memory.h"
 
@@ -104,11 +105,7 @@ AH_EXPORT hipError_t hipMemGetInfo(size_t *free, size_t *total) {
   AH_REQUIRE(free != NULL && total != NULL, hipErrorInvalidValue);
   dev = ah_current_device();
   AH_REQUIRE(dev != NULL, hipErrorNoDevice);
-  if (dev->backend->mem_info == NULL) {
-    *free = *total = dev->props.totalGlobalMem;
-    return hipSuccess;
-  }
-  AH_RETURN(dev->backend->mem_info(dev, free, total));
+  AH_RETURN(ah_dev_mem_info(dev, free, total));
 }
 
 AH_EXPORT hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {

@@ -7,6 +7,7 @@
  * has destroyed) is hipErrorInvalidHandle (hipMemPoolDestroy of such a pool:
  * hipErrorInvalidValue); a location naming no device in hipMemPoolSetAccess
  * is hipErrorInvalidDevice. The work is in core/mempool.c. */
+#include "device_ops.h"
 #include "../core/graph.h" /* capture into memory nodes */
 #include "../core/mempool.h"
 
@@ -91,7 +92,7 @@ static hipError_t free_plain(const struct ah_alloc *a, struct ah_device *dev, st
   struct ah_alloc r;
   hipError_t err;
 
-  err = dev->backend->queue_sync(dev, q);
+  err = ah_dev_queue_sync(dev, q);
   if (err != hipSuccess)
     return err;
   if (!ah_alloc_remove((void *)a->base, a->kind, &r))

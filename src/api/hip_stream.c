@@ -4,6 +4,7 @@
  * the stream's flags, priority and device. Handles are resolved by the core
  * (NULL and hipStreamLegacy are the null stream, hipStreamPerThread the
  * thread's own); the backend queue does the work. */
+#include "device_ops.h"
 #include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
 
@@ -71,7 +72,7 @@ AH_EXPORT hipError_t hipStreamQuery(hipStream_t stream) {
   AH_ENTER();
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
   AH_REQUIRE_OK(ah_capture_check_sync(q));
-  AH_RETURN(dev->backend->queue_query(dev, q));
+  AH_RETURN(ah_dev_queue_query(dev, q));
 }
 
 AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
@@ -86,7 +87,7 @@ AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
    * 900 under this thread's Global or ThreadLocal capture or another
    * thread's Global one). */
   AH_REQUIRE_OK(ah_capture_check_unsafe());
-  AH_REQUIRE_OK(dev->backend->queue_sync(dev, q));
+  AH_REQUIRE_OK(ah_dev_queue_sync(dev, q));
   ah_mempool_sync(dev); /* pools give back memory above their release threshold */
   return hipSuccess;
 }

@@ -24,9 +24,17 @@ struct candidate {
   int index;
 };
 
-/* Appends backend b's devices to list; returns the new length. */
+/* Appends backend b's devices to list (none when b lacks a required op);
+ * returns the new length. */
 static int add_backend(const struct ah_backend *b, struct candidate *list, int n) {
-  int count = b->probe();
+  const char *missing = ah_backend_missing(b);
+  int count;
+
+  if (missing != NULL) { /* a backend bug: the core would call a NULL op */
+    fprintf(stderr, "anyhip: backend %s lacks %s: not used\n", b->name, missing);
+    return n;
+  }
+  count = b->probe();
 
   AH_LOG(INIT, "backend %s: %d device(s)", b->name, count);
   for (int i = 0; i < count && n < AH_MAX_DEVICES; i++)
@@ -141,8 +149,6 @@ hipError_t ah_device_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_
   size_t used = atomic_load(&dev->mem_used);
   hipError_t err;
 
-  if (dev->backend->mem_alloc == NULL)
-    return hipErrorNotSupported;
   if (counted(kind) && total != 0) {
     do {
       if (bytes > total - used)
@@ -157,8 +163,7 @@ hipError_t ah_device_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_
 
 hipError_t ah_device_mem_free(struct ah_device *dev, void *ptr, size_t bytes,
                               enum ah_mem_kind kind) {
-  hipError_t err = dev->backend->mem_free != NULL ? dev->backend->mem_free(dev, ptr, kind)
-                                                  : hipErrorNotSupported;
+  hipError_t err = dev->backend->mem_free(dev, ptr, kind);
 
   if (counted(kind) && dev->props.totalGlobalMem != 0)
     atomic_fetch_sub(&dev->mem_used, bytes);

@@ -4,6 +4,7 @@
  * launches' start and stop events and a graph's event nodes (through the
  * capture hooks while a capture runs; then the pool and interprocess
  * bookkeeping). The event objects themselves are stream.c's. */
+#include "device_ops.h"
 #include "stream.h"
 
 hipError_t ah_event_record_on(struct ah_event *e, struct ah_device *dev, struct ah_queue *q,
@@ -55,9 +56,9 @@ hipError_t ah_event_wait_on(struct ah_event *e, struct ah_device *dev, struct ah
   if (e->dev->backend != dev->backend) {
     /* Different kinds of device cannot wait on each other's events: wait on
      * the host now; everything queued on the stream later comes after. */
-    err = e->dev->backend->event_sync(e->dev, e->impl);
+    err = ah_dev_event_sync(e);
   } else {
-    err = dev->backend->queue_wait_event(dev, q, e->impl);
+    err = ah_dev_queue_wait_event(dev, q, e->impl);
   }
   if (err != hipSuccess)
     return err;

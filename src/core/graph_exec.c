@@ -6,6 +6,7 @@
  * edges between lanes. A child graph node is an executable graph of its
  * own, launched on its node's lane. Setting one node's parameters, enabling
  * and disabling nodes, and hipGraphExecUpdate change the copies. */
+#include "device_ops.h"
 #include "graph.h"
 #include "stream.h"
 
@@ -503,8 +504,8 @@ static hipError_t run_node(struct ah_device *dev, struct ah_queue *q, const stru
     return run_event(dev, q, n, capture);
   if (ah_gspec_no_cmd(n->s.type))
     return hipSuccess;
-  if (n->s.cmd.kind == AH_CMD_KERNEL && dev->backend->function_check != NULL) {
-    err = dev->backend->function_check(dev, n->s.cmd.kernel.fn);
+  if (n->s.cmd.kind == AH_CMD_KERNEL) {
+    err = ah_dev_function_check(dev, n->s.cmd.kernel.fn);
     if (err != hipSuccess)
       return err;
   }

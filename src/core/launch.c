@@ -6,6 +6,7 @@
  * extension launches); and what a kernel reports of itself. Every check runs
  * before anything is queued, so a refused launch runs nothing; the error
  * codes are HIP's. No argument checks here: src/api/hip_launch.c. */
+#include "device_ops.h"
 #include "launch.h"
 #include "stream.h"
 
@@ -40,8 +41,7 @@ static hipError_t check_cooperative(struct ah_device *dev, dim3 grid, dim3 block
 
   if (!dev->props.cooperativeLaunch)
     return hipErrorNotSupported;
-  if (dev->backend->coop_max_blocks != NULL &&
-      blocks > dev->backend->coop_max_blocks(dev, block.x * block.y * block.z, shmem))
+  if (blocks > ah_dev_coop_max_blocks(dev, block.x * block.y * block.z, shmem))
     return hipErrorCooperativeLaunchTooLarge;
   return hipSuccess;
 }
@@ -60,11 +60,12 @@ static int exceeds_bounds(const void *fn, dim3 block) {
  * are more than a block may have: HIP refuses the launch
  * (hipErrorInvalidValue, as for dynamic bytes alone). The static bytes are
  * known for kernels built by anyhip's kernel compiler, and counted by the
- * CPU pass: checked on CPU devices only (the driver checks nvcc's own). */
+ * CPU pass: checked where the backend asks the core to (the CPU's; the
+ * driver checks nvcc's own). */
 static int exceeds_shared(const struct ah_device *dev, const void *fn, size_t shmem) {
   size_t st = ah_kernel_static_shared(fn), max = dev->props.sharedMemPerBlock;
 
-  return st != 0 && strcmp(dev->backend->name, "cpu") == 0 && (st > max || shmem > max - st);
+  return st != 0 && dev->backend->checks_static_shared && (st > max || shmem > max - st);
 }
 
 hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
@@ -104,11 +105,9 @@ hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, d
     err = check_cooperative(dev, grid, block, shmem);
   if (err != hipSuccess)
     return err;
-  if (dev->backend->function_check != NULL) {
-    err = dev->backend->function_check(dev, fn);
-    if (err != hipSuccess)
-      return err;
-  }
+  err = ah_dev_function_check(dev, fn);
+  if (err != hipSuccess)
+    return err;
   cmd.kernel.fn = fn;
   cmd.kernel.sig = sig;
   cmd.kernel.grid = grid;
@@ -125,9 +124,7 @@ hipError_t ah_launch_device(const void *fn, struct ah_device **out) {
   if (dev == NULL)
     return hipErrorNoDevice;
   *out = dev;
-  if (dev->backend->function_check != NULL)
-    return dev->backend->function_check(dev, fn);
-  return hipSuccess;
+  return ah_dev_function_check(dev, fn);
 }
 
 hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr) {
@@ -137,8 +134,9 @@ hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr) 
 
   if (err != hipSuccess)
     return err;
-  if (dev->backend->function_attributes != NULL)
-    return dev->backend->function_attributes(dev, func, attr);
+  err = ah_dev_function_attributes(dev, func, attr);
+  if (err != hipErrorNotSupported)
+    return err;
   /* A kernel compiled for the host has no registers or local memory of its
    * own to report; its limits are the device's. */
   p = &dev->props;

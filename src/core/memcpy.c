@@ -6,6 +6,7 @@
  * pointers being pageable host memory) and becomes one struct ah_cmd on the
  * right queue: the synchronous forms go to the null stream and wait. Graph
  * nodes build their copy commands with the same checks. */
+#include "device_ops.h"
 #include "memory.h"
 
 #include <stdlib.h>
@@ -65,9 +66,7 @@ hipError_t ah_memcpy_symbol(struct ah_device *dev, const void *symbol, void **ad
 
   if (dev == NULL)
     return hipErrorNoDevice;
-  if (dev->backend->symbol_address == NULL)
-    return hipErrorInvalidSymbol;
-  err = dev->backend->symbol_address(dev, symbol, addr, size);
+  err = ah_dev_symbol_address(dev, symbol, addr, size);
   if (err == hipSuccess)
     remember_symbol(dev, *addr, *size);
   return err;

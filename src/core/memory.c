@@ -5,6 +5,7 @@
  * and double frees, answers hipPointerGetAttributes and
  * hipMemGetAddressRange, and lets the copy functions check ranges. No
  * argument checks here: src/api/hip_memory.c. */
+#include "device_ops.h"
 #include "memory.h"
 
 #include <string.h>
@@ -54,8 +55,7 @@ hipError_t ah_mem_free(void *ptr, enum ah_mem_kind k1, enum ah_mem_kind k2) {
   if (ah_in_host_fn != 0)
     return hipErrorNotPermitted; /* the wait below could wait for the caller itself */
   /* A fault in earlier work is reported by the next synchronizing call, not here. */
-  if (a.dev->backend->device_sync != NULL)
-    (void)a.dev->backend->device_sync(a.dev);
+  (void)ah_dev_sync(a.dev);
   if (a.pool_block != NULL) /* hipMallocAsync memory goes back to its pool */
     return ah_mempool_free(ptr, NULL, NULL);
   if (!ah_alloc_remove(ptr, a.kind, &a))
@@ -128,9 +128,7 @@ hipError_t ah_mem_host_register(struct ah_device *dev, void *ptr, size_t bytes, 
   /* Checked before the backend pins anything: a range the map knows. */
   if (ah_alloc_find(ptr, NULL) || ah_alloc_find((char *)ptr + bytes - 1, NULL))
     return hipErrorHostMemoryAlreadyRegistered;
-  if (dev->backend->host_register == NULL)
-    return hipErrorNotSupported;
-  err = dev->backend->host_register(dev, ptr, bytes, flags, &dptr);
+  err = ah_dev_host_register(dev, ptr, bytes, flags, &dptr);
   if (err != hipSuccess)
     return err;
   a.base = (uintptr_t)ptr;
@@ -141,8 +139,8 @@ hipError_t ah_mem_host_register(struct ah_device *dev, void *ptr, size_t bytes, 
   a.device_ptr = dptr;
   a.host_ptr = ptr;
   err = ah_alloc_insert(&a); /* refuses a range overlapping a known one */
-  if (err != hipSuccess && dev->backend->host_unregister != NULL)
-    dev->backend->host_unregister(dev, ptr);
+  if (err != hipSuccess)
+    ah_dev_host_unregister(dev, ptr);
   return err;
 }
 
@@ -151,9 +149,7 @@ hipError_t ah_mem_host_unregister(void *ptr) {
 
   if (!ah_alloc_remove(ptr, AH_MEM_REGISTERED, &a))
     return hipErrorHostMemoryNotRegistered;
-  if (a.dev->backend->host_unregister == NULL)
-    return hipSuccess;
-  return a.dev->backend->host_unregister(a.dev, ptr);
+  return ah_dev_host_unregister(a.dev, ptr);
 }
 
 /* ---- questions about pointers ------------------------------------------- */

@@ -14,6 +14,7 @@
  * hipFreeAsync only takes pool->lock and never calls the backend (on the
  * NVIDIA device it may run inside the driver's callback). */
 #define _GNU_SOURCE /* memfd_create, fallocate */
+#include "device_ops.h"
 #include "mempool.h"
 
 #include <fcntl.h>
@@ -737,10 +738,6 @@ static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
       return hipErrorOutOfMemory;
     }
   }
-  if (dev->backend->mem_alloc == NULL) {
-    free(b);
-    return hipErrorNotSupported;
-  }
   err = file_alloc(p, b, need, &ptr);
   if (err == hipErrorOutOfMemory) {
     /* Memory the pool keeps but nobody uses is worth more as this block:
@@ -879,7 +876,7 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, struct ah_queue *q)
   err = dev->backend->submit(dev, q, &cmd, 0);
   if (err != hipSuccess) {
     /* Not queued: wait for the stream instead, then free at once. */
-    (void)dev->backend->queue_sync(dev, q);
+    (void)ah_dev_queue_sync(dev, q);
     free_op_run(op);
   }
   return err;

@@ -418,6 +418,7 @@ const struct ah_backend ah_backend_cpu = {
     .attribute = attribute,
     .set_limit = set_limit,
     .host_addressable = 1,
+    .checks_static_shared = 1,
     .ipc_mem_export = ah_cpu_ipc_mem_export,
     .ipc_mem_open = ah_cpu_ipc_mem_open,
     .ipc_mem_close = ah_cpu_ipc_mem_close,
