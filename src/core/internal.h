@@ -250,23 +250,23 @@ void ah_capture_drop(struct ah_queue *q);
 
 /* ---- configuration (read once from the environment) --------------------- */
 
+/* The core's settings; each backend owns its own (cpu_internal.h,
+ * nvidia_internal.h) and reads them with the ah_env_* readers below. */
 struct ah_config {
-  const char *devices;       /* ANYHIP_DEVICES, NULL for the default order */
-  const char *visible;       /* HIP_VISIBLE_DEVICES */
-  int cpu_threads;           /* ANYHIP_CPU_THREADS, 0 = one per core */
-  int cpu_warp_size;         /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
-  int cpu_devices;           /* ANYHIP_CPU_DEVICES, default 1 */
-  int cpu_compiled;          /* ANYHIP_CPU_COMPILED: run block functions (default 1) */
-  int cpu_avx2;              /* ANYHIP_CPU_AVX2: their AVX2 copies where the CPU has it (1) */
-  size_t cpu_memory;         /* ANYHIP_CPU_MEMORY in bytes, 0 = physical RAM */
-  double cpu_watchdog;       /* ANYHIP_CPU_WATCHDOG in seconds, 0 = off (10) */
-  unsigned log;              /* ANYHIP_LOG areas */
-  const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
-  int nvidia_driver_host_fns; /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */
-  int graph_native;          /* ANYHIP_GRAPH_NATIVE: device-native executable graphs (1) */
+  const char *devices; /* ANYHIP_DEVICES, NULL for the default order */
+  const char *visible; /* HIP_VISIBLE_DEVICES */
+  unsigned log;        /* ANYHIP_LOG areas */
+  int graph_native;    /* ANYHIP_GRAPH_NATIVE: device-native executable graphs (1) */
 };
 extern struct ah_config ah_config;
 void ah_config_load(void);
+/* An integer in [min, max]; def when unset. A size such as 8G, 512M, 65536
+ * (K, M, G, T: powers of 1024), 0 when unset. Seconds, fractions allowed, 0
+ * to a day; def when unset. A bad value is reported on stderr and means the
+ * default. */
+long ah_env_long(const char *name, long def, long min, long max);
+size_t ah_env_size(const char *name);
+double ah_env_seconds(const char *name, double def);
 
 /* ---- logging ------------------------------------------------------------ */
 

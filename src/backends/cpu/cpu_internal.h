@@ -12,6 +12,19 @@
 
 #include "../../core/internal.h"
 
+/* The CPU device's settings (docs/config.md), read by its probe with the
+ * core's ah_env_* readers; the defaults hold until then. */
+struct ah_cpu_config {
+  int threads;     /* ANYHIP_CPU_THREADS, 0 = one per core */
+  int warp_size;   /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
+  int devices;     /* ANYHIP_CPU_DEVICES, default 1 */
+  int compiled;    /* ANYHIP_CPU_COMPILED: run block functions (default 1) */
+  int avx2;        /* ANYHIP_CPU_AVX2: their AVX2 copies where the CPU has it (1) */
+  size_t memory;   /* ANYHIP_CPU_MEMORY in bytes, 0 = physical RAM */
+  double watchdog; /* ANYHIP_CPU_WATCHDOG in seconds, 0 = off (10) */
+};
+extern struct ah_cpu_config ah_cpu_config;
+
 /* Per-device state (dev->impl). */
 struct ah_cpu_queues;
 struct ah_cpu_device {
@@ -84,7 +97,7 @@ struct ah_cpu_grid {
 };
 
 /* Runs every block of g on the worker pool (started on first use, with
- * ah_config.cpu_threads workers) and returns when all have finished. Called
+ * ah_cpu_config.threads workers) and returns when all have finished. Called
  * from a queue dispatcher thread; several grids may run at once. A fault in
  * the kernel (SIGSEGV, SIGBUS, SIGFPE, SIGILL) is printed with the kernel's
  * name, block and thread, and returned as hipErrorLaunchFailure. */

@@ -237,7 +237,7 @@ static hipError_t run_kernel(const struct qcmd *q) {
       .shared_bytes = c->kernel.shared_bytes,
       .cooperative = c->kernel.cooperative,
       .stack_size = q->stack_size,
-      .warp_size = ah_config.cpu_warp_size == 32 ? 32 : 64,
+      .warp_size = ah_cpu_config.warp_size == 32 ? 32 : 64,
   };
 
   return ah_cpu_grid_run(&g);

@@ -20,6 +20,13 @@
 #include "../../core/internal.h"
 #include "cuda_types.h"
 
+/* The NVIDIA device's settings (docs/config.md), read by its probe. */
+struct ah_nv_config {
+  const char *cuda_lib; /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
+  int driver_host_fns;  /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */
+};
+extern struct ah_nv_config ah_nv_config;
+
 /* ---- cuda_dl.c ---- */
 
 struct ah_cuda_api {

@@ -616,7 +616,7 @@ static CUresult copy_staged(struct ah_nv_device *nd, struct ah_nv_queue *q,
     return CUDA_SUCCESS;
   }
   *j = (struct stage_job){st->buf, cmd->copy.src, cmd->copy.bytes};
-  r = ah_config.nvidia_driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED : host_fn(q, stage_in, j);
+  r = ah_nv_config.driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED : host_fn(q, stage_in, j);
   if (r != CUDA_SUCCESS)
     r = ah_cuda.cuLaunchHostFunc(q->s, stage_in, j);
   if (r != CUDA_SUCCESS) {
@@ -669,7 +669,7 @@ hipError_t ah_nv_submit(struct ah_device *dev, struct ah_queue *q, const struct 
     if (op == NULL)
       return hipErrorOutOfMemory;
     *op = *cmd;
-    r = ah_config.nvidia_driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
+    r = ah_nv_config.driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
                                          : host_fn(QUEUE(q), host_op_run, op);
     if (r != CUDA_SUCCESS)
       r = ah_cuda.cuLaunchHostFunc(s, host_op_run, op);
@@ -730,7 +730,7 @@ hipError_t ah_nv_submit(struct ah_device *dev, struct ah_queue *q, const struct 
     r = cmd->set.height <= 1 ? memset_1d(cmd, s) : memset_2d(cmd, s);
     break;
   case AH_CMD_HOST_FN:
-    r = ah_config.nvidia_driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
+    r = ah_nv_config.driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
                                          : host_fn(QUEUE(q), cmd->host_fn.fn, cmd->host_fn.data);
     if (r != CUDA_SUCCESS) {
       /* No stream memory operations here: CUDA's host-function thread, which
