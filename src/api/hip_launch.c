@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Kernel launches: the entry that triple chevrons and hipLaunchKernelGGL
  * compile into (__ahLaunchKernel), hipLaunchKernel with an argument pointer
- * array, cooperative launches, the kernel registration hook, and the old
- * configure/setup/launch triple, and the per-kernel settings. The launch
- * itself is core/launch.c's. */
+ * array, cooperative launches, the old configure/setup/launch triple, and
+ * the per-kernel settings. The launch itself is core/launch.c's. */
 #include "launch.h"
 
 #include <stdlib.h>
@@ -20,18 +19,6 @@ AH_EXPORT hipError_t __ahLaunchCooperativeKernel(const void *fn, const ahKernelS
                                                  void **args) {
   AH_ENTER();
   AH_RETURN(ah_launch_kernel(fn, sig, grid, block, shmem, stream, args, 1));
-}
-
-/* Called from static constructors that hipcc emits, possibly before main and
- * before the runtime is initialized: it only fills the registry. */
-AH_EXPORT void __ahRegisterKernel(const void *fn, const ahKernelSig *sig) {
-  ah_kernel_register(fn, sig);
-}
-
-/* The same for a kernel declared with __launch_bounds__(max_threads, ...). */
-AH_EXPORT void __ahRegisterKernelBounds(const void *fn, const ahKernelSig *sig,
-                                        unsigned max_threads) {
-  ah_kernel_register_bounds(fn, sig, max_threads);
 }
 
 AH_EXPORT hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,

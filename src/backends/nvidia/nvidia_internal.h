@@ -8,8 +8,9 @@
  *   nvidia_queue.c    streams, events, command submission
  *   nvidia_module.c   embedded fatbins: registration, eager loading on every
  *                     device, kernel and variable lookup by symbol name
- *   nvidia_managed.c  occupancy (the driver's calculator) and managed-memory
- *                     hints (cuMemAdvise, cuMemPrefetchAsync, attach)
+ *   nvidia_occupancy.c  occupancy (the driver's calculator)
+ *   nvidia_managed.c  managed-memory hints (cuMemAdvise, cuMemPrefetchAsync,
+ *                     attach)
  *   nvidia_graph.c    executable graphs as CUgraphExecs (the graph_* ops)
  * A queue handle is a struct ah_nv_queue around its CUstream (the null
  * stream's is CU_STREAM_LEGACY, kept in the device); an event handle is the
@@ -175,9 +176,11 @@ hipError_t ah_nv_function_check(struct ah_device *dev, const void *fn);
 hipError_t ah_nv_function_attributes(struct ah_device *dev, const void *fn,
                                      hipFuncAttributes *out);
 
-/* ---- nvidia_managed.c ---- */
+/* ---- nvidia_occupancy.c ---- */
 hipError_t ah_nv_occupancy(struct ah_device *dev, const void *fn, int threads, size_t shmem,
                            unsigned flags, int *blocks);
+
+/* ---- nvidia_managed.c ---- */
 hipError_t ah_nv_managed_hint(struct ah_device *dev, const struct ah_managed_hint *h);
 
 /* ---- nvidia_graph.c ---- */
