@@ -8,8 +8,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "device_ops.h"
 #include "../core/stream.h"
+#include "device_ops.h"
 
 #define AH_CTX_STACK 64 /* a thread pushing deeper gets hipErrorOutOfMemory */
 #define AH_CTX_FLAGS (hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax)

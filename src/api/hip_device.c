@@ -3,9 +3,9 @@
  * count and selection (per host thread), properties and attributes, limits,
  * flags, synchronize and reset, PCI identities, peer access, and the cache
  * and shared-memory configurations (accepted, no effect on any device yet). */
-#include "device_ops.h"
 #include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
+#include "device_ops.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -371,7 +371,7 @@ AH_EXPORT hipError_t hipDeviceReset(void) {
    * inside the runtime, and keep new calls out until the reset is done. */
   ah_gate_close();
   ah_capture_drop_device(dev); /* captures of its streams end, their graphs discarded */
-  (void)ah_dev_sync(dev); /* a sticky fault is what reset clears */
+  (void)ah_dev_sync(dev);      /* a sticky fault is what reset clears */
   ah_streams_destroy_all(dev);
   ah_events_destroy_all(dev);
   ah_mempool_reset_device(dev); /* before the map: pool blocks are the pools' to free */

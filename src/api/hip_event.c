@@ -3,9 +3,9 @@
  * when it was made; it can be recorded on any stream of that device (the
  * null and per-thread streams included), queried, waited for, and timed
  * against another event. Error codes follow HIP on AMD. */
-#include "device_ops.h"
 #include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
+#include "device_ops.h"
 
 #ifndef hipEventDisableSystemFence
 #define hipEventDisableSystemFence 0x20000000u

@@ -5,8 +5,8 @@
  * devices, and launches of several kernels on several devices in one call.
  * What each means on the CPU and NVIDIA devices is in docs/api-coverage.md
  * ("AMD extensions"); the error codes follow AMD's runtime and hip-tests. */
-#include "device_ops.h"
 #include "../core/stream.h"
+#include "device_ops.h"
 #include "launch.h"
 
 #include <hip/hip_ext.h>

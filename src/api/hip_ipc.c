@@ -8,9 +8,9 @@
  * a page of shared memory that counts its records and their completions
  * (core/ipc_event.c; docs/memory.md, "Interprocess memory and events"). */
 #define _GNU_SOURCE
-#include "device_ops.h"
-#include "../core/stream.h"
 #include "../core/mempool.h"
+#include "../core/stream.h"
+#include "device_ops.h"
 #include "internal.h"
 
 #include <errno.h>
@@ -82,8 +82,7 @@ AH_EXPORT hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle
       return hipSuccess;
     }
   o = calloc(1, sizeof(*o));
-  err = o == NULL ? hipErrorOutOfMemory
-                  : ah_dev_ipc_mem_open(dev, handle.reserved, &base, &bytes);
+  err = o == NULL ? hipErrorOutOfMemory : ah_dev_ipc_mem_open(dev, handle.reserved, &base, &bytes);
   if (err == hipSuccess) {
     a.base = (uintptr_t)base;
     a.bytes = bytes;

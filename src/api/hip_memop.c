@@ -7,8 +7,8 @@
  * cuStreamWaitValue / cuStreamWriteValue); otherwise, and on the CPU
  * device, they are host functions on the stream, the wait polling the word
  * (docs/semantics.md, "Stream memory operations"). */
-#include "device_ops.h"
 #include "../core/stream.h"
+#include "device_ops.h"
 #include "memory.h"
 
 #include <sched.h>

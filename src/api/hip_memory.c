@@ -2,8 +2,8 @@
 /* Memory management entry points: device, pitched, pinned host, registered
  * and managed allocations, and the questions asked about pointers. The
  * allocations and their records are core/memory.c's work. */
-#include "device_ops.h"
 #include "../core/graph.h" /* capture refusals */
+#include "device_ops.h"
 #include "memory.h"
 
 #define HOST_MALLOC_FLAGS                                                                          \

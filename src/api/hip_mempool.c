@@ -7,9 +7,9 @@
  * has destroyed) is hipErrorInvalidHandle (hipMemPoolDestroy of such a pool:
  * hipErrorInvalidValue); a location naming no device in hipMemPoolSetAccess
  * is hipErrorInvalidDevice. The work is in core/mempool.c. */
-#include "device_ops.h"
 #include "../core/graph.h" /* capture into memory nodes */
 #include "../core/mempool.h"
+#include "device_ops.h"
 
 #define HANDLE_TYPES                                                                             \
   (hipMemHandleTypePosixFileDescriptor | hipMemHandleTypeWin32 | hipMemHandleTypeWin32Kmt)

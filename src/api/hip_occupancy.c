@@ -62,8 +62,7 @@ AH_EXPORT hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *block
 /* ---- the same for a module's function handle ------------------------------ */
 
 AH_EXPORT hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
-    int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk,
-    unsigned int flags) {
+    int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) {
   const void *fn = NULL;
   const ahKernelSig *sig = NULL;
   struct ah_device *dev;
@@ -86,8 +85,7 @@ AH_EXPORT hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *num
       numBlocks, f, blockSize, dynSharedMemPerBlk, hipOccupancyDefault);
 }
 
-AH_EXPORT hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize,
-                                                                      int *blockSize,
+AH_EXPORT hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize,
                                                                       hipFunction_t f,
                                                                       size_t dynSharedMemPerBlk,
                                                                       int blockSizeLimit,
@@ -103,8 +101,8 @@ AH_EXPORT hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridS
   dev = ah_current_device();
   AH_REQUIRE(dev != NULL, hipErrorNoDevice);
   AH_REQUIRE(blockSizeLimit >= 0, hipErrorInvalidValue); /* 0: the kernel's own limit */
-  AH_RETURN(ah_occupancy_block_size(dev, fn, NULL, NULL, dynSharedMemPerBlk, blockSizeLimit,
-                                    flags, gridSize, blockSize));
+  AH_RETURN(ah_occupancy_block_size(dev, fn, NULL, NULL, dynSharedMemPerBlk, blockSizeLimit, flags,
+                                    gridSize, blockSize));
 }
 
 AH_EXPORT hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize,

@@ -4,9 +4,9 @@
  * the stream's flags, priority and device. Handles are resolved by the core
  * (NULL and hipStreamLegacy are the null stream, hipStreamPerThread the
  * thread's own); the backend queue does the work. */
-#include "device_ops.h"
 #include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
+#include "device_ops.h"
 
 #include <stdlib.h>
 

@@ -113,7 +113,7 @@ struct ah_managed_hint {
   hipMemoryAdvise advice;  /* ADVISE */
   struct ah_device *target; /* ADVISE, PREFETCH: NULL is the host (hipCpuDeviceId); may
                              * be a device of another backend */
-  struct ah_queue *q;      /* PREFETCH, ATTACH: a queue of this device */
+  struct ah_queue *q;       /* PREFETCH, ATTACH: a queue of this device */
   unsigned flags;          /* ATTACH: hipMemAttachGlobal, Host or Single */
 };
 
@@ -146,9 +146,10 @@ struct ah_gn {
  * once, before the backend is probed, and a backend lacking one is not used.
  * The core calls them without a NULL check. */
 #define AH_BACKEND_REQUIRED(X)                                                                     \
-  X(probe) X(device_open) X(device_sync) X(mem_alloc) X(mem_free) X(queue_create)                 \
-  X(queue_destroy) X(submit) X(queue_sync) X(queue_query) X(event_create) X(event_destroy)        \
-  X(event_record) X(event_query) X(event_sync) X(event_elapsed) X(queue_wait_event)
+  X(probe)                                                                                         \
+  X(device_open) X(device_sync) X(mem_alloc) X(mem_free) X(queue_create) X(queue_destroy)          \
+      X(submit) X(queue_sync) X(queue_query) X(event_create) X(event_destroy) X(event_record)      \
+          X(event_query) X(event_sync) X(event_elapsed) X(queue_wait_event)
 
 /* Every other op is optional: NULL means the fallback its comment names,
  * which the core applies in one place, the wrapper ah_dev_<op> of
@@ -282,8 +283,7 @@ struct ah_backend {
    * (NVIDIA's). NULL: the core shares the event's state through shared
    * memory (the CPU's). */
   hipError_t (*ipc_event_export)(struct ah_device *dev, struct ah_dev_event *ev, void *handle);
-  hipError_t (*ipc_event_open)(struct ah_device *dev, const void *handle,
-                               struct ah_dev_event **ev);
+  hipError_t (*ipc_event_open)(struct ah_device *dev, const void *handle, struct ah_dev_event **ev);
 
   /* ---- executable graphs ---- */
   /* Optional (graph_build, graph_launch and graph_destroy together):
@@ -301,8 +301,7 @@ struct ah_backend {
    * (launches in flight still complete). */
   hipError_t (*graph_build)(struct ah_device *dev, const struct ah_gn *nodes, size_t n,
                             struct ah_dev_graph **out);
-  hipError_t (*graph_launch)(struct ah_device *dev, struct ah_queue *q,
-                             struct ah_dev_graph *graph);
+  hipError_t (*graph_launch)(struct ah_device *dev, struct ah_queue *q, struct ah_dev_graph *graph);
   hipError_t (*graph_set_kernel)(struct ah_device *dev, struct ah_dev_graph *graph, size_t node,
                                  const struct ah_cmd *cmd);
   void (*graph_destroy)(struct ah_device *dev, struct ah_dev_graph *graph);

@@ -463,9 +463,8 @@ hipError_t ah_capture_update_deps(struct ah_queue *q, struct ah_gnode *const *de
 }
 
 hipError_t ah_capture_info(struct ah_device *dev, struct ah_queue *q,
-                           hipStreamCaptureStatus *status,
-                           unsigned long long *id, struct ah_graph **graph,
-                           struct ah_gnode *const **deps, size_t *ndeps) {
+                           hipStreamCaptureStatus *status, unsigned long long *id,
+                           struct ah_graph **graph, struct ah_gnode *const **deps, size_t *ndeps) {
   struct capture *c;
   hipError_t err = hipSuccess;
 

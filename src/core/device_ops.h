@@ -65,8 +65,7 @@ static inline hipError_t ah_dev_attribute(struct ah_device *dev, hipDeviceAttrib
 }
 
 static inline hipError_t ah_dev_set_limit(struct ah_device *dev, hipLimit_t limit, size_t value) {
-  return dev->backend->set_limit != NULL ? dev->backend->set_limit(dev, limit, value)
-                                         : hipSuccess;
+  return dev->backend->set_limit != NULL ? dev->backend->set_limit(dev, limit, value) : hipSuccess;
 }
 
 /* Whether dev reaches peer, a device of the same backend. */
@@ -106,31 +105,27 @@ static inline hipError_t ah_dev_symbol_address(struct ah_device *dev, const void
 }
 
 static inline hipError_t ah_dev_function_check(struct ah_device *dev, const void *fn) {
-  return dev->backend->function_check != NULL ? dev->backend->function_check(dev, fn)
-                                              : hipSuccess;
+  return dev->backend->function_check != NULL ? dev->backend->function_check(dev, fn) : hipSuccess;
 }
 
 /* The backend's attributes of kernel fn; hipErrorNotSupported when it has
  * none to give: the caller answers from the device's limits (backend.h). */
 static inline hipError_t ah_dev_function_attributes(struct ah_device *dev, const void *fn,
                                                     hipFuncAttributes *out) {
-  return dev->backend->function_attributes != NULL
-             ? dev->backend->function_attributes(dev, fn, out)
-             : hipErrorNotSupported;
+  return dev->backend->function_attributes != NULL ? dev->backend->function_attributes(dev, fn, out)
+                                                   : hipErrorNotSupported;
 }
 
 /* The most blocks a cooperative grid may have; no limit where submit checks. */
 static inline uint64_t ah_dev_coop_max_blocks(struct ah_device *dev, unsigned threads,
                                               size_t shmem) {
-  return dev->backend->coop_max_blocks != NULL
-             ? dev->backend->coop_max_blocks(dev, threads, shmem)
-             : UINT64_MAX;
+  return dev->backend->coop_max_blocks != NULL ? dev->backend->coop_max_blocks(dev, threads, shmem)
+                                               : UINT64_MAX;
 }
 
 static inline hipError_t ah_dev_managed_hint(struct ah_device *dev,
                                              const struct ah_managed_hint *hint) {
-  return dev->backend->managed_hint != NULL ? dev->backend->managed_hint(dev, hint)
-                                            : hipSuccess;
+  return dev->backend->managed_hint != NULL ? dev->backend->managed_hint(dev, hint) : hipSuccess;
 }
 
 /* hipErrorNotSupported: the caller's host-function fallback. */
@@ -147,11 +142,10 @@ static inline hipError_t ah_dev_ipc_mem_export(struct ah_device *dev, void *base
              : hipErrorNotSupported;
 }
 
-static inline hipError_t ah_dev_ipc_mem_open(struct ah_device *dev, const void *handle,
-                                             void **base, size_t *bytes) {
-  return dev->backend->ipc_mem_open != NULL
-             ? dev->backend->ipc_mem_open(dev, handle, base, bytes)
-             : hipErrorNotSupported;
+static inline hipError_t ah_dev_ipc_mem_open(struct ah_device *dev, const void *handle, void **base,
+                                             size_t *bytes) {
+  return dev->backend->ipc_mem_open != NULL ? dev->backend->ipc_mem_open(dev, handle, base, bytes)
+                                            : hipErrorNotSupported;
 }
 
 static inline hipError_t ah_dev_ipc_mem_close(struct ah_device *dev, void *base) {

@@ -20,7 +20,7 @@ hipError_t ah_event_record_on(struct ah_event *e, struct ah_device *dev, struct 
   }
   err = dev->backend->event_record(dev, q, e->impl);
   if (err == hipSuccess)
-    ah_mempool_note_record(e, q); /* the pool frees it follows */
+    ah_mempool_note_record(e, q);          /* the pool frees it follows */
   if (err == hipSuccess && e->ipc != NULL) /* shared with another process */
     err = ah_ipc_event_recorded(e, dev, q);
   if (err == hipSuccess)
@@ -64,7 +64,7 @@ hipError_t ah_event_wait_on(struct ah_event *e, struct ah_device *dev, struct ah
     return err;
   if (e->dev == dev)
     ah_mempool_note_wait(q, e); /* pool blocks freed before the record may go to q */
-  if (e->ipc != NULL) /* an interprocess event: records of other processes too */
+  if (e->ipc != NULL)           /* an interprocess event: records of other processes too */
     return ah_ipc_event_wait(e, dev, q);
   return hipSuccess;
 }

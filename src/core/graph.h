@@ -187,6 +187,47 @@ void ah_gnode_get(struct ah_gnode *n, struct ah_gspec *out);
 /* Replaces n's spec with a copy of spec (n's type; child graph cloned). */
 hipError_t ah_gnode_set(struct ah_gnode *n, const struct ah_gspec *spec);
 
+/* graph_node.c: node parameters. One builder per node type: HIP's
+ * parameters, checked as the matching stream call checks them, to a spec on
+ * the current device (a kernel node's func may be a module's
+ * hipFunction_t). alloc reserves the block now (s->mem holds a reference the
+ * caller gives back) and writes its address to p->dptr; free needs the
+ * address of an alloc node of g. */
+hipError_t ah_gspec_kernel(const hipKernelNodeParams *p, struct ah_gspec *s);
+hipError_t ah_gspec_copy3d(const hipMemcpy3DParms *p, struct ah_gspec *s);
+hipError_t ah_gspec_copy1d(void *dst, const void *src, size_t count, hipMemcpyKind kind,
+                           struct ah_gspec *s);
+hipError_t ah_gspec_symbol(const void *symbol, void *mem, size_t count, size_t offset,
+                           hipMemcpyKind kind, int to_symbol, struct ah_gspec *s);
+hipError_t ah_gspec_set(const hipMemsetParams *p, struct ah_gspec *s);
+hipError_t ah_gspec_host(const hipHostNodeParams *p, struct ah_gspec *s);
+hipError_t ah_gspec_child(hipGraph_t graph, struct ah_gspec *s);
+hipError_t ah_gspec_event(hipEvent_t event, hipGraphNodeType type, struct ah_gspec *s);
+hipError_t ah_gspec_alloc(hipMemAllocNodeParams *p, struct ah_gspec *s);
+hipError_t ah_gspec_free(struct ah_graph *g, void *ptr, struct ah_gspec *s);
+/* The driver-style descriptors (hipDrvGraph*), kept as given in the spec. */
+hipError_t ah_gspec_drv_copy(const HIP_MEMCPY3D *c, struct ah_gspec *s);
+hipError_t ah_gspec_drv_set(const HIP_MEMSET_NODE_PARAMS *m, struct ah_gspec *s);
+/* The one node-parameter function: HIP's generic parameters (hipGraphAddNode,
+ * hipGraphNodeSetParams, hipGraphExecNodeSetParams) to a spec, through the
+ * builder of the node's type; g is the graph a node is added to, NULL when
+ * parameters are set. */
+hipError_t ah_gspec_params(hipGraphNodeParams *p, struct ah_graph *g, struct ah_gspec *s);
+/* The three uses of a spec. Adds a node doing s to graph after deps (gives
+ * back s's reference to a memory block); sets node h's parameters; sets
+ * executable graph x's copy of node h (h of s's type; a bad graph, node or
+ * executable graph is hipErrorInvalidValue, as are new 1D copy parameters
+ * whose source and destination overlap). */
+hipError_t ah_gnode_add_spec(hipGraphNode_t *out, hipGraph_t graph, const hipGraphNode_t *deps,
+                             size_t ndeps, struct ah_gspec *s);
+hipError_t ah_gnode_set_spec(hipGraphNode_t h, const struct ah_gspec *s);
+hipError_t ah_gexec_set_spec(hipGraphExec_t x, hipGraphNode_t h, const struct ah_gspec *s);
+/* The node behind h when it is of `type`, else NULL; its spec into s (1) or 0. */
+struct ah_gnode *ah_gnode_typed(hipGraphNode_t h, hipGraphNodeType type);
+int ah_gnode_spec_of(hipGraphNode_t h, hipGraphNodeType type, struct ah_gspec *s);
+/* The handles an exec-set entry point checks before its parameters. */
+hipError_t ah_gexec_handles(hipGraphExec_t x, hipGraphNode_t h, hipGraphNodeType type);
+
 /* User objects. */
 hipError_t ah_uobj_create(void *ptr, void (*destroy)(void *), unsigned long long refs,
                           struct ah_uobj **out);
@@ -224,7 +265,6 @@ void ah_gmem_reset_high(struct ah_device *dev, int attr);
 hipError_t ah_capture_malloc(struct ah_queue *q, struct ah_device *dev, size_t bytes, void **out,
                              int *done);
 hipError_t ah_capture_free(struct ah_queue *q, void *ptr, int *done);
-
 
 /* Executable graphs (graph_exec.c). */
 /* Orders g's nodes (a cycle: hipErrorInvalidValue, *bad = a node on it);
@@ -266,9 +306,8 @@ hipError_t ah_capture_end(struct ah_queue *q, struct ah_graph **out);
 /* The state of q's capture; deps (may be NULL) get the nodes the next
  * captured operation will depend on, valid until q's next capture call. */
 hipError_t ah_capture_info(struct ah_device *dev, struct ah_queue *q,
-                           hipStreamCaptureStatus *status,
-                           unsigned long long *id, struct ah_graph **graph,
-                           struct ah_gnode *const **deps, size_t *ndeps);
+                           hipStreamCaptureStatus *status, unsigned long long *id,
+                           struct ah_graph **graph, struct ah_gnode *const **deps, size_t *ndeps);
 /* hipStreamUpdateCaptureDependencies: the nodes q's next captured
  * operation depends on become deps (set) or gain them; each must be a node
  * of the capture's graph (hipErrorInvalidValue). q not capturing:

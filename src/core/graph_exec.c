@@ -298,8 +298,7 @@ static void flat_free(struct flat *f) {
 
 /* An event record or wait node's event, when it is an event of f->dev
  * (another device's, or one shared with other processes: replayed). */
-static hipError_t flat_event(struct flat *f, const struct ah_xnode *d,
-                             struct ah_dev_event **impl) {
+static hipError_t flat_event(struct flat *f, const struct ah_xnode *d, struct ah_dev_event **impl) {
   struct ah_event *e = ah_event_lookup(d->s.event);
   struct ah_gnev *v;
 

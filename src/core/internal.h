@@ -228,8 +228,7 @@ static inline void ah_host_fn_call(void (*fn)(void *), void *data) {
 /* The submit path of every entry point in src/api/. A waiting submit is
  * refused inside a host function (see ah_in_host_fn). */
 static inline hipError_t ah_submit(struct ah_device *dev, struct ah_queue *q,
-                                   const struct ah_cmd *cmd,
-                                   int wait) {
+                                   const struct ah_cmd *cmd, int wait) {
   if (wait && ah_in_host_fn != 0)
     return hipErrorNotPermitted;
   if (atomic_load_explicit(&ah_capture_count, memory_order_relaxed) != 0)

@@ -6,8 +6,8 @@
  * extension launches); and what a kernel reports of itself. Every check runs
  * before anything is queued, so a refused launch runs nothing; the error
  * codes are HIP's. No argument checks here: src/api/hip_launch.c. */
-#include "device_ops.h"
 #include "launch.h"
+#include "device_ops.h"
 #include "stream.h"
 
 #include <string.h>
@@ -153,6 +153,5 @@ hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr) 
 }
 
 hipError_t ah_launch_is_kernel(const void *func) {
-  return func != NULL && ah_kernel_sig(func) != NULL ? hipSuccess
-                                                     : hipErrorInvalidDeviceFunction;
+  return func != NULL && ah_kernel_sig(func) != NULL ? hipSuccess : hipErrorInvalidDeviceFunction;
 }

@@ -36,8 +36,7 @@ hipError_t ah_module_load_image(const void *image, hipModule_t *out);
  * hipErrorInvalidResourceHandle; one unloaded already: hipErrorNotFound). */
 hipError_t ah_module_unload(hipModule_t module);
 /* The handle of kernel `kname` of module (one per name, made on first ask). */
-hipError_t ah_module_get_function(hipFunction_t *function, hipModule_t module,
-                                  const char *kname);
+hipError_t ah_module_get_function(hipFunction_t *function, hipModule_t module, const char *kname);
 /* The handle of one of the program's own kernels (hipGetFuncBySymbol). */
 hipError_t ah_module_func_by_symbol(hipFunction_t *function, const void *symbol);
 /* A module's device variable `name` on the current device (either output may be NULL). */
@@ -49,7 +48,6 @@ hipError_t ah_module_get_global(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t
 hipError_t ah_module_function(const void *h, const void **fn, const ahKernelSig **sig);
 /* hipModuleLaunchKernel's launch (kernelParams or extra) of a function handle. */
 hipError_t ah_module_launch(hipFunction_t f, dim3 grid, dim3 block, size_t shmem,
-                            hipStream_t stream, void **kernelParams, void **extra,
-                            int cooperative);
+                            hipStream_t stream, void **kernelParams, void **extra, int cooperative);
 
 #endif

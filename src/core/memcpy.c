@@ -117,8 +117,8 @@ int ah_memcpy_valid_kind(hipMemcpyKind kind) {
   return (unsigned)kind <= hipMemcpyDefault || kind == hipMemcpyDeviceToDeviceNoCU;
 }
 
-hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext,
-                           hipMemcpyKind kind, hipMemcpyKind *out, int *pageable) {
+hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext, hipMemcpyKind kind,
+                           hipMemcpyKind *out, int *pageable) {
   struct ah_mem_side d, s;
 
   ah_mem_classify(dst, &d);
@@ -249,7 +249,7 @@ hipError_t ah_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch
 /* ---- device variables --------------------------------------------------- */
 
 hipError_t ah_memcpy_symbol_copy(const void *symbol, void *mem, size_t bytes, size_t offset,
-                                hipMemcpyKind kind, int to_symbol, hipStream_t stream, int sync) {
+                                 hipMemcpyKind kind, int to_symbol, hipStream_t stream, int sync) {
   struct ah_cmd cmd = {.kind = AH_CMD_COPY};
   struct ah_device *dev;
   struct ah_mem_side m;

@@ -207,13 +207,20 @@ hipError_t ah_memcpy_param_3d(const HIP_MEMCPY3D *c, hipStream_t stream, int syn
     return hipErrorInvalidValue; /* levels are for mipmapped arrays */
   if (c->Depth > 1 && (c->srcHeight < c->Height || c->dstHeight < c->Height))
     return hipErrorInvalidValue;
-  p = (hip_Memcpy2D){
-      .srcXInBytes = c->srcXInBytes, .srcMemoryType = c->srcMemoryType,
-      .srcHost = c->srcHost, .srcDevice = c->srcDevice, .srcArray = c->srcArray,
-      .srcPitch = c->srcPitch, .dstXInBytes = c->dstXInBytes,
-      .dstMemoryType = c->dstMemoryType, .dstHost = c->dstHost, .dstDevice = c->dstDevice,
-      .dstArray = c->dstArray, .dstPitch = c->dstPitch, .WidthInBytes = c->WidthInBytes,
-      .Height = c->Height};
+  p = (hip_Memcpy2D){.srcXInBytes = c->srcXInBytes,
+                     .srcMemoryType = c->srcMemoryType,
+                     .srcHost = c->srcHost,
+                     .srcDevice = c->srcDevice,
+                     .srcArray = c->srcArray,
+                     .srcPitch = c->srcPitch,
+                     .dstXInBytes = c->dstXInBytes,
+                     .dstMemoryType = c->dstMemoryType,
+                     .dstHost = c->dstHost,
+                     .dstDevice = c->dstDevice,
+                     .dstArray = c->dstArray,
+                     .dstPitch = c->dstPitch,
+                     .WidthInBytes = c->WidthInBytes,
+                     .Height = c->Height};
   if (c->Depth == 0) {
     p.Height = 0; /* checks the arguments and the stream, copies nothing */
     return ah_memcpy_param_2d(&p, stream, sync);

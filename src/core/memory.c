@@ -5,8 +5,8 @@
  * and double frees, answers hipPointerGetAttributes and
  * hipMemGetAddressRange, and lets the copy functions check ranges. No
  * argument checks here: src/api/hip_memory.c. */
-#include "device_ops.h"
 #include "memory.h"
+#include "device_ops.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -14,8 +14,8 @@
 /* Rows of hipMallocPitch start on this boundary (HIP's texture pitch alignment). */
 #define PITCH_ALIGN 256
 
-hipError_t ah_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
-                        unsigned flags, size_t pitch, void **out) {
+hipError_t ah_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind, unsigned flags,
+                        size_t pitch, void **out) {
   struct ah_alloc a = {0};
   void *p = NULL;
   hipError_t err;
@@ -237,8 +237,7 @@ hipError_t ah_mem_pointer_attribute(void *data, hipPointer_attribute attribute,
     *(size_t *)data = a.bytes;
     return hipSuccess;
   case HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS: /* hipMemAccessFlagsProtRead(Write) */
-    *(unsigned *)data =
-        a.kind == AH_MEM_REGISTERED && (a.flags & hipHostRegisterReadOnly) ? 1 : 3;
+    *(unsigned *)data = a.kind == AH_MEM_REGISTERED && (a.flags & hipHostRegisterReadOnly) ? 1 : 3;
     return hipSuccess;
   default: /* contexts, P2P tokens, IPC, handle types, RDMA, pools */
     return hipErrorNotSupported;

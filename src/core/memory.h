@@ -13,8 +13,8 @@
 
 /* Allocates `bytes` (not 0) of `kind` on dev (NULL: hipErrorNoDevice) and
  * records it in the allocation map, with the row pitch of a pitched one. */
-hipError_t ah_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
-                        unsigned flags, size_t pitch, void **out);
+hipError_t ah_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind, unsigned flags,
+                        size_t pitch, void **out);
 /* Frees the allocation starting at ptr if it is of kind k1 or k2 (else
  * hipErrorInvalidValue). HIP's frees wait for the device first, so that no
  * queued work still uses it; refused inside a host function. */
@@ -34,8 +34,7 @@ size_t ah_alloc_offset(const struct ah_alloc *a, const void *p);
 /* hipPointerGetAttributes of a known pointer (zeroed and hipErrorInvalidValue otherwise). */
 hipError_t ah_mem_attributes(const void *ptr, hipPointerAttribute_t *attributes);
 /* hipPointerGetAttribute (all its checks), for hipDrvPointerGetAttributes too. */
-hipError_t ah_mem_pointer_attribute(void *data, hipPointer_attribute attribute,
-                                    hipDeviceptr_t ptr);
+hipError_t ah_mem_pointer_attribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr);
 
 /* ---- memcpy.c: what a pointer is, and copies ---- */
 

@@ -14,8 +14,8 @@
  * hipFreeAsync only takes pool->lock and never calls the backend (on the
  * NVIDIA device it may run inside the driver's callback). */
 #define _GNU_SOURCE /* memfd_create, fallocate */
-#include "device_ops.h"
 #include "mempool.h"
+#include "device_ops.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -770,8 +770,7 @@ static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
 }
 
 hipError_t ah_mempool_alloc(struct ah_mempool *p, size_t bytes, struct ah_device *dev,
-                            struct ah_queue *q,
-                            void **out) {
+                            struct ah_queue *q, void **out) {
   struct ah_alloc a = {0};
   struct block *b, saved;
   size_t need;

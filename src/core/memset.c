@@ -74,7 +74,6 @@ hipError_t ah_memset(void *dst, uint32_t value, unsigned elem, size_t count, siz
   return ah_submit(dev, q, &cmd, sync);
 }
 
-
 hipError_t ah_memset_check(void *dst, size_t extent, int *host) {
   struct ah_mem_side d;
 

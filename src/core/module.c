@@ -42,9 +42,9 @@ struct ah_function {
  * handles; loading the same file again finds the mapping still there. */
 struct ah_module {
   struct ah_object obj;
-  void *lib;        /* dlopen handle */
+  void *lib; /* dlopen handle */
   struct link_map *map;
-  int memfd;        /* hipModuleLoadData's image (names the library; kept open), or -1 */
+  int memfd; /* hipModuleLoadData's image (names the library; kept open), or -1 */
   struct ah_function *fns;
 };
 
@@ -231,8 +231,7 @@ static void *find_symbol(struct ah_module *m, const char *name, int *type) {
   return addr;
 }
 
-hipError_t ah_module_get_function(hipFunction_t *function, hipModule_t module,
-                                  const char *kname) {
+hipError_t ah_module_get_function(hipFunction_t *function, hipModule_t module, const char *kname) {
   struct ah_module *m;
   struct ah_function *f;
   const ahKernelSig *sig;

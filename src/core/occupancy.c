@@ -4,8 +4,8 @@
  * block-size search behind hipOccupancyMaxPotentialBlockSize and its C++
  * variants, which asks the backend (or the model) about each candidate size
  * in turn, as CUDA's own helper does. */
-#include "device_ops.h"
 #include "occupancy.h"
+#include "device_ops.h"
 
 #include <limits.h>
 #include <string.h>

@@ -26,8 +26,8 @@
 #define HEAP_DEFAULT ((size_t)8 * 1024 * 1024)
 #define PRINTF_FIFO_DEFAULT ((size_t)1024 * 1024)
 
-struct ah_cpu_config ah_cpu_config = {.warp_size = 64, .devices = 1, .compiled = 1, .avx2 = 1,
-                                      .watchdog = 10};
+struct ah_cpu_config ah_cpu_config = {
+    .warp_size = 64, .devices = 1, .compiled = 1, .avx2 = 1, .watchdog = 10};
 
 /* Reads the settings, then says how many virtual devices there are. */
 static int probe(void) {

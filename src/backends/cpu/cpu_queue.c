@@ -779,8 +779,7 @@ hipError_t ah_cpu_event_destroy(struct ah_device *dev, struct ah_dev_event *evp)
   return hipSuccess;
 }
 
-hipError_t ah_cpu_event_record(struct ah_device *dev, struct ah_queue *q,
-                               struct ah_dev_event *ev) {
+hipError_t ah_cpu_event_record(struct ah_device *dev, struct ah_queue *q, struct ah_dev_event *ev) {
   return submit_op(CQ(q), OP_RECORD, NULL, NULL, CEV(ev), 0);
 }
 

@@ -670,7 +670,7 @@ hipError_t ah_nv_submit(struct ah_device *dev, struct ah_queue *q, const struct 
       return hipErrorOutOfMemory;
     *op = *cmd;
     r = ah_nv_config.driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
-                                         : host_fn(QUEUE(q), host_op_run, op);
+                                     : host_fn(QUEUE(q), host_op_run, op);
     if (r != CUDA_SUCCESS)
       r = ah_cuda.cuLaunchHostFunc(s, host_op_run, op);
     if (r != CUDA_SUCCESS)
@@ -731,7 +731,7 @@ hipError_t ah_nv_submit(struct ah_device *dev, struct ah_queue *q, const struct 
     break;
   case AH_CMD_HOST_FN:
     r = ah_nv_config.driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
-                                         : host_fn(QUEUE(q), cmd->host_fn.fn, cmd->host_fn.data);
+                                     : host_fn(QUEUE(q), cmd->host_fn.fn, cmd->host_fn.data);
     if (r != CUDA_SUCCESS) {
       /* No stream memory operations here: CUDA's host-function thread, which
        * one blocking function holds for every stream. */
