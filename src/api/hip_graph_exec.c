@@ -67,7 +67,7 @@ AH_EXPORT hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hi
 
 static hipError_t upload(struct ah_gexec *x, hipStream_t stream) {
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
   hipError_t err = ah_stream_resolve(stream, &dev, &q);
 
   return err != hipSuccess ? err : ah_gexec_upload(x, dev);
@@ -129,7 +129,7 @@ AH_EXPORT hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream
 AH_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   struct ah_gexec *x;
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   x = ah_gexec_lookup(graphExec);

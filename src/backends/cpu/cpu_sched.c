@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The CPU engine's worker pool and grid scheduling. One pool per process,
  * shared by every virtual CPU device, started by the first launch with
- * ah_config.cpu_threads - 1 workers (0: one per core the process may run on,
+ * ah_cpu_config.threads - 1 workers (0: one per core the process may run on,
  * less one), since the launching thread runs blocks too.
  * A grid joins a FIFO list; idle workers take it and claim its blocks from an
  * atomic counter, in shares that shrink towards the end of the grid, so
@@ -341,7 +341,7 @@ static void report_compiled_stall(const void *fn, double seconds) {
 }
 
 static void *watchdog_main(void *arg) {
-  const double limit = ah_config.cpu_watchdog;
+  const double limit = ah_cpu_config.watchdog;
   double tick = limit / 4;
   struct timespec ts;
 
@@ -398,9 +398,9 @@ static void watchdog_start(void) {
   sigset_t all, old;
   pthread_t t;
 
-  if (!(ah_config.cpu_watchdog > 0))
+  if (!(ah_cpu_config.watchdog > 0))
     return;
-  ah_cpu_watchdog_install(ah_config.cpu_watchdog);
+  ah_cpu_watchdog_install(ah_cpu_config.watchdog);
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 64 * 1024);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -418,7 +418,7 @@ static void watchdog_start(void) {
  * thread (a stream's) is one of them, the pool has the rest. With 1, every
  * block of a stream runs on that stream's thread, in order. */
 static void pool_start(void) {
-  int n = (ah_config.cpu_threads > 0 ? ah_config.cpu_threads : online_cpus()) - 1;
+  int n = (ah_cpu_config.threads > 0 ? ah_cpu_config.threads : online_cpus()) - 1;
   pthread_attr_t attr;
 
   ah_cpu_fault_install();
