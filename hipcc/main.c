@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     return ah_prepare_file(o.inputs[0].arg, o.output ? o.output : "-", o.prepare_target,
-                           o.prepare_headers, &o.compile_flags);
+                           o.prepare_headers, &o.compile_flags, o.rdc);
   }
   if (o.ninputs == 0) {
     struct ah_strv cmd = {0};

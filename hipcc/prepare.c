@@ -123,6 +123,14 @@ struct incl {
   struct prep *child;
 };
 
+/* A namespace-scope declaration of a pure __device__ function (no body, not
+ * __host__): where its `;` is, and its name. */
+struct dev_decl {
+  struct prep *owner;
+  size_t semi;
+  char *name;
+};
+
 /* One translation unit: the source and the user headers it includes (those
  * reached through quotes, or through <> and a -I directory), which share
  * what is known of kernels and variables. */
@@ -140,6 +148,10 @@ struct ctx {
   struct var *vars;
   size_t nvars, capvars;
   struct ah_strv host_fns; /* names of namespace-scope functions that are not kernels */
+  int rdc;                 /* -fgpu-rdc: device functions may be defined in other sources */
+  struct dev_decl *dev_decls; /* pure __device__ function declarations (without rdc) */
+  size_t ndev_decls, capdev_decls;
+  struct ah_strv defined_fns; /* names of the namespace-scope functions defined */
   int errors;
 };
 
@@ -1562,6 +1574,95 @@ static void emit_registrations(struct ctx *cx, FILE *f) {
     fputs("#endif\n", f);
 }
 
+/* ---- device functions of other sources (no -fgpu-rdc) -------------------- */
+
+/* The function a namespace-scope declaration toks[a, b) declares: the index
+ * of its name (the identifier before the first `(` outside brackets), or
+ * (size_t)-1 when it declares none that can be named so. */
+static size_t function_name(const struct prep *p, size_t a, size_t b) {
+  const struct ah_tokens *ts = &p->toks;
+
+  for (size_t k = a; k < b; k++) {
+    size_t n = skip_attribute(p, ts, k);
+
+    if (n != k) {
+      k = n - 1;
+    } else if (is(p, &ts->t[k], "(")) {
+      if (k == a || !is_ident(&ts->t[k - 1]) || excluded_name(p, &ts->t[k - 1]) ||
+          is(p, &ts->t[k - 1], "operator") || (k > a + 1 && is(p, &ts->t[k - 2], "::")))
+        return (size_t)-1;
+      return k - 1;
+    } else if (is(p, &ts->t[k], "[") || is(p, &ts->t[k], "{") || is(p, &ts->t[k], "=")) {
+      return (size_t)-1;
+    }
+  }
+  return (size_t)-1;
+}
+
+/* A namespace-scope declaration toks[a, b): at a `{` (at_brace) the name of
+ * the function it defines is noted; at a `;`, a declaration of a pure
+ * __device__ function (not __host__, static, inline, a template, nor already
+ * renamed) is kept for rename_device_decls. */
+static void note_device_decl(struct prep *p, size_t a, size_t b, int at_brace) {
+  static const char *const skip[] = {"__host__", "__global__", "static", "inline",
+                                     "__forceinline__", "constexpr", "template", "typedef",
+                                     "using", "friend", "asm", "__asm__", "__asm", "=",
+                                     "operator", NULL};
+  const struct ah_tokens *ts = &p->toks;
+  size_t name = function_name(p, a, b), open;
+  int dev = 0;
+  struct dev_decl *d;
+
+  if (name == (size_t)-1)
+    return;
+  if (at_brace) {
+    char *n = join_tokens(p, ts, name, name + 1);
+
+    ah_strv_push(&p->cx->defined_fns, n);
+    free(n);
+    return;
+  }
+  for (size_t k = a; k < b; k++) {
+    dev |= is(p, &ts->t[k], "__device__");
+    for (int i = 0; skip[i]; i++)
+      if (is(p, &ts->t[k], skip[i]))
+        return;
+  }
+  open = name + 1;
+  /* `__device__ T x(5);` initializes a variable: no type starts the list. */
+  if (!dev || match_fwd(p, ts, open) >= b ||
+      (open + 1 < b && !is_ident(&ts->t[open + 1]) && !is(p, &ts->t[open + 1], ")") &&
+       !is(p, &ts->t[open + 1], "::")))
+    return;
+  p->cx->dev_decls = grow_array(p->cx->dev_decls, &p->cx->capdev_decls, p->cx->ndev_decls + 1,
+                                sizeof(*p->cx->dev_decls));
+  d = &p->cx->dev_decls[p->cx->ndev_decls++];
+  d->owner = p;
+  d->semi = ts->t[b].off;
+  d->name = join_tokens(p, ts, name, name + 1);
+}
+
+/* Without -fgpu-rdc, HIP compiles each source's device code alone: a call to
+ * a __device__ function that another source defines is an undefined symbol
+ * when the program is linked. On the CPU device such a function is a host
+ * function that would link; its declarations get an assembler name that no
+ * source defines, so the link fails as HIP's does, naming the function:
+ *   undefined reference to `twice.defined_in_another_source.needs_fgpu_rdc'
+ * A function this translation unit also defines keeps its name. */
+static void rename_device_decls(struct ctx *cx) {
+  for (size_t i = 0; i < cx->ndev_decls; i++) {
+    const struct dev_decl *d = &cx->dev_decls[i];
+    int defined = 0;
+
+    for (size_t j = 0; j < cx->defined_fns.n && !defined; j++)
+      defined = strcmp(cx->defined_fns.v[j], d->name) == 0;
+    if (!defined)
+      add_edit(d->owner, d->semi, 0,
+               ah_xasprintf(" __asm__(\"%s.defined_in_another_source.needs_fgpu_rdc\")",
+                            d->name));
+  }
+}
+
 /* ---- extern __shared__ --------------------------------------------------- */
 
 /* `extern __shared__ [attrs] T name[];` at ts->t[i] (the `extern`). In a
@@ -2128,6 +2229,8 @@ static void scan(struct prep *p) {
           note_kernel(p, decl, i, 1);
           if (p->cx->target == AH_TARGET_CPU)
             note_variables(p, decl, i, 1);
+          if (p->cx->target == AH_TARGET_CPU && !p->cx->rdc)
+            note_device_decl(p, decl, i, 1);
         }
         push_scope(p, SC_OTHER, NULL, 0);
       }
@@ -2157,6 +2260,8 @@ static void scan(struct prep *p) {
       note_kernel(p, decl, i, 0);
       if (p->cx->target == AH_TARGET_CPU)
         note_variables(p, decl, i, 0);
+      if (p->cx->target == AH_TARGET_CPU && !p->cx->rdc)
+        note_device_decl(p, decl, i, 0);
       decl = i + 1;
     }
   }
@@ -2236,6 +2341,10 @@ static void free_ctx(struct ctx *cx) {
   }
   free(cx->vars);
   ah_strv_free(&cx->host_fns);
+  ah_strv_free(&cx->defined_fns);
+  for (size_t i = 0; i < cx->ndev_decls; i++)
+    free(cx->dev_decls[i].name);
+  free(cx->dev_decls);
   for (size_t i = 0; i < cx->nfiles; i++)
     free_prep(cx->files[i]);
   free(cx->files);
@@ -2405,8 +2514,8 @@ static void include_dirs(struct ctx *cx, const struct ah_strv *flags) {
 }
 
 int ah_prepare_file(const char *in, const char *out, enum ah_target target, const char *headers,
-                    const struct ah_strv *flags) {
-  struct ctx cx = {.target = target};
+                    const struct ah_strv *flags, int rdc) {
+  struct ctx cx = {.target = target, .rdc = rdc};
   struct prep *p;
   FILE *f;
   int rc = 1;
@@ -2426,6 +2535,7 @@ int ah_prepare_file(const char *in, const char *out, enum ah_target target, cons
   for (size_t i = 0; i < cx.nfiles; i++)
     rewrite_launches(cx.files[i]);
   add_helpers(&cx);
+  rename_device_decls(&cx);
   for (size_t i = 0; i < cx.norder; i++)
     mirror_includes(cx.order[i]);
   for (size_t i = 0; i < cx.nfiles; i++)
