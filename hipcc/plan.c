@@ -540,6 +540,8 @@ int ah_plan_build(struct ah_plan *p, const struct ah_opts *o, const struct ah_to
                          (in->lang != AH_LANG_LINK && o->mode == AH_MODE_LINK)))
       need_tmp = 1;
   }
+  if (o->mode == AH_MODE_LINK && o->rdc && !o->cpu_only && !o->emit_static_lib)
+    need_tmp = 1; /* the device link's files */
   if (o->save_temps) {
     p->tmpdir = ah_xstrdup(".");
     p->tmpdir_is_cwd = 1;
