@@ -231,7 +231,7 @@ int ah_spawn_capture(char *const argv[], char *out, size_t cap);
 /* Prints argv shell-quoted on one line. */
 void ah_print_argv(void *f, char *const argv[]);
 
-/* ---- source preparation (prepare.c) ------------------------------------ */
+/* ---- source preparation (prepare.c, prepare_*.c) ------------------------ */
 
 /* Prepares `in` for `target`, writing `out`. With `headers`, the user
  * headers `in` includes (quoted, or <> found through a -I of `flags`),
