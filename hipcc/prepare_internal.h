@@ -365,8 +365,8 @@ void ah_prep_note_variables(struct prep *p, size_t a, size_t b, int at_brace);
 
 /* A namespace-scope declaration toks[a, b): at a `{` (at_brace) the name of
  * the function it defines is noted; at a `;`, a declaration of a pure
- * __device__ function (not __host__, static, inline, a template, nor already
- * renamed) is kept for rename_device_decls. */
+ * __device__ function (not __host__, static, inline, a template, a reserved
+ * __name, nor already renamed) is kept for rename_device_decls. */
 void ah_prep_note_device_decl(struct prep *p, size_t a, size_t b, int at_brace);
 
 /* Without -fgpu-rdc, HIP compiles each source's device code alone: a call to

@@ -201,8 +201,8 @@ static size_t function_name(const struct prep *p, size_t a, size_t b) {
 
 /* A namespace-scope declaration toks[a, b): at a `{` (at_brace) the name of
  * the function it defines is noted; at a `;`, a declaration of a pure
- * __device__ function (not __host__, static, inline, a template, nor already
- * renamed) is kept for rename_device_decls. */
+ * __device__ function (not __host__, static, inline, a template, a reserved
+ * __name, nor already renamed) is kept for rename_device_decls. */
 void ah_prep_note_device_decl(struct prep *p, size_t a, size_t b, int at_brace) {
   static const char *const skip[] = {"__host__", "__global__", "static", "inline",
                                      "__forceinline__", "constexpr", "template", "typedef",
@@ -229,8 +229,11 @@ void ah_prep_note_device_decl(struct prep *p, size_t a, size_t b, int at_brace) 
         return;
   }
   open = name + 1;
-  /* `__device__ T x(5);` initializes a variable: no type starts the list. */
-  if (!dev || ah_prep_match_fwd(p, ts, open) >= b ||
+  /* `__device__ T x(5);` initializes a variable: no type starts the list. A
+   * reserved name (`__fdividef`) redeclares one of the implementation's. */
+  if (!dev || (ts->t[name].len >= 2 && p->s[ts->t[name].off] == '_' &&
+               p->s[ts->t[name].off + 1] == '_') ||
+      ah_prep_match_fwd(p, ts, open) >= b ||
       (open + 1 < b && !is_ident(&ts->t[open + 1]) && !is(p, &ts->t[open + 1], ")") &&
        !is(p, &ts->t[open + 1], "::")))
     return;
