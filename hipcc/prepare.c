@@ -105,7 +105,7 @@ static void scan(struct prep *p) {
           ah_prep_note_kernel(p, decl, i, 1);
           if (p->cx->target == AH_TARGET_CPU)
             ah_prep_note_variables(p, decl, i, 1);
-          if (p->cx->target == AH_TARGET_CPU && !p->cx->rdc)
+          if (p->cx->target == AH_TARGET_CPU)
             ah_prep_note_device_decl(p, decl, i, 1);
         }
         ah_prep_push_scope(p, SC_OTHER, NULL, 0);
@@ -136,7 +136,7 @@ static void scan(struct prep *p) {
       ah_prep_note_kernel(p, decl, i, 0);
       if (p->cx->target == AH_TARGET_CPU)
         ah_prep_note_variables(p, decl, i, 0);
-      if (p->cx->target == AH_TARGET_CPU && !p->cx->rdc)
+      if (p->cx->target == AH_TARGET_CPU)
         ah_prep_note_device_decl(p, decl, i, 0);
       decl = i + 1;
     }
@@ -329,8 +329,10 @@ int ah_prepare_file(const char *in, const char *out, enum ah_target target, cons
     goto done;
   }
   ah_prep_write_prepared(p, f);
-  if (target == AH_TARGET_CPU)
+  if (target == AH_TARGET_CPU) {
     ah_prep_emit_registrations(&cx, f);
+    ah_prep_emit_extern_device(&cx, f);
+  }
   if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
     ah_error("cannot write '%s': %s", out, strerror(errno));
     goto done;

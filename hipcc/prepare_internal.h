@@ -378,6 +378,13 @@ void ah_prep_note_device_decl(struct prep *p, size_t a, size_t b, int at_brace);
  * A function this translation unit also defines keeps its name. */
 void ah_prep_rename_device_decls(struct ctx *cx);
 
+/* With -fgpu-rdc, the pure __device__ functions this translation unit calls
+ * but does not define are another source's: the kernel compiler cannot see
+ * whether they wait at a barrier or read threadIdx, so the names go to it in
+ * __anyhip_rdc_extern_device ("name" "\0" ...), and a kernel that calls one
+ * keeps the fiber engine (kernel-compiler/kernel_module.cpp). */
+void ah_prep_emit_extern_device(struct ctx *cx, FILE *f);
+
 /* ---- prepare_shared.c: shared memory --------------------------------------- */
 
 /* `extern __shared__ [attrs] T name[];` at ts->t[i] (the `extern`). In a

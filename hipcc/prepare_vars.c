@@ -253,7 +253,7 @@ void ah_prep_note_device_decl(struct prep *p, size_t a, size_t b, int at_brace) 
  *   undefined reference to `twice.defined_in_another_source.needs_fgpu_rdc'
  * A function this translation unit also defines keeps its name. */
 void ah_prep_rename_device_decls(struct ctx *cx) {
-  for (size_t i = 0; i < cx->ndev_decls; i++) {
+  for (size_t i = 0; i < cx->ndev_decls && !cx->rdc; i++) {
     const struct dev_decl *d = &cx->dev_decls[i];
     int defined = 0;
 
@@ -264,4 +264,33 @@ void ah_prep_rename_device_decls(struct ctx *cx) {
                ah_xasprintf(" __asm__(\"%s.defined_in_another_source.needs_fgpu_rdc\")",
                             d->name));
   }
+}
+
+/* With -fgpu-rdc, the pure __device__ functions this translation unit calls
+ * but does not define are another source's: the kernel compiler cannot see
+ * whether they wait at a barrier or read threadIdx, so the names go to it in
+ * __anyhip_rdc_extern_device ("name" "\0" ...), and a kernel that calls one
+ * keeps the fiber engine (kernel-compiler/kernel_module.cpp). */
+void ah_prep_emit_extern_device(struct ctx *cx, FILE *f) {
+  int n = 0;
+
+  for (size_t i = 0; i < cx->ndev_decls && cx->rdc; i++) {
+    const struct dev_decl *d = &cx->dev_decls[i];
+    int seen = 0;
+
+    for (size_t j = 0; j < cx->defined_fns.n && !seen; j++)
+      seen = strcmp(cx->defined_fns.v[j], d->name) == 0;
+    for (size_t j = 0; j < i && !seen; j++)
+      seen = strcmp(cx->dev_decls[j].name, d->name) == 0;
+    if (seen)
+      continue;
+    if (n++ == 0)
+      fputs("\n/* hipcc: device functions of other sources (-fgpu-rdc), for the kernel "
+            "compiler */\n"
+            "static const char __anyhip_rdc_extern_device[] __attribute__((used)) =",
+            f);
+    fprintf(f, " \"%s\" \"\\0\"", d->name);
+  }
+  if (n > 0)
+    fputs(";\n", f);
 }

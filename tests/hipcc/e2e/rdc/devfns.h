@@ -7,6 +7,10 @@
 __device__ int scaled(int x);          // x * scale + bias()
 __device__ int bias();
 extern __device__ int scale;
+// The sum of v over the block (a shared array and barriers), and the
+// calling thread's index: what the kernel compiler cannot see from main.hip.
+__device__ int block_sum(int v);
+__device__ int my_thread();
 namespace lib {
 __device__ float half(float x);
 }

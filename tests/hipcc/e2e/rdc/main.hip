@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Calls devfns.hip's device functions from a kernel and sets its device
-// variable through hipMemcpyToSymbol; checks against the host's arithmetic.
+// variable through hipMemcpyToSymbol, and a block sum whose barriers and
+// thread indices are in devfns.hip; checks against the host's arithmetic.
 #include "devfns.h"
 
 #include <cstdio>
@@ -11,6 +12,11 @@ __global__ void apply(int *out, float *f, int n) {
     out[i] = scaled(i);
     f[i] = lib::half(float(i));
   }
+}
+
+// Barriers and thread indices inside another source's device functions.
+__global__ void block_sums(int *out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = block_sum(my_thread() + 1);
 }
 
 static int check(int s) {
@@ -30,8 +36,8 @@ static int check(int s) {
       printf("FAILED: scale %d, element %d: %d %g\n", s, i, h[i], hf[i]);
       return 1;
     }
-  hipFree(d);
-  hipFree(df);
+  (void)hipFree(d);
+  (void)hipFree(df);
   return 0;
 }
 
@@ -43,6 +49,18 @@ int main() {
   }
   if (check(3) || check(-7))
     return 1;
+  int *d, h[256];
+  if (hipMalloc(&d, sizeof(h)) != hipSuccess)
+    return 1;
+  block_sums<<<2, 128>>>(d);
+  if (hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost) != hipSuccess)
+    return 1;
+  for (int i = 0; i < 256; i++)
+    if (h[i] != 128 * 129 / 2) {
+      printf("FAILED: block sum %d: %d\n", i, h[i]);
+      return 1;
+    }
+  (void)hipFree(d);
   printf("PASSED\n");
   return 0;
 }
