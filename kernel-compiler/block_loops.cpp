@@ -315,6 +315,9 @@ bool BlockBuilder::inlineThreadDependent() {
       return fail("polls the clock (clock64, s_sleep): its block's threads must interleave");
     if (!callee->isDeclaration() && td_.splits.count(callee))
       return fail("a recursive device function reaches a barrier or warp function");
+    if (callee->isDeclaration() && td_.splits.count(callee))
+      return fail("calls a device function of another source (-fgpu-rdc): its barriers and "
+                  "thread indices are not known here");
     if (!callee->isDeclaration() && td_.needs.count(callee))
       storeTls_ = true;
   }
