@@ -322,23 +322,38 @@ static char *describe(const struct ah_strv *argv) {
   return s;
 }
 
+/* nvcc and a new job for it, or NULL with *r saying why: no nvcc (an error
+ * only when an NVIDIA target was asked for), or no memory. */
+static struct nv_job *new_job(const struct ah_opts *o, char **nvcc, enum ah_nvidia_result *r) {
+  struct nv_job *j;
+
+  *nvcc = ah_nvidia_find_nvcc();
+  if (*nvcc == NULL) {
+    *r = o->want_nvidia ? AH_NVIDIA_UNAVAILABLE : AH_NVIDIA_SKIPPED;
+    return NULL;
+  }
+  j = calloc(1, sizeof(*j));
+  if (j == NULL) {
+    free(*nvcc);
+    ah_error("out of memory");
+    *r = AH_NVIDIA_ERROR;
+    return NULL;
+  }
+  j->required = o->want_nvidia;
+  return j;
+}
+
 enum ah_nvidia_result ah_nvidia_pass(struct ah_nvidia_ctx *ctx) {
   const struct ah_opts *o = ctx->opts;
-  char *nvcc = ah_nvidia_find_nvcc(), *prep, *obj, *dir, *desc;
+  char *nvcc, *prep, *obj, *dir, *desc;
   struct nv_job *j;
   struct ah_strv cc = {0};
   const char *extra = getenv("HIPCC_NVCC_FLAGS");
+  enum ah_nvidia_result r;
 
-  if (nvcc == NULL)
-    return o->want_nvidia ? AH_NVIDIA_UNAVAILABLE : AH_NVIDIA_SKIPPED;
-  j = calloc(1, sizeof(*j));
-  if (j == NULL) {
-    free(nvcc);
-    ah_error("out of memory");
-    return AH_NVIDIA_ERROR;
-  }
+  if ((j = new_job(o, &nvcc, &r)) == NULL)
+    return r;
   j->src = ctx->src;
-  j->required = o->want_nvidia;
   j->relocatable = o->rdc;
   prep = ah_plan_temp(ctx->plan, ctx->src, "-hip-nvidia.cu");
   j->fatbin = ah_plan_temp(ctx->plan, ctx->src, "-hip-nvidia.fatbin");
@@ -429,21 +444,15 @@ static char *static_lib(const struct ah_strv *link, const char *name) {
 enum ah_nvidia_result ah_nvidia_device_link(const struct ah_opts *o, const struct ah_toolchain *tc,
                                             struct ah_plan *p, const struct ah_strv *link,
                                             struct ah_strv *extra_objs) {
-  char *nvcc = ah_nvidia_find_nvcc(), *obj, *desc;
+  char *nvcc, *obj, *desc;
   const char *name = o->output ? o->output : "a.out";
   struct nv_job *j;
   struct ah_strv cc = {0};
   int ntargets = 0;
+  enum ah_nvidia_result r;
 
-  if (nvcc == NULL)
-    return o->want_nvidia ? AH_NVIDIA_UNAVAILABLE : AH_NVIDIA_SKIPPED;
-  j = calloc(1, sizeof(*j));
-  if (j == NULL) {
-    free(nvcc);
-    ah_error("out of memory");
-    return AH_NVIDIA_ERROR;
-  }
-  j->required = o->want_nvidia;
+  if ((j = new_job(o, &nvcc, &r)) == NULL)
+    return r;
   j->fatbin = ah_plan_temp(p, name, "-hip-nvidia-dlink.fatbin");
   j->embed_c = ah_plan_temp(p, name, "-hip-nvidia-dlink.c");
   obj = ah_plan_temp(p, name, "-hip-nvidia-dlink.o");
