@@ -82,8 +82,21 @@ __global__ void reduce_blocks(In in, size_t n, size_t seg, Acc *partials, Op op,
   size_t begin = w * seg, end = begin + seg < n ? begin + seg : n;
   Acc acc{};
   if (begin < n) {
+    /* Four running values (CUB's DeviceReduce also assumes a commutative
+     * operator), so that the compiler can keep them in vector lanes. */
+    size_t i = begin + 1;
     acc = tr(begin, in[begin]);
-    for (size_t i = begin + 1; i < end; i++)
+    if (end - begin >= 8) {
+      Acc a1 = tr(i, in[i]), a2 = tr(i + 1, in[i + 1]), a3 = tr(i + 2, in[i + 2]);
+      for (i += 3; i + 4 <= end; i += 4) {
+        acc = op(acc, tr(i, in[i]));
+        a1 = op(a1, tr(i + 1, in[i + 1]));
+        a2 = op(a2, tr(i + 2, in[i + 2]));
+        a3 = op(a3, tr(i + 3, in[i + 3]));
+      }
+      acc = op(op(acc, a1), op(a2, a3));
+    }
+    for (; i < end; i++)
       acc = op(acc, tr(i, in[i]));
   }
   size_t first = (size_t)blockIdx.x * BLOCK * seg;
@@ -260,11 +273,16 @@ __global__ void radix_hist(const K *keys, size_t n, size_t seg, size_t workers, 
   size_t w = (size_t)blockIdx.x * BLOCK + threadIdx.x;
   if (w >= workers)
     return;
+  /* Counted in the thread's own array, then written once: the column's
+   * entries are `workers` apart. */
+  unsigned local[RADIX_BUCKETS];
   for (int d = 0; d < RADIX_BUCKETS; d++)
-    counts[d * workers + w] = 0;
+    local[d] = 0;
   size_t begin = w * seg, end = begin + seg < n ? begin + seg : n;
   for (size_t i = begin; i < end; i++)
-    counts[digit_of(keys[i], shift, bits, descending) * workers + w]++;
+    local[digit_of(keys[i], shift, bits, descending)]++;
+  for (int d = 0; d < RADIX_BUCKETS; d++)
+    counts[d * workers + w] = local[d];
 }
 
 /* Worker w moves its items, in order, to the scanned positions: stable. */
@@ -275,10 +293,13 @@ __global__ void radix_scatter(const K *keys, K *keys_out, const V *values, V *va
   size_t w = (size_t)blockIdx.x * BLOCK + threadIdx.x;
   if (w >= workers)
     return;
+  unsigned local[RADIX_BUCKETS];
+  for (int d = 0; d < RADIX_BUCKETS; d++)
+    local[d] = offsets[d * workers + w];
   size_t begin = w * seg, end = begin + seg < n ? begin + seg : n;
   for (size_t i = begin; i < end; i++) {
     K k = keys[i];
-    unsigned pos = offsets[digit_of(k, shift, bits, descending) * workers + w]++;
+    unsigned pos = local[digit_of(k, shift, bits, descending)]++;
     keys_out[pos] = k;
     if (values)
       values_out[pos] = values[i];

@@ -74,8 +74,13 @@ template <typename F> static void two_calls(const char *what, F f) {
   HIPCHECK(hipFree(temp));
 }
 
+// Commutative, as CUB's DeviceReduce wants: the larger magnitude, of equal
+// magnitudes the larger value.
 struct absmax {
-  __host__ __device__ int operator()(int a, int b) const { return std::abs(a) > std::abs(b) ? a : b; }
+  __host__ __device__ int operator()(int a, int b) const {
+    int x = a < 0 ? -a : a, y = b < 0 ? -b : b;
+    return x > y ? a : y > x ? b : (a > b ? a : b);
+  }
 };
 struct is_odd {
   __host__ __device__ bool operator()(int x) const { return x & 1; }
