@@ -8,7 +8,9 @@
 // Issue 9's target: hipCUB within 3x of the baseline on 2 cores.
 #include "common/bench.hpp"
 
+#ifndef ANYHIP_BENCH_NATIVE_CUB // bench/cuda/hipcub.cu: CUB itself
 #include <hipcub/hipcub.hpp>
+#endif
 
 #include <algorithm>
 
