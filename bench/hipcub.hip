@@ -160,8 +160,8 @@ int main(int argc, char **argv) {
           base = keys;
           sort_omp(base);
         });
-    bench::row(c, "hipCUB DeviceRadixSort::SortKeys, 4M uints (vs OpenMP halves + merge)",
-               t.first, t.second);
+    bench::row(c, "hipCUB DeviceRadixSort::SortKeys, 4M uints (vs OpenMP halves + merge)", t.first,
+               t.second);
   }
   BENCH_HIP(hipFree(temp));
   BENCH_HIP(hipFree(din));

@@ -22,7 +22,7 @@
   do {                                                                                             \
     hiprandStatus_t status_ = (expression);                                                        \
     if (status_ != HIPRAND_STATUS_SUCCESS) {                                                       \
-      std::fprintf(stderr, "hipRAND error %d at %s:%d\n", (int)status_, __FILE__, __LINE__);      \
+      std::fprintf(stderr, "hipRAND error %d at %s:%d\n", (int)status_, __FILE__, __LINE__);       \
       std::exit(1);                                                                                \
     }                                                                                              \
   } while (0)

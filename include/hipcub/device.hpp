@@ -232,8 +232,8 @@ __global__ void scan_apply(In in, Out out, size_t n, size_t seg, const Acc *pref
 }
 
 template <typename Acc, typename In, typename Out, typename Op>
-inline hipError_t scan(void *d_temp, size_t &bytes, In in, Out out, size_t n, Op op,
-                       bool exclusive, bool has_init, Acc init, hipStream_t stream) {
+inline hipError_t scan(void *d_temp, size_t &bytes, In in, Out out, size_t n, Op op, bool exclusive,
+                       bool has_init, Acc init, hipStream_t stream) {
   size_t workers = workers_for(n, 2048);
   size_t seg = n == 0 ? 1 : div_up(n, workers);
   size_t used = n == 0 ? 0 : div_up(n, seg);
@@ -247,8 +247,8 @@ inline hipError_t scan(void *d_temp, size_t &bytes, In in, Out out, size_t n, Op
                      totals, op);
   hipLaunchKernelGGL((scan_inplace<Acc, Op>), dim3(1), dim3(BLOCK), 0, stream, totals, used, op,
                      has_init, init);
-  hipLaunchKernelGGL((scan_apply<In, Out, Acc, Op>), dim3(blocks), dim3(BLOCK), 0, stream, in,
-                     out, n, seg, (const Acc *)totals, op, exclusive, has_init);
+  hipLaunchKernelGGL((scan_apply<In, Out, Acc, Op>), dim3(blocks), dim3(BLOCK), 0, stream, in, out,
+                     n, seg, (const Acc *)totals, op, exclusive, has_init);
   return hipPeekAtLastError();
 }
 
@@ -262,7 +262,7 @@ HIPCUB_HOST_DEVICE inline unsigned digit_of(K k, int shift, int bits, bool desce
   typedef radix_traits<K> tr;
   typename tr::bits_t b = tr::in(k);
   if (descending)
-    b = (typename tr::bits_t)~b;
+    b = (typename tr::bits_t) ~b;
   return (unsigned)((b >> shift) & (((typename tr::bits_t)1 << bits) - 1));
 }
 
@@ -370,8 +370,7 @@ inline hipError_t radix_sort(void *d_temp, size_t &bytes, const K *keys_in, K *k
 enum select_mode { SELECT_IF, SELECT_FLAGGED, SELECT_UNIQUE };
 
 template <typename In, typename Flags, typename Pred>
-HIPCUB_HOST_DEVICE inline bool selected(In in, Flags flags, Pred pred, select_mode mode,
-                                        size_t i) {
+HIPCUB_HOST_DEVICE inline bool selected(In in, Flags flags, Pred pred, select_mode mode, size_t i) {
   switch (mode) {
   case SELECT_IF:
     return pred(in[i]);
@@ -492,8 +491,8 @@ __global__ void hist_sum(const C *rows, size_t workers, int bins, C *histogram) 
 
 /* ---- segmented reduce ---------------------------------------------------------- */
 
-template <typename In, typename Out, typename BeginIt, typename EndIt, typename Acc,
-          typename Op, typename Tr>
+template <typename In, typename Out, typename BeginIt, typename EndIt, typename Acc, typename Op,
+          typename Tr>
 __global__ void segmented_reduce(In in, Out out, int segments, BeginIt begins, EndIt ends, Op op,
                                  Acc init, bool use_init, Tr tr) {
   __shared__ typename BlockReduce<Acc, BLOCK>::TempStorage temp;
@@ -535,9 +534,7 @@ inline hipError_t segmented(void *d_temp, size_t &bytes, In in, Out out, int seg
 }
 
 template <typename T> inline T max_of() { return std::numeric_limits<T>::max(); }
-template <typename T> inline T lowest_of() {
-  return std::numeric_limits<T>::lowest();
-}
+template <typename T> inline T lowest_of() { return std::numeric_limits<T>::lowest(); }
 
 } // namespace detail
 
@@ -550,16 +547,16 @@ struct DeviceReduce {
                            bool debug_synchronous = false) {
     typedef std::decay_t<decltype(reduction_op(init, *d_in))> Acc;
     return detail::reduce<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out,
-                               num_items < 0 ? 0 : (size_t)num_items, reduction_op, Acc(init),
-                               true, detail::as_value<Acc>(), stream);
+                               num_items < 0 ? 0 : (size_t)num_items, reduction_op, Acc(init), true,
+                               detail::as_value<Acc>(), stream);
   }
   template <typename In, typename Out>
   static hipError_t Sum(void *d_temp_storage, size_t &temp_storage_bytes, In d_in, Out d_out,
                         int num_items, hipStream_t stream = 0, bool debug_synchronous = false) {
     typedef detail::out_value_t<Out, In> Acc;
     return detail::reduce<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out,
-                               num_items < 0 ? 0 : (size_t)num_items, hipcub::Sum(), Acc(),
-                               false, detail::as_value<Acc>(), stream);
+                               num_items < 0 ? 0 : (size_t)num_items, hipcub::Sum(), Acc(), false,
+                               detail::as_value<Acc>(), stream);
   }
   template <typename In, typename Out>
   static hipError_t Min(void *d_temp_storage, size_t &temp_storage_bytes, In d_in, Out d_out,
@@ -585,18 +582,16 @@ struct DeviceReduce {
     typedef KeyValuePair<int, T> Acc;
     return detail::reduce<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out,
                                num_items < 0 ? 0 : (size_t)num_items, hipcub::ArgMin(),
-                               Acc(1, detail::max_of<T>()), false, detail::as_pair<Acc>(),
-                               stream);
+                               Acc(1, detail::max_of<T>()), false, detail::as_pair<Acc>(), stream);
   }
   template <typename In, typename Out>
   static hipError_t ArgMax(void *d_temp_storage, size_t &temp_storage_bytes, In d_in, Out d_out,
                            int num_items, hipStream_t stream = 0, bool debug_synchronous = false) {
     typedef detail::value_t<In> T;
     typedef KeyValuePair<int, T> Acc;
-    return detail::reduce<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out,
-                               num_items < 0 ? 0 : (size_t)num_items, hipcub::ArgMax(),
-                               Acc(1, detail::lowest_of<T>()), false, detail::as_pair<Acc>(),
-                               stream);
+    return detail::reduce<Acc>(
+        d_temp_storage, temp_storage_bytes, d_in, d_out, num_items < 0 ? 0 : (size_t)num_items,
+        hipcub::ArgMax(), Acc(1, detail::lowest_of<T>()), false, detail::as_pair<Acc>(), stream);
   }
 };
 
@@ -646,11 +641,10 @@ struct DeviceScan {
  * result. */
 struct DeviceRadixSort {
   template <typename K, typename V>
-  static hipError_t SortPairs(void *d_temp_storage, size_t &temp_storage_bytes,
-                              const K *d_keys_in, K *d_keys_out, const V *d_values_in,
-                              V *d_values_out, int num_items, int begin_bit = 0,
-                              int end_bit = sizeof(K) * 8, hipStream_t stream = 0,
-                              bool debug_synchronous = false) {
+  static hipError_t SortPairs(void *d_temp_storage, size_t &temp_storage_bytes, const K *d_keys_in,
+                              K *d_keys_out, const V *d_values_in, V *d_values_out, int num_items,
+                              int begin_bit = 0, int end_bit = sizeof(K) * 8,
+                              hipStream_t stream = 0, bool debug_synchronous = false) {
     return detail::radix_sort<K, V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                     d_values_in, d_values_out, nullptr, nullptr, true,
                                     num_items < 0 ? 0 : (size_t)num_items, begin_bit, end_bit,
@@ -664,8 +658,8 @@ struct DeviceRadixSort {
                                         bool debug_synchronous = false) {
     return detail::radix_sort<K, V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                     d_values_in, d_values_out, nullptr, nullptr, true,
-                                    num_items < 0 ? 0 : (size_t)num_items, begin_bit, end_bit,
-                                    true, stream, nullptr);
+                                    num_items < 0 ? 0 : (size_t)num_items, begin_bit, end_bit, true,
+                                    stream, nullptr);
   }
   template <typename K>
   static hipError_t SortKeys(void *d_temp_storage, size_t &temp_storage_bytes, const K *d_keys_in,
@@ -784,10 +778,10 @@ struct DeviceHistogram {
   /* num_levels - 1 equal bins over [lower_level, upper_level); samples
    * outside are not counted. d_histogram is overwritten. */
   template <typename In, typename Counter, typename Level, typename Offset>
-  static hipError_t HistogramEven(void *d_temp_storage, size_t &temp_storage_bytes,
-                                  In d_samples, Counter *d_histogram, int num_levels,
-                                  Level lower_level, Level upper_level, Offset num_samples,
-                                  hipStream_t stream = 0, bool debug_synchronous = false) {
+  static hipError_t HistogramEven(void *d_temp_storage, size_t &temp_storage_bytes, In d_samples,
+                                  Counter *d_histogram, int num_levels, Level lower_level,
+                                  Level upper_level, Offset num_samples, hipStream_t stream = 0,
+                                  bool debug_synchronous = false) {
     if (num_levels < 2 || !(lower_level < upper_level))
       return hipErrorInvalidValue;
     int bins = num_levels - 1;
@@ -827,8 +821,8 @@ struct DeviceSegmentedReduce {
                            bool debug_synchronous = false) {
     typedef std::decay_t<decltype(reduction_op(initial_value, *d_in))> Acc;
     return detail::segmented<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
-                                  d_begin_offsets, d_end_offsets, reduction_op,
-                                  Acc(initial_value), true, detail::as_value<Acc>(), stream);
+                                  d_begin_offsets, d_end_offsets, reduction_op, Acc(initial_value),
+                                  true, detail::as_value<Acc>(), stream);
   }
   template <typename In, typename Out, typename BeginIt, typename EndIt>
   static hipError_t Sum(void *d_temp_storage, size_t &temp_storage_bytes, In d_in, Out d_out,
@@ -855,8 +849,7 @@ struct DeviceSegmentedReduce {
     typedef detail::value_t<In> Acc;
     return detail::segmented<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
                                   d_begin_offsets, d_end_offsets, hipcub::Max(),
-                                  detail::lowest_of<Acc>(), false, detail::as_value<Acc>(),
-                                  stream);
+                                  detail::lowest_of<Acc>(), false, detail::as_value<Acc>(), stream);
   }
   template <typename In, typename Out, typename BeginIt, typename EndIt>
   static hipError_t ArgMin(void *d_temp_storage, size_t &temp_storage_bytes, In d_in, Out d_out,

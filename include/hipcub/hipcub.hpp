@@ -185,8 +185,8 @@ template <typename It> using value_t = typename std::iterator_traits<It>::value_
 
 /* The output iterator's value type, or the input's where it is void. */
 template <typename OutIt, typename InIt>
-using out_value_t = std::conditional_t<std::is_void<value_t<OutIt>>::value, value_t<InIt>,
-                                       value_t<OutIt>>;
+using out_value_t =
+    std::conditional_t<std::is_void<value_t<OutIt>>::value, value_t<InIt>, value_t<OutIt>>;
 
 } // namespace detail
 
@@ -236,8 +236,7 @@ private:
   int lane;
 };
 
-template <typename T, int LOGICAL_WARP_THREADS = HIPCUB_WARP_THREADS, int ARCH = 0>
-class WarpScan {
+template <typename T, int LOGICAL_WARP_THREADS = HIPCUB_WARP_THREADS, int ARCH = 0> class WarpScan {
   struct Storage {
     T v[LOGICAL_WARP_THREADS];
   };
@@ -278,8 +277,7 @@ public:
   }
 
   template <typename Op>
-  HIPCUB_DEVICE void ExclusiveScan(T input, T &output, T initial_value, Op op,
-                                   T &warp_aggregate) {
+  HIPCUB_DEVICE void ExclusiveScan(T input, T &output, T initial_value, Op op, T &warp_aggregate) {
     T incl;
     InclusiveScan(input, incl, op, warp_aggregate);
     s.v[lane] = incl;
@@ -351,8 +349,9 @@ enum BlockStoreAlgorithm {
 /* Every algorithm gives CUB's results; the algorithm chosen does not change
  * how it is done here (one tree over shared memory). The result is in
  * thread 0. */
-template <typename T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS,
-          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int ARCH = 0>
+template <typename T, int BLOCK_DIM_X,
+          BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1, int ARCH = 0>
 class BlockReduce {
   static constexpr int THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
   struct Storage {
@@ -478,8 +477,7 @@ public:
   }
 
   template <typename Op>
-  HIPCUB_DEVICE void ExclusiveScan(T input, T &output, T initial_value, Op op,
-                                   T &block_aggregate) {
+  HIPCUB_DEVICE void ExclusiveScan(T input, T &output, T initial_value, Op op, T &block_aggregate) {
     bool has;
     T p = exclusive(input, op, block_aggregate, has);
     output = has ? op(initial_value, p) : initial_value;
@@ -953,8 +951,8 @@ public:
                                           int end_bit = sizeof(KeyT) * 8) {
     sort(keys, nullptr, begin_bit, end_bit, false, true);
   }
-  HIPCUB_DEVICE void SortBlockedToStriped(KeyT (&keys)[N], ValueT (&values)[N],
-                                          int begin_bit = 0, int end_bit = sizeof(KeyT) * 8) {
+  HIPCUB_DEVICE void SortBlockedToStriped(KeyT (&keys)[N], ValueT (&values)[N], int begin_bit = 0,
+                                          int end_bit = sizeof(KeyT) * 8) {
     sort(keys, values, begin_bit, end_bit, false, true);
   }
   HIPCUB_DEVICE void SortDescendingBlockedToStriped(KeyT (&keys)[N], int begin_bit = 0,

@@ -51,7 +51,7 @@ typedef enum hiprandRngType {
   HIPRAND_RNG_PSEUDO_DEFAULT = 400, /* XORWOW */
   HIPRAND_RNG_PSEUDO_XORWOW = 401,
   HIPRAND_RNG_PSEUDO_MRG32K3A = 402,
-  HIPRAND_RNG_PSEUDO_MTGP32 = 403, /* not implemented */
+  HIPRAND_RNG_PSEUDO_MTGP32 = 403,  /* not implemented */
   HIPRAND_RNG_PSEUDO_MT19937 = 404, /* not implemented */
   HIPRAND_RNG_PSEUDO_PHILOX4_32_10 = 405,
   HIPRAND_RNG_QUASI_DEFAULT = 500, /* Sobol32 */
@@ -80,16 +80,15 @@ HIPRAND_API hiprandStatus_t hiprandDestroyGenerator(hiprandGenerator_t generator
 
 HIPRAND_API hiprandStatus_t hiprandGenerate(hiprandGenerator_t generator, unsigned int *output_data,
                                             size_t n);
-HIPRAND_API hiprandStatus_t hiprandGenerateUniform(hiprandGenerator_t generator,
-                                                   float *output_data, size_t n);
+HIPRAND_API hiprandStatus_t hiprandGenerateUniform(hiprandGenerator_t generator, float *output_data,
+                                                   size_t n);
 HIPRAND_API hiprandStatus_t hiprandGenerateUniformDouble(hiprandGenerator_t generator,
                                                          double *output_data, size_t n);
-HIPRAND_API hiprandStatus_t hiprandGenerateNormal(hiprandGenerator_t generator,
-                                                  float *output_data, size_t n, float mean,
-                                                  float stddev);
+HIPRAND_API hiprandStatus_t hiprandGenerateNormal(hiprandGenerator_t generator, float *output_data,
+                                                  size_t n, float mean, float stddev);
 HIPRAND_API hiprandStatus_t hiprandGenerateNormalDouble(hiprandGenerator_t generator,
-                                                        double *output_data, size_t n,
-                                                        double mean, double stddev);
+                                                        double *output_data, size_t n, double mean,
+                                                        double stddev);
 HIPRAND_API hiprandStatus_t hiprandGenerateLogNormal(hiprandGenerator_t generator,
                                                      float *output_data, size_t n, float mean,
                                                      float stddev);

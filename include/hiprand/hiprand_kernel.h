@@ -587,8 +587,8 @@ HIPRAND_QUALIFIERS double hiprand_log_normal_double(hiprandStateMRG32k3a_t *stat
 typedef unsigned int hiprandDirectionVectors32_t[32];
 
 typedef struct hiprandStateSobol32 {
-  unsigned int i;                    /* the index of the next point */
-  unsigned int x;                    /* the point at index i */
+  unsigned int i; /* the index of the next point */
+  unsigned int x; /* the point at index i */
   unsigned int direction_vectors[32];
 } hiprandStateSobol32_t;
 

@@ -29,12 +29,20 @@
 
 namespace {
 
-constexpr unsigned STREAMS = 4096;   /* XORWOW and MRG32k3a states */
-constexpr unsigned BLOCK = 256;      /* threads per block of every kernel */
+constexpr unsigned STREAMS = 4096;    /* XORWOW and MRG32k3a states */
+constexpr unsigned BLOCK = 256;       /* threads per block of every kernel */
 constexpr unsigned SOBOL_CHUNK = 256; /* points per work item */
 
-enum dist_kind { D_BITS, D_UNIFORM, D_UNIFORM_D, D_NORMAL, D_NORMAL_D, D_LOGNORMAL, D_LOGNORMAL_D,
-                 D_POISSON };
+enum dist_kind {
+  D_BITS,
+  D_UNIFORM,
+  D_UNIFORM_D,
+  D_NORMAL,
+  D_NORMAL_D,
+  D_LOGNORMAL,
+  D_LOGNORMAL_D,
+  D_POISSON
+};
 
 struct request {
   dist_kind kind;
@@ -53,8 +61,8 @@ struct hiprandGenerator_st {
   unsigned long long seed, offset;
   unsigned long long position; /* values (Philox) or points (Sobol) already given */
   unsigned int dimensions;
-  bool ready;            /* states or direction vectors match seed/offset */
-  void *states;          /* XORWOW or MRG32k3a states; Sobol: dimensions x 32 vectors */
+  bool ready;   /* states or direction vectors match seed/offset */
+  void *states; /* XORWOW or MRG32k3a states; Sobol: dimensions x 32 vectors */
 };
 
 namespace {
@@ -82,8 +90,8 @@ __host__ __device__ inline void put(const request &r, size_t i, double v) {
 
 /* Stream t of a stateful generator writes values t, t + STREAMS, ... (pairs
  * for normals). */
-template <typename State> __host__ __device__ void stream_work(State *states, unsigned t,
-                                                               request r) {
+template <typename State>
+__host__ __device__ void stream_work(State *states, unsigned t, request r) {
   State s = states[t];
   switch (r.kind) {
   case D_BITS:
@@ -298,8 +306,8 @@ __global__ void philox_poisson_kernel(unsigned long long seed, unsigned long lon
     philox_poisson(seed, offset, first, i, r);
 }
 
-__global__ void sobol_kernel(const unsigned int *vectors, unsigned long long first,
-                             size_t per_dim, size_t chunks, size_t items, request r) {
+__global__ void sobol_kernel(const unsigned int *vectors, unsigned long long first, size_t per_dim,
+                             size_t chunks, size_t items, request r) {
   size_t stride = (size_t)gridDim.x * blockDim.x;
   for (size_t w = blockIdx.x * (size_t)blockDim.x + threadIdx.x; w < items; w += stride)
     sobol_item(vectors, first, per_dim, chunks, w, r);
@@ -501,8 +509,7 @@ hiprandStatus_t generate(hiprandGenerator_t g, request r) {
         for (size_t w = 0; w < items; w++)
           sobol_item(v, first, per_dim, chunks, w, r);
       else
-        sobol_kernel<<<grid_for(items), BLOCK, 0, g->stream>>>(v, first, per_dim, chunks, items,
-                                                                r);
+        sobol_kernel<<<grid_for(items), BLOCK, 0, g->stream>>>(v, first, per_dim, chunks, items, r);
       g->position += per_dim;
       break;
     }
@@ -594,13 +601,11 @@ hiprandStatus_t hiprandDestroyGenerator(hiprandGenerator_t generator) {
   return HIPRAND_STATUS_SUCCESS;
 }
 
-hiprandStatus_t hiprandGenerate(hiprandGenerator_t generator, unsigned int *output_data,
-                                size_t n) {
+hiprandStatus_t hiprandGenerate(hiprandGenerator_t generator, unsigned int *output_data, size_t n) {
   return generate(generator, request{D_BITS, output_data, n, 0.0, 0.0});
 }
 
-hiprandStatus_t hiprandGenerateUniform(hiprandGenerator_t generator, float *output_data,
-                                       size_t n) {
+hiprandStatus_t hiprandGenerateUniform(hiprandGenerator_t generator, float *output_data, size_t n) {
   return generate(generator, request{D_UNIFORM, output_data, n, 0.0, 0.0});
 }
 
@@ -619,8 +624,8 @@ hiprandStatus_t hiprandGenerateNormalDouble(hiprandGenerator_t generator, double
   return generate(generator, request{D_NORMAL_D, output_data, n, mean, stddev});
 }
 
-hiprandStatus_t hiprandGenerateLogNormal(hiprandGenerator_t generator, float *output_data,
-                                         size_t n, float mean, float stddev) {
+hiprandStatus_t hiprandGenerateLogNormal(hiprandGenerator_t generator, float *output_data, size_t n,
+                                         float mean, float stddev) {
   return generate(generator, request{D_LOGNORMAL, output_data, n, mean, stddev});
 }
 
@@ -658,8 +663,7 @@ hiprandStatus_t hiprandSetPseudoRandomGeneratorSeed(hiprandGenerator_t generator
   return HIPRAND_STATUS_SUCCESS;
 }
 
-hiprandStatus_t hiprandSetGeneratorOffset(hiprandGenerator_t generator,
-                                          unsigned long long offset) {
+hiprandStatus_t hiprandSetGeneratorOffset(hiprandGenerator_t generator, unsigned long long offset) {
   if (!generator)
     return HIPRAND_STATUS_NOT_INITIALIZED;
   generator->offset = offset;
@@ -667,8 +671,7 @@ hiprandStatus_t hiprandSetGeneratorOffset(hiprandGenerator_t generator,
   return HIPRAND_STATUS_SUCCESS;
 }
 
-hiprandStatus_t hiprandSetGeneratorOrdering(hiprandGenerator_t generator,
-                                            hiprandOrdering_t order) {
+hiprandStatus_t hiprandSetGeneratorOrdering(hiprandGenerator_t generator, hiprandOrdering_t order) {
   if (!generator)
     return HIPRAND_STATUS_NOT_INITIALIZED;
   bool pseudo = is_pseudo(generator->type);

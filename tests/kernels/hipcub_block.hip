@@ -29,7 +29,7 @@ static int failures = 0;
   do {                                                                                             \
     hipError_t err_ = (e);                                                                         \
     if (err_ != hipSuccess) {                                                                      \
-      std::printf("FAIL %s:%d: %s = %s\n", __FILE__, __LINE__, #e, hipGetErrorString(err_));      \
+      std::printf("FAIL %s:%d: %s = %s\n", __FILE__, __LINE__, #e, hipGetErrorString(err_));       \
       std::exit(1);                                                                                \
     }                                                                                              \
   } while (0)

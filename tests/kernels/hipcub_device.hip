@@ -34,7 +34,7 @@ static int failures = 0;
   do {                                                                                             \
     hipError_t err_ = (e);                                                                         \
     if (err_ != hipSuccess) {                                                                      \
-      std::printf("FAIL %s:%d: %s = %s\n", __FILE__, __LINE__, #e, hipGetErrorString(err_));      \
+      std::printf("FAIL %s:%d: %s = %s\n", __FILE__, __LINE__, #e, hipGetErrorString(err_));       \
       std::exit(1);                                                                                \
     }                                                                                              \
   } while (0)
@@ -97,30 +97,24 @@ static void reduce(size_t n, std::mt19937 &rng) {
   dbuf<float> df(hf), outf(1);
   dbuf<hipcub::KeyValuePair<int, int>> arg(1);
   int N = (int)n;
-  two_calls("Sum", [&](void *t, size_t &b) {
-    return hipcub::DeviceReduce::Sum(t, b, d.p, out.p, N);
-  });
-  CHECK(out.get()[0] == std::accumulate(h.begin(), h.end(), 0), "Sum of %zu: %d", n,
-        out.get()[0]);
-  two_calls("Sum float", [&](void *t, size_t &b) {
-    return hipcub::DeviceReduce::Sum(t, b, df.p, outf.p, N);
-  });
+  two_calls("Sum",
+            [&](void *t, size_t &b) { return hipcub::DeviceReduce::Sum(t, b, d.p, out.p, N); });
+  CHECK(out.get()[0] == std::accumulate(h.begin(), h.end(), 0), "Sum of %zu: %d", n, out.get()[0]);
+  two_calls("Sum float",
+            [&](void *t, size_t &b) { return hipcub::DeviceReduce::Sum(t, b, df.p, outf.p, N); });
   double ref = std::accumulate(hf.begin(), hf.end(), 0.0);
-  CHECK(std::fabs(outf.get()[0] - ref) <= 1e-5 * std::fabs(ref) + 1e-3, "Sum float of %zu: %g vs %g",
-        n, outf.get()[0], ref);
-  two_calls("Min", [&](void *t, size_t &b) {
-    return hipcub::DeviceReduce::Min(t, b, d.p, out.p, N);
-  });
+  CHECK(std::fabs(outf.get()[0] - ref) <= 1e-5 * std::fabs(ref) + 1e-3,
+        "Sum float of %zu: %g vs %g", n, outf.get()[0], ref);
+  two_calls("Min",
+            [&](void *t, size_t &b) { return hipcub::DeviceReduce::Min(t, b, d.p, out.p, N); });
   int mn = n ? *std::min_element(h.begin(), h.end()) : std::numeric_limits<int>::max();
   CHECK(out.get()[0] == mn, "Min of %zu: %d vs %d", n, out.get()[0], mn);
-  two_calls("Max", [&](void *t, size_t &b) {
-    return hipcub::DeviceReduce::Max(t, b, d.p, out.p, N);
-  });
+  two_calls("Max",
+            [&](void *t, size_t &b) { return hipcub::DeviceReduce::Max(t, b, d.p, out.p, N); });
   int mx = n ? *std::max_element(h.begin(), h.end()) : std::numeric_limits<int>::lowest();
   CHECK(out.get()[0] == mx, "Max of %zu: %d vs %d", n, out.get()[0], mx);
-  two_calls("ArgMin", [&](void *t, size_t &b) {
-    return hipcub::DeviceReduce::ArgMin(t, b, d.p, arg.p, N);
-  });
+  two_calls("ArgMin",
+            [&](void *t, size_t &b) { return hipcub::DeviceReduce::ArgMin(t, b, d.p, arg.p, N); });
   auto a = arg.get()[0];
   if (n) {
     int k = (int)(std::min_element(h.begin(), h.end()) - h.begin());
@@ -129,9 +123,8 @@ static void reduce(size_t n, std::mt19937 &rng) {
   } else {
     CHECK(a.key == 1 && a.value == std::numeric_limits<int>::max(), "ArgMin of nothing");
   }
-  two_calls("ArgMax", [&](void *t, size_t &b) {
-    return hipcub::DeviceReduce::ArgMax(t, b, d.p, arg.p, N);
-  });
+  two_calls("ArgMax",
+            [&](void *t, size_t &b) { return hipcub::DeviceReduce::ArgMax(t, b, d.p, arg.p, N); });
   a = arg.get()[0];
   if (n) {
     int k = (int)(std::max_element(h.begin(), h.end()) - h.begin());
@@ -145,9 +138,8 @@ static void reduce(size_t n, std::mt19937 &rng) {
   CHECK(out.get()[0] == am, "Reduce(absmax) of %zu: %d vs %d", n, out.get()[0], am);
   // An iterator as the input.
   hipcub::CountingInputIterator<int> count(1);
-  two_calls("Sum of a counting iterator", [&](void *t, size_t &b) {
-    return hipcub::DeviceReduce::Sum(t, b, count, out.p, N);
-  });
+  two_calls("Sum of a counting iterator",
+            [&](void *t, size_t &b) { return hipcub::DeviceReduce::Sum(t, b, count, out.p, N); });
   CHECK(out.get()[0] == (int)(n * (n + 1) / 2), "Sum 1..%zu: %d", n, out.get()[0]);
 }
 
@@ -176,7 +168,8 @@ static void scan(size_t n, std::mt19937 &rng) {
   two_calls("ExclusiveScan(Min, 7)", [&](void *t, size_t &b) {
     return hipcub::DeviceScan::ExclusiveScan(t, b, d.p, out.p, hipcub::Min(), 7, N);
   });
-  std::exclusive_scan(h.begin(), h.end(), ref.begin(), 7, [](int a, int b) { return std::min(a, b); });
+  std::exclusive_scan(h.begin(), h.end(), ref.begin(), 7,
+                      [](int a, int b) { return std::min(a, b); });
   CHECK(out.get() == ref, "ExclusiveScan(Min, 7) of %zu", n);
   // In place.
   two_calls("InclusiveSum in place", [&](void *t, size_t &b) {
@@ -293,8 +286,8 @@ static void select(size_t n, std::mt19937 &rng) {
   });
   std::copy_if(h.begin(), h.end(), std::back_inserter(ref), is_odd());
   int m = num.get()[0];
-  CHECK(m == (int)ref.size() && out.get(m) == ref, "Select::If of %zu: %d selected, want %zu", n,
-        m, ref.size());
+  CHECK(m == (int)ref.size() && out.get(m) == ref, "Select::If of %zu: %d selected, want %zu", n, m,
+        ref.size());
   ref.clear();
   for (size_t i = 0; i < n; i++)
     if (f[i])
@@ -375,13 +368,14 @@ static void segmented(std::mt19937 &rng) {
       CHECK(ga[s].key == 1, "empty segment %d: key %d", s, ga[s].key);
       continue;
     }
-    int k = (int)(std::max_element(h.begin() + begin[s], h.begin() + end[s]) - h.begin()) - begin[s];
+    int k =
+        (int)(std::max_element(h.begin() + begin[s], h.begin() + end[s]) - h.begin()) - begin[s];
     CHECK(ga[s].key == k && ga[s].value == h[begin[s] + k], "segment %d argmax {%d,%d} vs %d", s,
           ga[s].key, ga[s].value, k);
   }
   two_calls("SegmentedReduce::Reduce", [&](void *t, size_t &b) {
-    return hipcub::DeviceSegmentedReduce::Reduce(t, b, d.p, out.p, segs, db.p, de.p,
-                                                 hipcub::Max(), -100000);
+    return hipcub::DeviceSegmentedReduce::Reduce(t, b, d.p, out.p, segs, db.p, de.p, hipcub::Max(),
+                                                 -100000);
   });
   got = out.get();
   for (int s = 0; s < segs; s++) {

@@ -108,8 +108,8 @@ static void philox(bool host) {
   }
   for (int i = 0; i < 40; i++) {
     unsigned int want = hiprand(&s);
-    CHECK(second[i] == want, "philox 2nd call value %d: %08x, the stream has %08x", i,
-          second[i], want);
+    CHECK(second[i] == want, "philox 2nd call value %d: %08x, the stream has %08x", i, second[i],
+          want);
   }
   // Normals: the Box-Muller pairs of the stream's integers.
   RANDCHECK(hiprandSetGeneratorOffset(g, 0));
@@ -122,10 +122,9 @@ static void philox(bool host) {
     double u = x * std::ldexp(1.0, -32) + std::ldexp(1.0, -33);
     double w = (y * std::ldexp(1.0, -32) + std::ldexp(1.0, -33)) * 2 * M_PI;
     double r = std::sqrt(-2 * std::log(u));
-    CHECK(std::fabs(nv[i] - (1 + 2 * r * std::sin(w))) < 1e-4, "philox normal %d: %g", i,
-          nv[i]);
-    CHECK(std::fabs(nv[i + 1] - (1 + 2 * r * std::cos(w))) < 1e-4, "philox normal %d: %g",
-          i + 1, nv[i + 1]);
+    CHECK(std::fabs(nv[i] - (1 + 2 * r * std::sin(w))) < 1e-4, "philox normal %d: %g", i, nv[i]);
+    CHECK(std::fabs(nv[i + 1] - (1 + 2 * r * std::cos(w))) < 1e-4, "philox normal %d: %g", i + 1,
+          nv[i + 1]);
   }
   RANDCHECK(hiprandDestroyGenerator(g));
 }
@@ -137,8 +136,7 @@ static void xorwow(bool host) {
   buffer<unsigned int> b(host, n);
   RANDCHECK(hiprandGenerate(g, b.p, n));
   std::vector<unsigned int> v = b.get();
-  unsigned int x = 123456789, y = 362436069, z = 521288629, w = 88675123, u = 5783321,
-               d = 6615241;
+  unsigned int x = 123456789, y = 362436069, z = 521288629, w = 88675123, u = 5783321, d = 6615241;
   for (int k = 0; k < 3; k++) {
     unsigned int t = x ^ (x >> 2);
     x = y;
@@ -147,8 +145,8 @@ static void xorwow(bool host) {
     w = u;
     u = (u ^ (u << 4)) ^ (t ^ (t << 1));
     d += 362437;
-    CHECK(v[k * 4096] == u + d, "xorwow value %d: %08x, Marsaglia's step %d gives %08x",
-          k * 4096, v[k * 4096], k + 1, u + d);
+    CHECK(v[k * 4096] == u + d, "xorwow value %d: %08x, Marsaglia's step %d gives %08x", k * 4096,
+          v[k * 4096], k + 1, u + d);
   }
   // Stream 1 is subsequence 1.
   hiprandStateXORWOW_t s;
@@ -183,12 +181,11 @@ static void sobol(bool host) {
   std::vector<unsigned int> v = b.get();
   // SciPy's first 16 unscrambled points (natural order), dimensions 1-5 and
   // 1024, times 16.
-  const int ref[16][6] = {{0, 0, 0, 0, 0, 0},     {8, 8, 8, 8, 8, 8},      {12, 4, 4, 4, 12, 12},
-                          {4, 12, 12, 12, 4, 4},  {6, 6, 10, 14, 6, 14},   {14, 14, 2, 6, 14, 6},
-                          {10, 2, 14, 10, 10, 2}, {2, 10, 6, 2, 2, 10},    {3, 5, 15, 7, 9, 1},
-                          {11, 13, 7, 15, 1, 9},  {15, 1, 11, 3, 5, 13},   {7, 9, 3, 11, 13, 5},
-                          {5, 3, 5, 9, 15, 15},   {13, 11, 13, 1, 7, 7},   {9, 7, 1, 13, 3, 3},
-                          {1, 15, 9, 5, 11, 11}};
+  const int ref[16][6] = {
+      {0, 0, 0, 0, 0, 0},    {8, 8, 8, 8, 8, 8},    {12, 4, 4, 4, 12, 12},  {4, 12, 12, 12, 4, 4},
+      {6, 6, 10, 14, 6, 14}, {14, 14, 2, 6, 14, 6}, {10, 2, 14, 10, 10, 2}, {2, 10, 6, 2, 2, 10},
+      {3, 5, 15, 7, 9, 1},   {11, 13, 7, 15, 1, 9}, {15, 1, 11, 3, 5, 13},  {7, 9, 3, 11, 13, 5},
+      {5, 3, 5, 9, 15, 15},  {13, 11, 13, 1, 7, 7}, {9, 7, 1, 13, 3, 3},    {1, 15, 9, 5, 11, 11}};
   const int dims[6] = {0, 1, 2, 3, 4, 1023};
   std::set<std::vector<unsigned int>> want, got;
   for (int j = 0; j < 16; j++) {
@@ -201,7 +198,7 @@ static void sobol(bool host) {
     got.insert(q);
   }
   CHECK(want == got, "sobol: the first 16 points are not Joe and Kuo's");
-  const unsigned int gray1[8] = {0, 0x80000000u, 0xc0000000u, 0x40000000u,
+  const unsigned int gray1[8] = {0,           0x80000000u, 0xc0000000u, 0x40000000u,
                                  0x60000000u, 0xe0000000u, 0xa0000000u, 0x20000000u};
   for (int j = 0; j < 8; j++)
     CHECK(v[j] == gray1[j], "sobol dimension 1 point %d: %08x, want %08x", j, v[j], gray1[j]);
@@ -263,8 +260,7 @@ static void moments(bool host, hiprandRngType_t type) {
   RANDCHECK(hiprandGenerateLogNormalDouble(g, d.p, n, 0.0, 0.5));
   vd = d.get();
   stats(vd, m, var);
-  CHECK(std::fabs(m - std::exp(0.125)) < 0.02, "type %d log-normal double: mean %g", (int)type,
-        m);
+  CHECK(std::fabs(m - std::exp(0.125)) < 0.02, "type %d log-normal double: mean %g", (int)type, m);
   for (double lambda : {4.0, 200.0}) {
     RANDCHECK(hiprandGeneratePoisson(g, u.p, n, lambda));
     std::vector<unsigned int> vu = u.get();

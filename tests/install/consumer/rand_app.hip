@@ -11,7 +11,8 @@
 int main() {
   const int n = 1 << 16;
   float *d, *sum;
-  if (hipMalloc(&d, n * sizeof(float)) != hipSuccess || hipMalloc(&sum, sizeof(float)) != hipSuccess)
+  if (hipMalloc(&d, n * sizeof(float)) != hipSuccess ||
+      hipMalloc(&sum, sizeof(float)) != hipSuccess)
     return 1;
   hiprandGenerator_t g;
   if (hiprandCreateGenerator(&g, HIPRAND_RNG_PSEUDO_PHILOX4_32_10) != HIPRAND_STATUS_SUCCESS ||
