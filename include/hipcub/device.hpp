@@ -78,12 +78,27 @@ template <typename Acc> struct as_pair {
 template <typename In, typename Acc, typename Op, typename Tr>
 __global__ void reduce_blocks(In in, size_t n, size_t seg, Acc *partials, Op op, Tr tr) {
   __shared__ typename BlockReduce<Acc, BLOCK>::TempStorage temp;
+  size_t first = (size_t)blockIdx.x * BLOCK * seg;
+  Acc acc{};
+  int valid;
+#if defined(__CUDA_ARCH__)
+  /* NVIDIA: the block's BLOCK * seg items striped over its threads, so that
+   * a warp's loads coalesce (the operator is commutative, as CUB assumes). */
+  size_t last = first + BLOCK * seg < n ? first + BLOCK * seg : n;
+  size_t i = first + threadIdx.x;
+  if (i < last) {
+    acc = tr(i, in[i]);
+    for (i += BLOCK; i < last; i += BLOCK)
+      acc = op(acc, tr(i, in[i]));
+  }
+  valid = (int)(last - first < (size_t)BLOCK ? last - first : BLOCK);
+#else
+  /* The CPU device: each thread's own contiguous segment, with four running
+   * values (CUB's DeviceReduce also assumes a commutative operator) that the
+   * compiler can keep in vector lanes. */
   size_t w = (size_t)blockIdx.x * BLOCK + threadIdx.x;
   size_t begin = w * seg, end = begin + seg < n ? begin + seg : n;
-  Acc acc{};
   if (begin < n) {
-    /* Four running values (CUB's DeviceReduce also assumes a commutative
-     * operator), so that the compiler can keep them in vector lanes. */
     size_t i = begin + 1;
     acc = tr(begin, in[begin]);
     if (end - begin >= 8) {
@@ -99,8 +114,8 @@ __global__ void reduce_blocks(In in, size_t n, size_t seg, Acc *partials, Op op,
     for (; i < end; i++)
       acc = op(acc, tr(i, in[i]));
   }
-  size_t first = (size_t)blockIdx.x * BLOCK * seg;
-  int valid = (int)(div_up(n - first, seg) < (size_t)BLOCK ? div_up(n - first, seg) : BLOCK);
+  valid = (int)(div_up(n - first, seg) < (size_t)BLOCK ? div_up(n - first, seg) : BLOCK);
+#endif
   Acc total = BlockReduce<Acc, BLOCK>(temp).Reduce(acc, op, valid);
   if (threadIdx.x == 0)
     partials[blockIdx.x] = total;
