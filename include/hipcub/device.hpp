@@ -465,6 +465,111 @@ inline hipError_t select(void *d_temp, size_t &bytes, In in, Flags flags, Pred p
   return hipPeekAtLastError();
 }
 
+/* ---- runs of equal keys (run-length encoding, reduce by key) ------------------- */
+
+/* Worker w counts the run heads (items unlike their predecessor) in its
+ * segment. */
+template <typename KeyIt, typename Eq>
+__global__ void heads_count(KeyIt keys, size_t n, size_t seg, size_t workers,
+                            unsigned long long *counts, Eq eq) {
+  size_t w = (size_t)blockIdx.x * BLOCK + threadIdx.x;
+  if (w >= workers)
+    return;
+  size_t begin = w * seg, end = begin + seg < n ? begin + seg : n;
+  unsigned long long c = 0;
+  for (size_t i = begin; i < end; i++)
+    c += i == 0 || !eq(keys[i - 1], keys[i]);
+  counts[w] = c;
+}
+
+/* Worker w writes the positions of its heads from offsets[w] on; the last
+ * worker writes positions[runs] = n and the number of runs. */
+template <typename KeyIt, typename Eq>
+__global__ void heads_scatter(KeyIt keys, size_t n, size_t seg, size_t workers,
+                              const unsigned long long *offsets, Eq eq,
+                              unsigned long long *positions, unsigned long long *runs) {
+  size_t w = (size_t)blockIdx.x * BLOCK + threadIdx.x;
+  if (w >= workers)
+    return;
+  size_t begin = w * seg, end = begin + seg < n ? begin + seg : n;
+  unsigned long long j = offsets[w];
+  for (size_t i = begin; i < end; i++)
+    if (i == 0 || !eq(keys[i - 1], keys[i]))
+      positions[j++] = i;
+  if (w == workers - 1) {
+    positions[j] = n;
+    *runs = j;
+  }
+}
+
+/* Worker w finishes the runs whose heads are in its segment: the run's key,
+ * and its length (values == nullptr) or the reduction of its values. */
+template <bool LENGTHS, typename KeyIt, typename UniqueOut, typename ValIt, typename AggOut,
+          typename Op, typename NumOut>
+__global__ void runs_finish(KeyIt keys, UniqueOut unique_out, ValIt values, AggOut agg_out, Op op,
+                            size_t workers,
+                            const unsigned long long *offsets, const unsigned long long *positions,
+                            const unsigned long long *runs, NumOut num_runs_out) {
+  size_t w = (size_t)blockIdx.x * BLOCK + threadIdx.x;
+  if (w >= workers)
+    return;
+  unsigned long long j0 = offsets[w], j1 = w + 1 < workers ? offsets[w + 1] : *runs;
+  for (unsigned long long j = j0; j < j1; j++) {
+    size_t b = (size_t)positions[j], e = (size_t)positions[j + 1];
+    unique_out[j] = keys[b];
+    if constexpr (LENGTHS) {
+      agg_out[j] = e - b;
+    } else {
+      auto acc = values[b];
+      for (size_t i = b + 1; i < e; i++)
+        acc = op(acc, values[i]);
+      agg_out[j] = acc;
+    }
+  }
+  if (w == workers - 1)
+    *num_runs_out = *runs;
+}
+
+template <typename NumOut> __global__ void runs_none(NumOut num_runs_out) { *num_runs_out = 0; }
+
+template <bool LENGTHS, typename KeyIt, typename UniqueOut, typename ValIt, typename AggOut,
+          typename Op, typename NumOut>
+inline hipError_t runs(void *d_temp, size_t &bytes, KeyIt keys, UniqueOut unique_out,
+                       ValIt values, AggOut agg_out, Op op, NumOut num_runs_out,
+                       size_t n, hipStream_t stream) {
+  size_t workers = workers_for(n, 2048);
+  size_t seg = n == 0 ? 1 : div_up(n, workers);
+  workers = n == 0 ? 1 : div_up(n, seg);
+  void *p[3];
+  hipError_t e = carve(d_temp, bytes, p,
+                       {workers * sizeof(unsigned long long), (n + 1) * sizeof(unsigned long long),
+                        sizeof(unsigned long long)});
+  if (e != hipSuccess || !d_temp)
+    return e;
+  if (n == 0) {
+    hipLaunchKernelGGL((runs_none<NumOut>), dim3(1), dim3(1), 0, stream, num_runs_out);
+    return hipPeekAtLastError();
+  }
+  unsigned long long *offsets = static_cast<unsigned long long *>(p[0]);
+  unsigned long long *positions = static_cast<unsigned long long *>(p[1]);
+  unsigned long long *count = static_cast<unsigned long long *>(p[2]);
+  unsigned blocks = (unsigned)div_up(workers, (size_t)BLOCK);
+  hipcub::Equality eq;
+  hipLaunchKernelGGL((heads_count<KeyIt, hipcub::Equality>), dim3(blocks), dim3(BLOCK), 0, stream,
+                     keys, n, seg, workers, offsets, eq);
+  hipLaunchKernelGGL((scan_inplace<unsigned long long, hipcub::Sum>), dim3(1), dim3(BLOCK), 0,
+                     stream, offsets, workers, hipcub::Sum(), true, 0ull);
+  hipLaunchKernelGGL((heads_scatter<KeyIt, hipcub::Equality>), dim3(blocks), dim3(BLOCK), 0,
+                     stream, keys, n, seg, workers, (const unsigned long long *)offsets, eq,
+                     positions, count);
+  hipLaunchKernelGGL((runs_finish<LENGTHS, KeyIt, UniqueOut, ValIt, AggOut, Op, NumOut>),
+                     dim3(blocks), dim3(BLOCK), 0, stream, keys, unique_out, values, agg_out, op,
+                     workers, (const unsigned long long *)offsets,
+                     (const unsigned long long *)positions, (const unsigned long long *)count,
+                     num_runs_out);
+  return hipPeekAtLastError();
+}
+
 /* ---- histogram ---------------------------------------------------------------- */
 
 /* The bin of a sample in [lower, upper) split into `bins` equal bins, or -1. */
@@ -589,6 +694,17 @@ struct DeviceReduce {
                                num_items < 0 ? 0 : (size_t)num_items, hipcub::Max(),
                                detail::lowest_of<Acc>(), false, detail::as_value<Acc>(), stream);
   }
+  template <typename KeysIn, typename UniqueOut, typename ValuesIn, typename AggregatesOut,
+            typename NumRunsOut, typename Op>
+  static hipError_t ReduceByKey(void *d_temp_storage, size_t &temp_storage_bytes,
+                                KeysIn d_keys_in, UniqueOut d_unique_out, ValuesIn d_values_in,
+                                AggregatesOut d_aggregates_out, NumRunsOut d_num_runs_out,
+                                Op reduction_op, int num_items, hipStream_t stream = 0,
+                                bool debug_synchronous = false) {
+    return detail::runs<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out,
+                               d_values_in, d_aggregates_out, reduction_op, d_num_runs_out,
+                        num_items < 0 ? 0 : (size_t)num_items, stream);
+  }
   /* The first smallest item and its index; with no items, {1, max}. */
   template <typename In, typename Out>
   static hipError_t ArgMin(void *d_temp_storage, size_t &temp_storage_bytes, In d_in, Out d_out,
@@ -607,6 +723,21 @@ struct DeviceReduce {
     return detail::reduce<Acc>(
         d_temp_storage, temp_storage_bytes, d_in, d_out, num_items < 0 ? 0 : (size_t)num_items,
         hipcub::ArgMax(), Acc(1, detail::lowest_of<T>()), false, detail::as_pair<Acc>(), stream);
+  }
+};
+
+/* Runs of equal keys (hipcub::Equality): Encode gives each run's key and
+ * length, DeviceReduce::ReduceByKey each run's key and the reduction of its
+ * values (in order). */
+struct DeviceRunLengthEncode {
+  template <typename In, typename UniqueOut, typename LengthsOut, typename NumRunsOut>
+  static hipError_t Encode(void *d_temp_storage, size_t &temp_storage_bytes, In d_in,
+                           UniqueOut d_unique_out, LengthsOut d_counts_out,
+                           NumRunsOut d_num_runs_out, int num_items, hipStream_t stream = 0,
+                           bool debug_synchronous = false) {
+    return detail::runs<true>(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_in,
+                              d_counts_out, hipcub::Sum(), d_num_runs_out,
+                        num_items < 0 ? 0 : (size_t)num_items, stream);
   }
 };
 

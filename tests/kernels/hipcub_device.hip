@@ -6,7 +6,8 @@
 // DeviceRadixSort (keys and pairs, descending, bit ranges, DoubleBuffer) vs
 // std::stable_sort; DeviceSelect (If, Flagged, Unique) vs std::copy_if and
 // std::unique; DeviceHistogram::HistogramEven vs a loop; DeviceSegmentedReduce
-// with empty segments. Sizes from 0 to a million, so several workers and
+// with empty segments; DeviceRunLengthEncode::Encode and
+// DeviceReduce::ReduceByKey vs runs found on the host. Sizes from 0 to a million, so several workers and
 // blocks take part. And CUB's temporary-storage protocol: the first call
 // (NULL storage) only sets the size, a smaller size is hipErrorInvalidValue.
 #include <hipcub/hipcub.hpp>
@@ -327,6 +328,41 @@ static void histogram(size_t n, std::mt19937 &rng) {
         "one level accepted");
 }
 
+// Runs of equal keys: DeviceRunLengthEncode::Encode and
+// DeviceReduce::ReduceByKey against runs found on the host.
+static void runs(size_t n, std::mt19937 &rng) {
+  std::vector<int> k(n), v(n);
+  for (size_t i = 0; i < n; i++) {
+    k[i] = i && rng() % 4 ? k[i - 1] : (int)(rng() % 5); // runs, some of equal neighbours
+    v[i] = (int)(rng() % 100) - 50;
+  }
+  std::vector<int> uk, len, agg;
+  for (size_t i = 0; i < n; i++) {
+    if (i == 0 || k[i] != k[i - 1]) {
+      uk.push_back(k[i]);
+      len.push_back(0);
+      agg.push_back(0);
+    }
+    len.back()++;
+    agg.back() = std::max(len.back() == 1 ? v[i] : agg.back(), v[i]);
+  }
+  dbuf<int> dk(k), dv(v), uo(n), lo(n), num(1);
+  int N = (int)n;
+  two_calls("RunLengthEncode::Encode", [&](void *t, size_t &b) {
+    return hipcub::DeviceRunLengthEncode::Encode(t, b, dk.p, uo.p, lo.p, num.p, N);
+  });
+  int m = num.get()[0];
+  CHECK(m == (int)uk.size() && uo.get(m) == uk && lo.get(m) == len,
+        "Encode of %zu: %d runs, want %zu", n, m, uk.size());
+  two_calls("ReduceByKey", [&](void *t, size_t &b) {
+    return hipcub::DeviceReduce::ReduceByKey(t, b, dk.p, uo.p, dv.p, lo.p, num.p, hipcub::Max(),
+                                             N);
+  });
+  m = num.get()[0];
+  CHECK(m == (int)uk.size() && uo.get(m) == uk && lo.get(m) == agg,
+        "ReduceByKey(Max) of %zu: %d runs, want %zu", n, m, uk.size());
+}
+
 static void segmented(std::mt19937 &rng) {
   const int segs = 100;
   std::vector<int> begin(segs), end(segs);
@@ -397,6 +433,7 @@ int main() {
     sort_pairs(n, rng);
     select(n, rng);
     histogram(n, rng);
+    runs(n, rng);
   }
   segmented(rng);
   if (failures) {
