@@ -507,9 +507,9 @@ __global__ void heads_scatter(KeyIt keys, size_t n, size_t seg, size_t workers,
 template <bool LENGTHS, typename KeyIt, typename UniqueOut, typename ValIt, typename AggOut,
           typename Op, typename NumOut>
 __global__ void runs_finish(KeyIt keys, UniqueOut unique_out, ValIt values, AggOut agg_out, Op op,
-                            size_t workers,
-                            const unsigned long long *offsets, const unsigned long long *positions,
-                            const unsigned long long *runs, NumOut num_runs_out) {
+                            size_t workers, const unsigned long long *offsets,
+                            const unsigned long long *positions, const unsigned long long *runs,
+                            NumOut num_runs_out) {
   size_t w = (size_t)blockIdx.x * BLOCK + threadIdx.x;
   if (w >= workers)
     return;
@@ -534,9 +534,8 @@ template <typename NumOut> __global__ void runs_none(NumOut num_runs_out) { *num
 
 template <bool LENGTHS, typename KeyIt, typename UniqueOut, typename ValIt, typename AggOut,
           typename Op, typename NumOut>
-inline hipError_t runs(void *d_temp, size_t &bytes, KeyIt keys, UniqueOut unique_out,
-                       ValIt values, AggOut agg_out, Op op, NumOut num_runs_out,
-                       size_t n, hipStream_t stream) {
+inline hipError_t runs(void *d_temp, size_t &bytes, KeyIt keys, UniqueOut unique_out, ValIt values,
+                       AggOut agg_out, Op op, NumOut num_runs_out, size_t n, hipStream_t stream) {
   size_t workers = workers_for(n, 2048);
   size_t seg = n == 0 ? 1 : div_up(n, workers);
   workers = n == 0 ? 1 : div_up(n, seg);
@@ -559,9 +558,9 @@ inline hipError_t runs(void *d_temp, size_t &bytes, KeyIt keys, UniqueOut unique
                      keys, n, seg, workers, offsets, eq);
   hipLaunchKernelGGL((scan_inplace<unsigned long long, hipcub::Sum>), dim3(1), dim3(BLOCK), 0,
                      stream, offsets, workers, hipcub::Sum(), true, 0ull);
-  hipLaunchKernelGGL((heads_scatter<KeyIt, hipcub::Equality>), dim3(blocks), dim3(BLOCK), 0,
-                     stream, keys, n, seg, workers, (const unsigned long long *)offsets, eq,
-                     positions, count);
+  hipLaunchKernelGGL((heads_scatter<KeyIt, hipcub::Equality>), dim3(blocks), dim3(BLOCK), 0, stream,
+                     keys, n, seg, workers, (const unsigned long long *)offsets, eq, positions,
+                     count);
   hipLaunchKernelGGL((runs_finish<LENGTHS, KeyIt, UniqueOut, ValIt, AggOut, Op, NumOut>),
                      dim3(blocks), dim3(BLOCK), 0, stream, keys, unique_out, values, agg_out, op,
                      workers, (const unsigned long long *)offsets,
@@ -696,14 +695,14 @@ struct DeviceReduce {
   }
   template <typename KeysIn, typename UniqueOut, typename ValuesIn, typename AggregatesOut,
             typename NumRunsOut, typename Op>
-  static hipError_t ReduceByKey(void *d_temp_storage, size_t &temp_storage_bytes,
-                                KeysIn d_keys_in, UniqueOut d_unique_out, ValuesIn d_values_in,
+  static hipError_t ReduceByKey(void *d_temp_storage, size_t &temp_storage_bytes, KeysIn d_keys_in,
+                                UniqueOut d_unique_out, ValuesIn d_values_in,
                                 AggregatesOut d_aggregates_out, NumRunsOut d_num_runs_out,
                                 Op reduction_op, int num_items, hipStream_t stream = 0,
                                 bool debug_synchronous = false) {
     return detail::runs<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out,
                                d_values_in, d_aggregates_out, reduction_op, d_num_runs_out,
-                        num_items < 0 ? 0 : (size_t)num_items, stream);
+                               num_items < 0 ? 0 : (size_t)num_items, stream);
   }
   /* The first smallest item and its index; with no items, {1, max}. */
   template <typename In, typename Out>
@@ -737,7 +736,7 @@ struct DeviceRunLengthEncode {
                            bool debug_synchronous = false) {
     return detail::runs<true>(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_in,
                               d_counts_out, hipcub::Sum(), d_num_runs_out,
-                        num_items < 0 ? 0 : (size_t)num_items, stream);
+                              num_items < 0 ? 0 : (size_t)num_items, stream);
   }
 };
 

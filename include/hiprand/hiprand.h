@@ -70,6 +70,18 @@ typedef enum hiprandOrdering {
   HIPRAND_ORDERING_QUASI_DEFAULT = 201
 } hiprandOrdering_t;
 
+typedef enum hiprandDirectionVectorSet {
+  HIPRAND_DIRECTION_VECTORS_32_JOEKUO6 = 101,
+  HIPRAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6 = 102, /* not implemented */
+  HIPRAND_DIRECTION_VECTORS_64_JOEKUO6 = 103,           /* not implemented */
+  HIPRAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6 = 104  /* not implemented */
+} hiprandDirectionVectorSet_t;
+
+#ifndef HIPRAND_DIRECTION_VECTORS32_DEFINED_
+#define HIPRAND_DIRECTION_VECTORS32_DEFINED_
+typedef unsigned int hiprandDirectionVectors32_t[32];
+#endif
+
 /* A generator whose kernels run on the current device, writing device memory. */
 HIPRAND_API hiprandStatus_t hiprandCreateGenerator(hiprandGenerator_t *generator,
                                                    hiprandRngType_t rng_type);
@@ -113,6 +125,15 @@ HIPRAND_API hiprandStatus_t hiprandSetGeneratorOrdering(hiprandGenerator_t gener
 HIPRAND_API hiprandStatus_t hiprandSetQuasiRandomGeneratorDimensions(hiprandGenerator_t generator,
                                                                      unsigned int dimensions);
 HIPRAND_API hiprandStatus_t hiprandGetVersion(int *version);
+/* 64-bit integers come from 64-bit quasi generators only, which are not
+ * implemented: HIPRAND_STATUS_TYPE_ERROR. */
+HIPRAND_API hiprandStatus_t hiprandGenerateLongLong(hiprandGenerator_t generator,
+                                                    unsigned long long *output_data, size_t n);
+/* Joe and Kuo's direction vectors of the 1024 dimensions the host API's
+ * Sobol32 uses, in host memory (for hiprand_init of hiprandStateSobol32_t:
+ * copy the ones needed to the device). */
+HIPRAND_API hiprandStatus_t hiprandGetDirectionVectors32(hiprandDirectionVectors32_t **vectors,
+                                                         hiprandDirectionVectorSet_t set);
 
 #ifdef __cplusplus
 }

@@ -584,7 +584,10 @@ HIPRAND_QUALIFIERS double hiprand_log_normal_double(hiprandStateMRG32k3a_t *stat
 
 /* ---- Sobol32 -------------------------------------------------------------- */
 
+#ifndef HIPRAND_DIRECTION_VECTORS32_DEFINED_
+#define HIPRAND_DIRECTION_VECTORS32_DEFINED_
 typedef unsigned int hiprandDirectionVectors32_t[32];
+#endif
 
 typedef struct hiprandStateSobol32 {
   unsigned int i; /* the index of the next point */

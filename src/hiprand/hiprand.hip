@@ -702,6 +702,32 @@ hiprandStatus_t hiprandSetQuasiRandomGeneratorDimensions(hiprandGenerator_t gene
   return HIPRAND_STATUS_SUCCESS;
 }
 
+hiprandStatus_t hiprandGenerateLongLong(hiprandGenerator_t generator,
+                                        unsigned long long *output_data, size_t n) {
+  if (!generator)
+    return HIPRAND_STATUS_NOT_INITIALIZED;
+  return HIPRAND_STATUS_TYPE_ERROR;
+}
+
+hiprandStatus_t hiprandGetDirectionVectors32(hiprandDirectionVectors32_t **vectors,
+                                             hiprandDirectionVectorSet_t set) {
+  if (!vectors)
+    return HIPRAND_STATUS_OUT_OF_RANGE;
+  if (set != HIPRAND_DIRECTION_VECTORS_32_JOEKUO6)
+    return set == HIPRAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6 ? HIPRAND_STATUS_NOT_IMPLEMENTED
+                                                                 : HIPRAND_STATUS_OUT_OF_RANGE;
+  /* Computed once (a function-local static: thread-safe), kept for the
+   * program's life as cuRAND's are. */
+  static hiprandDirectionVectors32_t *table = [] {
+    static hiprandDirectionVectors32_t t[AH_SOBOL_DIMS];
+    for (unsigned d = 0; d < AH_SOBOL_DIMS; d++)
+      sobol_vectors(d, t[d]);
+    return t;
+  }();
+  *vectors = table;
+  return HIPRAND_STATUS_SUCCESS;
+}
+
 hiprandStatus_t hiprandGetVersion(int *version) {
   if (!version)
     return HIPRAND_STATUS_OUT_OF_RANGE;

@@ -7,9 +7,9 @@
 // std::stable_sort; DeviceSelect (If, Flagged, Unique) vs std::copy_if and
 // std::unique; DeviceHistogram::HistogramEven vs a loop; DeviceSegmentedReduce
 // with empty segments; DeviceRunLengthEncode::Encode and
-// DeviceReduce::ReduceByKey vs runs found on the host. Sizes from 0 to a million, so several workers and
-// blocks take part. And CUB's temporary-storage protocol: the first call
-// (NULL storage) only sets the size, a smaller size is hipErrorInvalidValue.
+// DeviceReduce::ReduceByKey vs runs found on the host. Sizes from 0 to a million, so several
+// workers and blocks take part. And CUB's temporary-storage protocol: the first call (NULL storage)
+// only sets the size, a smaller size is hipErrorInvalidValue.
 #include <hipcub/hipcub.hpp>
 
 #include <algorithm>
@@ -355,8 +355,7 @@ static void runs(size_t n, std::mt19937 &rng) {
   CHECK(m == (int)uk.size() && uo.get(m) == uk && lo.get(m) == len,
         "Encode of %zu: %d runs, want %zu", n, m, uk.size());
   two_calls("ReduceByKey", [&](void *t, size_t &b) {
-    return hipcub::DeviceReduce::ReduceByKey(t, b, dk.p, uo.p, dv.p, lo.p, num.p, hipcub::Max(),
-                                             N);
+    return hipcub::DeviceReduce::ReduceByKey(t, b, dk.p, uo.p, dv.p, lo.p, num.p, hipcub::Max(), N);
   });
   m = num.get()[0];
   CHECK(m == (int)uk.size() && uo.get(m) == uk && lo.get(m) == agg,

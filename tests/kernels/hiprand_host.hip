@@ -214,6 +214,47 @@ static void sobol(bool host) {
   RANDCHECK(hiprandDestroyGenerator(g));
 }
 
+// The device API's Sobol32 state with hiprandGetDirectionVectors32's vectors
+// gives the host API's points (dimension 3, from point 5).
+__global__ void sobol_points(const unsigned int *vectors, unsigned int *out, int n) {
+  hiprandStateSobol32_t s;
+  hiprand_init(vectors, 5, &s);
+  for (int i = 0; i < n; i++)
+    out[i] = hiprand(&s);
+}
+
+static void sobol_device_api() {
+  hiprandDirectionVectors32_t *v = nullptr;
+  RANDCHECK(hiprandGetDirectionVectors32(&v, HIPRAND_DIRECTION_VECTORS_32_JOEKUO6));
+  CHECK(v[0][0] == 0x80000000u && v[0][1] == 0x40000000u, "dimension 1's vectors");
+  unsigned int *dv, *dout;
+  CHECK(hipMalloc(&dv, 32 * sizeof(unsigned int)) == hipSuccess, "hipMalloc");
+  CHECK(hipMalloc(&dout, 64 * sizeof(unsigned int)) == hipSuccess, "hipMalloc");
+  CHECK(hipMemcpy(dv, v[2], 32 * sizeof(unsigned int), hipMemcpyHostToDevice) == hipSuccess,
+        "hipMemcpy");
+  sobol_points<<<1, 1>>>(dv, dout, 64);
+  std::vector<unsigned int> got(64);
+  CHECK(hipMemcpy(got.data(), dout, 64 * sizeof(unsigned int), hipMemcpyDeviceToHost) == hipSuccess,
+        "hipMemcpy");
+  hiprandGenerator_t g = make(true, HIPRAND_RNG_QUASI_SOBOL32);
+  RANDCHECK(hiprandSetQuasiRandomGeneratorDimensions(g, 3));
+  RANDCHECK(hiprandSetGeneratorOffset(g, 5));
+  std::vector<unsigned int> want(3 * 64);
+  RANDCHECK(hiprandGenerate(g, want.data(), want.size()));
+  RANDCHECK(hiprandDestroyGenerator(g));
+  CHECK(std::equal(got.begin(), got.end(), want.begin() + 2 * 64),
+        "device API Sobol32 points differ from the host API's");
+  CHECK(hiprandGetDirectionVectors32(&v, HIPRAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6) ==
+            HIPRAND_STATUS_NOT_IMPLEMENTED,
+        "scrambled vectors");
+  unsigned long long ll;
+  g = make(false, HIPRAND_RNG_PSEUDO_PHILOX4_32_10);
+  CHECK(hiprandGenerateLongLong(g, &ll, 1) == HIPRAND_STATUS_TYPE_ERROR, "64-bit from Philox");
+  RANDCHECK(hiprandDestroyGenerator(g));
+  (void)hipFree(dv);
+  (void)hipFree(dout);
+}
+
 static void moments(bool host, hiprandRngType_t type) {
   hiprandGenerator_t g = make(host, type);
   const size_t n = 1 << 16;
@@ -348,6 +389,7 @@ int main() {
   }
   errors();
   on_stream();
+  sobol_device_api();
   if (failures) {
     std::printf("%d failures\n", failures);
     return 1;
