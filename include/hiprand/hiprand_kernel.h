@@ -40,6 +40,14 @@
 
 #define HIPRAND_QUALIFIERS __forceinline__ __host__ __device__
 
+/* Keeps nvcc from unrolling the long loops of the jumps (MRG32k3a's 76 and
+ * 127 squarings): fully unrolled, they take ptxas many minutes. */
+#if defined(__CUDACC__)
+#define HIPRAND_NO_UNROLL _Pragma("unroll 1")
+#else
+#define HIPRAND_NO_UNROLL
+#endif
+
 /* ---- Philox4x32-10 ------------------------------------------------------- */
 
 typedef struct hiprandStatePhilox4_32_10 {
@@ -432,6 +440,20 @@ HIPRAND_QUALIFIERS void mat3_mul(const unsigned int a[3][3], const unsigned int 
       r[i][j] = t[i][j];
 }
 
+/* s = p s modulo m. */
+HIPRAND_QUALIFIERS void mat3_vec(const unsigned int p[3][3], unsigned int s[3], unsigned int m) {
+  unsigned int t[3];
+  for (int i = 0; i < 3; i++) {
+    unsigned long long acc = 0;
+    for (int k = 0; k < 3; k++)
+      acc = (acc + mulmod(p[i][k], s[k], m)) % m;
+    t[i] = (unsigned int)acc;
+  }
+  s[0] = t[0];
+  s[1] = t[1];
+  s[2] = t[2];
+}
+
 /* s = A^(n * 2^shift) s for the component's step matrix A (modulo m). */
 HIPRAND_QUALIFIERS void mrg_jump(unsigned int s[3], int second, unsigned long long n, int shift) {
   unsigned int m = second ? HIPRAND_MRG32K3A_M2 : HIPRAND_MRG32K3A_M1;
@@ -443,21 +465,13 @@ HIPRAND_QUALIFIERS void mrg_jump(unsigned int s[3], int second, unsigned long lo
     p[2][0] = HIPRAND_MRG32K3A_M1 - 810728u;
     p[2][1] = 1403580u;
   }
+  HIPRAND_NO_UNROLL
   for (int i = 0; i < shift; i++)
     mat3_mul(p, p, p, m);
+  HIPRAND_NO_UNROLL
   for (; n != 0; n >>= 1) {
-    if (n & 1) {
-      unsigned int t[3];
-      for (int i = 0; i < 3; i++) {
-        unsigned long long acc = 0;
-        for (int k = 0; k < 3; k++)
-          acc = (acc + mulmod(p[i][k], s[k], m)) % m;
-        t[i] = (unsigned int)acc;
-      }
-      s[0] = t[0];
-      s[1] = t[1];
-      s[2] = t[2];
-    }
+    if (n & 1)
+      mat3_vec(p, s, m);
     if (n > 1)
       mat3_mul(p, p, p, m);
   }

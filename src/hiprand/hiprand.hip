@@ -11,9 +11,10 @@
  * - Philox4x32-10: stateless; output value i is value offset + i of the single
  *   Philox stream of the seed (subsequence 0), as cuRAND and rocRAND define it.
  *   Each call continues the stream (rounded up to whole counters of 4).
- * - XORWOW, MRG32k3a: STREAMS states, stream t = subsequence t at the offset;
- *   value i of a call comes from stream i % STREAMS (pairs for Box-Muller
- *   normals); the states persist across calls.
+ * - XORWOW, MRG32k3a: STREAMS (131072) states, stream t = subsequence t at
+ *   the offset; value i of a call comes from stream i % STREAMS, its value
+ *   i / STREAMS: rocRAND's documented (legacy = default) ordering. Pairs for
+ *   Box-Muller normals; the states persist across calls.
  * - Sobol32: dimension-major, n / dimensions points of dimension 1, then of
  *   dimension 2..., Joe and Kuo's direction numbers, Gray-code order from
  *   point offset; each call continues. */
@@ -29,7 +30,8 @@
 
 namespace {
 
-constexpr unsigned STREAMS = 4096;    /* XORWOW and MRG32k3a states */
+constexpr unsigned STREAMS = 131072;  /* XORWOW and MRG32k3a states (rocRAND's count) */
+constexpr unsigned CHUNK = 128;       /* states one thread sets up */
 constexpr unsigned BLOCK = 256;       /* threads per block of every kernel */
 constexpr unsigned SOBOL_CHUNK = 256; /* points per work item */
 
@@ -69,10 +71,39 @@ namespace {
 
 /* ---- per-thread work, the same on the host and in kernels ---------------- */
 
-template <typename State>
-__host__ __device__ void init_stream(State *states, unsigned t, unsigned long long seed,
-                                     unsigned long long offset) {
-  hiprand_init(seed, t, offset, &states[t]);
+/* States t*CHUNK .. t*CHUNK + CHUNK - 1: the first by hiprand_init, each next
+ * one subsequence further (one jump each, not a full set-up). */
+__host__ __device__ inline void init_chunk(hiprandStateXORWOW_t *states, unsigned t,
+                                           unsigned long long seed, unsigned long long offset) {
+  hiprandStateXORWOW_t s;
+  hiprand_init(seed, (unsigned long long)t * CHUNK, offset, &s);
+  states[t * CHUNK] = s;
+  HIPRAND_NO_UNROLL
+  for (unsigned k = 1; k < CHUNK; k++) {
+    skipahead_sequence(1ull, &s);
+    states[t * CHUNK + k] = s;
+  }
+}
+
+__host__ __device__ inline void init_chunk(hiprandStateMRG32k3a_t *states, unsigned t,
+                                           unsigned long long seed, unsigned long long offset) {
+  hiprandStateMRG32k3a_t s;
+  hiprand_init(seed, (unsigned long long)t * CHUNK, offset, &s);
+  states[t * CHUNK] = s;
+  /* A^(2^76) of each component, once. */
+  unsigned int p1[3][3] = {{0, 1, 0}, {0, 0, 1}, {HIPRAND_MRG32K3A_M1 - 810728u, 1403580u, 0}};
+  unsigned int p2[3][3] = {{0, 1, 0}, {0, 0, 1}, {HIPRAND_MRG32K3A_M2 - 1370589u, 0, 527612u}};
+  HIPRAND_NO_UNROLL
+  for (int i = 0; i < 76; i++) {
+    hiprand_detail::mat3_mul(p1, p1, p1, HIPRAND_MRG32K3A_M1);
+    hiprand_detail::mat3_mul(p2, p2, p2, HIPRAND_MRG32K3A_M2);
+  }
+  HIPRAND_NO_UNROLL
+  for (unsigned k = 1; k < CHUNK; k++) {
+    hiprand_detail::mat3_vec(p1, s.s1, HIPRAND_MRG32K3A_M1);
+    hiprand_detail::mat3_vec(p2, s.s2, HIPRAND_MRG32K3A_M2);
+    states[t * CHUNK + k] = s;
+  }
 }
 
 __host__ __device__ inline void put(const request &r, size_t i, double v) {
@@ -282,8 +313,8 @@ __host__ __device__ void sobol_item(const unsigned int *vectors, unsigned long l
 template <typename State>
 __global__ void init_kernel(State *states, unsigned long long seed, unsigned long long offset) {
   unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t < STREAMS)
-    init_stream(states, t, seed, offset);
+  if (t < STREAMS / CHUNK)
+    init_chunk(states, t, seed, offset);
 }
 
 template <typename State> __global__ void stream_kernel(State *states, request r) {
@@ -389,20 +420,20 @@ hiprandStatus_t prepare(hiprandGenerator_st *g) {
   switch (g->type) {
   case HIPRAND_RNG_PSEUDO_XORWOW:
     if (g->host) {
-      for (unsigned t = 0; t < STREAMS; t++)
-        init_stream(static_cast<hiprandStateXORWOW_t *>(g->states), t, g->seed, g->offset);
+      for (unsigned t = 0; t < STREAMS / CHUNK; t++)
+        init_chunk(static_cast<hiprandStateXORWOW_t *>(g->states), t, g->seed, g->offset);
     } else {
-      init_kernel<<<STREAMS / BLOCK, BLOCK, 0, g->stream>>>(
+      init_kernel<<<(STREAMS / CHUNK + BLOCK - 1) / BLOCK, BLOCK, 0, g->stream>>>(
           static_cast<hiprandStateXORWOW_t *>(g->states), g->seed, g->offset);
       e = hipGetLastError();
     }
     break;
   case HIPRAND_RNG_PSEUDO_MRG32K3A:
     if (g->host) {
-      for (unsigned t = 0; t < STREAMS; t++)
-        init_stream(static_cast<hiprandStateMRG32k3a_t *>(g->states), t, g->seed, g->offset);
+      for (unsigned t = 0; t < STREAMS / CHUNK; t++)
+        init_chunk(static_cast<hiprandStateMRG32k3a_t *>(g->states), t, g->seed, g->offset);
     } else {
-      init_kernel<<<STREAMS / BLOCK, BLOCK, 0, g->stream>>>(
+      init_kernel<<<(STREAMS / CHUNK + BLOCK - 1) / BLOCK, BLOCK, 0, g->stream>>>(
           static_cast<hiprandStateMRG32k3a_t *>(g->states), g->seed, g->offset);
       e = hipGetLastError();
     }

@@ -6,8 +6,10 @@
 //   key 0; other seeds and offsets: the single Philox stream, drawn on the
 //   host through the device API; two calls continue the stream.
 // - XORWOW: the seed 0xf7dcefddaad26b49 leaves Marsaglia's initial state
-//   (cuRAND's seeding), so value k * 4096 (stream 0's value k) is step k + 1
-//   of his recurrence, written here.
+//   (cuRAND's seeding), so value k * 131072 (stream 0's value k) is step
+//   k + 1 of his recurrence, written here; value n is value n / 131072 of
+//   subsequence n % 131072 (rocRAND's documented ordering), checked for
+//   streams at the edges of the set-up chunks, for XORWOW and MRG32k3a.
 // - MRG32k3a, seed 0 (L'Ecuyer's seeds, 12345 x 6): the first combined
 //   outputs of L'Ecuyer's recurrence are 545508589 and 1368065410 (his
 //   0.12701112204657714 and 0.3185275653967945 with 1 / (m1 + 1)); the
@@ -75,6 +77,26 @@ template <typename T> struct buffer {
   }
 };
 
+// XORWOW's and MRG32k3a's states (rocRAND's ordering).
+constexpr size_t kStreams = 131072;
+
+// Value n of a fresh generator's output is value n / kStreams of
+// subsequence n % kStreams: streams at the edges of libhiprand's set-up
+// chunks (128 states per thread) and the last one.
+template <typename State>
+static void check_order(const std::vector<unsigned int> &v, unsigned long long seed,
+                        const char *what) {
+  for (size_t t : {(size_t)1, (size_t)127, (size_t)128, (size_t)129, (size_t)77777, kStreams - 1}) {
+    State s;
+    hiprand_init(seed, t, 0, &s);
+    for (size_t k = 0; k < v.size() / kStreams; k++) {
+      unsigned int want = hiprand(&s);
+      CHECK(v[k * kStreams + t] == want, "%s value %zu: %08x, subsequence %zu's value %zu is %08x",
+            what, k * kStreams + t, v[k * kStreams + t], t, k, want);
+    }
+  }
+}
+
 static hiprandGenerator_t make(bool host, hiprandRngType_t type) {
   hiprandGenerator_t g = nullptr;
   RANDCHECK(host ? hiprandCreateGeneratorHost(&g, type) : hiprandCreateGenerator(&g, type));
@@ -132,7 +154,7 @@ static void philox(bool host) {
 static void xorwow(bool host) {
   hiprandGenerator_t g = make(host, HIPRAND_RNG_PSEUDO_DEFAULT);
   RANDCHECK(hiprandSetPseudoRandomGeneratorSeed(g, 0xf7dcefddaad26b49ull));
-  const size_t n = 4096 * 3;
+  const size_t n = kStreams * 3;
   buffer<unsigned int> b(host, n);
   RANDCHECK(hiprandGenerate(g, b.p, n));
   std::vector<unsigned int> v = b.get();
@@ -145,24 +167,27 @@ static void xorwow(bool host) {
     w = u;
     u = (u ^ (u << 4)) ^ (t ^ (t << 1));
     d += 362437;
-    CHECK(v[k * 4096] == u + d, "xorwow value %d: %08x, Marsaglia's step %d gives %08x", k * 4096,
-          v[k * 4096], k + 1, u + d);
+    CHECK(v[k * kStreams] == u + d, "xorwow value %zu: %08x, Marsaglia's step %d gives %08x",
+          k * kStreams, v[k * kStreams], k + 1, u + d);
   }
-  // Stream 1 is subsequence 1.
-  hiprandStateXORWOW_t s;
-  hiprand_init(0xf7dcefddaad26b49ull, 1, 0, &s);
-  CHECK(v[1] == hiprand(&s), "xorwow value 1 is not subsequence 1's first");
-  CHECK(v[4097] == hiprand(&s), "xorwow value 4097 is not subsequence 1's second");
+  check_order<hiprandStateXORWOW_t>(v, 0xf7dcefddaad26b49ull, "xorwow");
   RANDCHECK(hiprandDestroyGenerator(g));
 }
 
 static void mrg(bool host) {
   hiprandGenerator_t g = make(host, HIPRAND_RNG_PSEUDO_MRG32K3A);
-  buffer<double> b(host, 8192);
-  RANDCHECK(hiprandGenerateUniformDouble(g, b.p, 8192));
+  buffer<double> b(host, 2 * kStreams);
+  RANDCHECK(hiprandGenerateUniformDouble(g, b.p, 2 * kStreams));
   std::vector<double> v = b.get();
   CHECK(v[0] == 545508589 * 2.3283065498378288e-10, "mrg32k3a first: %.17g", v[0]);
-  CHECK(v[4096] == 1368065410 * 2.3283065498378288e-10, "mrg32k3a second: %.17g", v[4096]);
+  CHECK(v[kStreams] == 1368065410 * 2.3283065498378288e-10, "mrg32k3a second: %.17g", v[kStreams]);
+  RANDCHECK(hiprandDestroyGenerator(g));
+
+  buffer<unsigned int> bits(host, 2 * kStreams);
+  g = make(host, HIPRAND_RNG_PSEUDO_MRG32K3A);
+  RANDCHECK(hiprandSetPseudoRandomGeneratorSeed(g, 0x1234567890ull));
+  RANDCHECK(hiprandGenerate(g, bits.p, 2 * kStreams));
+  check_order<hiprandStateMRG32k3a_t>(bits.get(), 0x1234567890ull, "mrg32k3a");
   RANDCHECK(hiprandDestroyGenerator(g));
 
   hiprandStateMRG32k3a_t a, c;
