@@ -9,7 +9,7 @@
  *
  * Layouts (docs/libraries.md):
  * - Philox4x32-10: stateless; output value i is value offset + i of the single
- *   Philox stream of the seed (subsequence 0), as cuRAND and rocRAND define it.
+ *   Philox stream of the seed (subsequence 0), rocRAND's documented ordering.
  *   Each call continues the stream (rounded up to whole counters of 4).
  * - XORWOW, MRG32k3a: STREAMS (131072) states, stream t = subsequence t at
  *   the offset; value i of a call comes from stream i % STREAMS, its value
