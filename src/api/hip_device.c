@@ -353,8 +353,6 @@ AH_EXPORT hipError_t hipDeviceSynchronize(void) {
   return hipSuccess;
 }
 
-static void peer_forget(struct ah_device *dev);
-
 /* Destroys every stream and event and frees every allocation the current
  * device has, then returns it to its initial state (flags, limits, peer
  * access, sticky errors). Work already queued finishes first. Handles of the
@@ -362,27 +360,11 @@ static void peer_forget(struct ah_device *dev);
  * hipEventDestroy. */
 AH_EXPORT hipError_t hipDeviceReset(void) {
   struct ah_device *dev;
-  hipError_t err;
 
   AH_ENTER();
   AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(current(&dev));
-  /* Other threads may be using what is freed below: wait until none is
-   * inside the runtime, and keep new calls out until the reset is done. */
-  ah_gate_close();
-  ah_capture_drop_device(dev); /* captures of its streams end, their graphs discarded */
-  (void)ah_dev_sync(dev);      /* a sticky fault is what reset clears */
-  ah_streams_destroy_all(dev);
-  ah_events_destroy_all(dev);
-  ah_mempool_reset_device(dev); /* before the map: pool blocks are the pools' to free */
-  ah_alloc_remove_device(dev, NULL);
-  peer_forget(dev);
-  pthread_mutex_lock(&dev->lock);
-  dev->flags = 0;
-  pthread_mutex_unlock(&dev->lock);
-  err = ah_dev_reset(dev);
-  ah_gate_open();
-  AH_RETURN(err);
+  AH_RETURN(ah_device_reset(dev));
 }
 
 #define AH_DEVICE_FLAGS (hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax)
@@ -518,33 +500,6 @@ AH_EXPORT hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
 
 /* ---- peer access ------------------------------------------------------------ */
 
-/* peer_on[d] has bit p set when device d enabled access to device p. Devices
- * are numbered below 64 (the core's table size). */
-#define AH_PEER_MAX 64
-static uint64_t peer_on[AH_PEER_MAX];
-static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Devices of one backend reach each other (the CPU's virtual devices share
- * one address space); a backend may say otherwise. Devices of different
- * backends never do. */
-static int can_access(struct ah_device *dev, struct ah_device *peer) {
-  if (dev == peer || dev->backend != peer->backend || dev->ordinal >= AH_PEER_MAX ||
-      peer->ordinal >= AH_PEER_MAX)
-    return 0;
-  return ah_dev_can_access_peer(dev, peer);
-}
-
-/* hipDeviceReset: dev's own grants go, and so do grants to dev. */
-static void peer_forget(struct ah_device *dev) {
-  if (dev->ordinal >= AH_PEER_MAX)
-    return;
-  pthread_mutex_lock(&peer_lock);
-  peer_on[dev->ordinal] = 0;
-  for (int i = 0; i < AH_PEER_MAX; i++)
-    peer_on[i] &= ~((uint64_t)1 << dev->ordinal);
-  pthread_mutex_unlock(&peer_lock);
-}
-
 AH_EXPORT hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) {
   struct ah_device *dev, *peer;
 
@@ -552,50 +507,27 @@ AH_EXPORT hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, in
   AH_REQUIRE(canAccessPeer != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(ah_device_arg(deviceId, &dev));
   AH_REQUIRE_OK(ah_device_arg(peerDeviceId, &peer));
-  *canAccessPeer = can_access(dev, peer);
+  *canAccessPeer = ah_peer_can_access(dev, peer);
   return hipSuccess;
 }
 
 AH_EXPORT hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
   struct ah_device *dev, *peer;
-  uint64_t bit;
-  hipError_t err = hipSuccess;
 
   AH_ENTER();
   AH_REQUIRE(flags == 0, hipErrorInvalidValue);
   AH_REQUIRE_OK(current(&dev));
   AH_REQUIRE_OK(ah_device_arg(peerDeviceId, &peer));
   AH_REQUIRE(peer != dev, hipErrorInvalidDevice);
-  AH_REQUIRE(can_access(dev, peer), hipErrorPeerAccessUnsupported);
-  bit = (uint64_t)1 << peer->ordinal;
-  pthread_mutex_lock(&peer_lock);
-  if (peer_on[dev->ordinal] & bit)
-    err = hipErrorPeerAccessAlreadyEnabled;
-  else
-    err = ah_dev_peer_enable(dev, peer, 1);
-  if (err == hipSuccess)
-    peer_on[dev->ordinal] |= bit;
-  pthread_mutex_unlock(&peer_lock);
-  AH_RETURN(err);
+  AH_REQUIRE(ah_peer_can_access(dev, peer), hipErrorPeerAccessUnsupported);
+  AH_RETURN(ah_peer_enable(dev, peer));
 }
 
 AH_EXPORT hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
   struct ah_device *dev, *peer;
-  uint64_t bit;
-  hipError_t err = hipSuccess;
 
   AH_ENTER();
   AH_REQUIRE_OK(current(&dev));
   AH_REQUIRE_OK(ah_device_arg(peerDeviceId, &peer));
-  AH_REQUIRE(peer != dev && peer->ordinal < AH_PEER_MAX, hipErrorPeerAccessNotEnabled);
-  bit = (uint64_t)1 << peer->ordinal;
-  pthread_mutex_lock(&peer_lock);
-  if (dev->ordinal >= AH_PEER_MAX || !(peer_on[dev->ordinal] & bit))
-    err = hipErrorPeerAccessNotEnabled;
-  else
-    err = ah_dev_peer_enable(dev, peer, 0);
-  if (err == hipSuccess)
-    peer_on[dev->ordinal] &= ~bit;
-  pthread_mutex_unlock(&peer_lock);
-  AH_RETURN(err);
+  AH_RETURN(ah_peer_disable(dev, peer));
 }

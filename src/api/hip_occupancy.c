@@ -11,18 +11,38 @@
 
 #define OCCUPANCY_FLAGS hipOccupancyDisableCachingOverride
 
+/* The checks that follow the kernel's (a device, a block size), then the
+ * count: for a kernel and a module's function alike. */
+static hipError_t blocks_of(const void *fn, int block_size, size_t shmem, unsigned flags,
+                            int *blocks) {
+  struct ah_device *dev = ah_current_device();
+
+  if (dev == NULL)
+    return hipErrorNoDevice;
+  if (block_size <= 0)
+    return hipErrorInvalidValue;
+  return ah_occupancy_blocks(dev, fn, block_size, shmem, flags, blocks);
+}
+
+/* The same for the block-size search (a limit of 0: the kernel's own). */
+static hipError_t block_size_of(const void *fn, size_t (*smem)(void *ctx, int threads), void *ctx,
+                                size_t shmem, int limit, unsigned flags, int *grid, int *block) {
+  struct ah_device *dev = ah_current_device();
+
+  if (dev == NULL)
+    return hipErrorNoDevice;
+  if (limit < 0)
+    return hipErrorInvalidValue;
+  return ah_occupancy_block_size(dev, fn, smem, ctx, shmem, limit, flags, grid, block);
+}
+
 AH_EXPORT hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) {
-  struct ah_device *dev;
-
   AH_ENTER();
   AH_REQUIRE(numBlocks != NULL, hipErrorInvalidValue);
   AH_REQUIRE((flags & ~OCCUPANCY_FLAGS) == 0, hipErrorInvalidValue);
   AH_REQUIRE_OK(ah_launch_is_kernel(f));
-  dev = ah_current_device();
-  AH_REQUIRE(dev != NULL, hipErrorNoDevice);
-  AH_REQUIRE(blockSize > 0, hipErrorInvalidValue);
-  AH_RETURN(ah_occupancy_blocks(dev, f, blockSize, dynSharedMemPerBlk, flags, numBlocks));
+  AH_RETURN(blocks_of(f, blockSize, dynSharedMemPerBlk, flags, numBlocks));
 }
 
 AH_EXPORT hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *f,
@@ -38,17 +58,12 @@ AH_EXPORT hipError_t __ahOccupancyMaxPotentialBlockSize(int *gridSize, int *bloc
                                                         size_t (*smem)(void *ctx, int blockSize),
                                                         void *ctx, size_t dynSharedMemPerBlk,
                                                         int blockSizeLimit, unsigned int flags) {
-  struct ah_device *dev;
-
   AH_ENTER();
   AH_REQUIRE(gridSize != NULL && blockSize != NULL, hipErrorInvalidValue);
   AH_REQUIRE((flags & ~OCCUPANCY_FLAGS) == 0, hipErrorInvalidValue);
   AH_REQUIRE_OK(ah_launch_is_kernel(f));
-  dev = ah_current_device();
-  AH_REQUIRE(dev != NULL, hipErrorNoDevice);
-  AH_REQUIRE(blockSizeLimit >= 0, hipErrorInvalidValue); /* 0: the kernel's own limit */
-  AH_RETURN(ah_occupancy_block_size(dev, f, smem, ctx, dynSharedMemPerBlk, blockSizeLimit, flags,
-                                    gridSize, blockSize));
+  AH_RETURN(block_size_of(f, smem, ctx, dynSharedMemPerBlk, blockSizeLimit, flags, gridSize,
+                          blockSize));
 }
 
 AH_EXPORT hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize,
@@ -65,16 +80,11 @@ AH_EXPORT hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
     int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) {
   const void *fn = NULL;
   const ahKernelSig *sig = NULL;
-  struct ah_device *dev;
-
   AH_ENTER();
   AH_REQUIRE(numBlocks != NULL, hipErrorInvalidValue);
   AH_REQUIRE((flags & ~OCCUPANCY_FLAGS) == 0, hipErrorInvalidValue);
   AH_REQUIRE_OK(ah_module_function(f, &fn, &sig));
-  dev = ah_current_device();
-  AH_REQUIRE(dev != NULL, hipErrorNoDevice);
-  AH_REQUIRE(blockSize > 0, hipErrorInvalidValue);
-  AH_RETURN(ah_occupancy_blocks(dev, fn, blockSize, dynSharedMemPerBlk, flags, numBlocks));
+  AH_RETURN(blocks_of(fn, blockSize, dynSharedMemPerBlk, flags, numBlocks));
 }
 
 AH_EXPORT hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
@@ -92,17 +102,12 @@ AH_EXPORT hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridS
                                                                       unsigned int flags) {
   const void *fn = NULL;
   const ahKernelSig *sig = NULL;
-  struct ah_device *dev;
-
   AH_ENTER();
   AH_REQUIRE(gridSize != NULL && blockSize != NULL, hipErrorInvalidValue);
   AH_REQUIRE((flags & ~OCCUPANCY_FLAGS) == 0, hipErrorInvalidValue);
   AH_REQUIRE_OK(ah_module_function(f, &fn, &sig));
-  dev = ah_current_device();
-  AH_REQUIRE(dev != NULL, hipErrorNoDevice);
-  AH_REQUIRE(blockSizeLimit >= 0, hipErrorInvalidValue); /* 0: the kernel's own limit */
-  AH_RETURN(ah_occupancy_block_size(dev, fn, NULL, NULL, dynSharedMemPerBlk, blockSizeLimit, flags,
-                                    gridSize, blockSize));
+  AH_RETURN(block_size_of(fn, NULL, NULL, dynSharedMemPerBlk, blockSizeLimit, flags, gridSize,
+                          blockSize));
 }
 
 AH_EXPORT hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize,

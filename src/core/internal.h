@@ -88,6 +88,16 @@ hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId);
 /* hipChooseDevice: the device meeting most of the requested (nonzero)
  * properties, ties to the lowest ordinal. */
 hipError_t ah_device_choose(int *device, const hipDeviceProp_t *prop);
+/* device_reset.c. hipDeviceReset's work on dev: every stream, event,
+ * allocation and pool block of dev destroyed or freed, flags and peer grants
+ * forgotten, the backend's reset; other threads are kept out meanwhile. */
+hipError_t ah_device_reset(struct ah_device *dev);
+/* Whether dev may reach peer's memory (hipDeviceCanAccessPeer); granting
+ * and ending that access (hipErrorPeerAccessAlreadyEnabled,
+ * hipErrorPeerAccessNotEnabled as HIP says). */
+int ah_peer_can_access(struct ah_device *dev, struct ah_device *peer);
+hipError_t ah_peer_enable(struct ah_device *dev, struct ah_device *peer);
+hipError_t ah_peer_disable(struct ah_device *dev, struct ah_device *peer);
 /* The calling host thread's current device (hipSetDevice; default 0). NULL
  * when there are no devices: entry points then return hipErrorNoDevice. */
 struct ah_device *ah_current_device(void);

@@ -60,6 +60,12 @@ hipError_t ah_event_record_on(struct ah_event *e, struct ah_device *dev, struct 
                               int capture);
 hipError_t ah_event_wait_on(struct ah_event *e, struct ah_device *dev, struct ah_queue *q,
                             int capture);
+/* memop.c. hipStreamWaitValue32/64 (write 0; op a hipStreamWaitValue*
+ * condition) and hipStreamWriteValue32/64 (write 1) on stream: the word at
+ * ptr (wide: 64 bits, aligned), in memory HIP knows, against value under
+ * mask. */
+hipError_t ah_stream_memop(hipStream_t stream, void *ptr, uint64_t value, uint64_t mask,
+                           unsigned op, int wide, int write);
 /* hipEventRecord's work: records e on stream, a stream of e's device
  * (hipErrorInvalidHandle otherwise), through the capture hooks while any
  * capture runs. */
