@@ -24,7 +24,8 @@
 #define STACK_MAX ((size_t)64 * 1024 * 1024)
 /* Reported only: device malloc and printf use the host's heap and stdout. */
 #define HEAP_DEFAULT ((size_t)8 * 1024 * 1024)
-#define PRINTF_FIFO_DEFAULT ((size_t)1024 * 1024)
+/* AMD's: 4 KiB for each of 1024 work-items (buffered printf, cpu_printf.c) */
+#define PRINTF_FIFO_DEFAULT ((size_t)4096 * 1024)
 
 static int probe(void) {
   return ah_config.cpu_devices;
@@ -398,7 +399,7 @@ static hipError_t set_limit(struct ah_device *dev, hipLimit_t limit, size_t valu
     __atomic_store_n(&cd->stack_size, round_stack(value), __ATOMIC_RELAXED); /* read by launches */
     return hipSuccess;
   case hipLimitPrintfFifoSize:
-    cd->printf_fifo = value;
+    __atomic_store_n(&cd->printf_fifo, value, __ATOMIC_RELAXED); /* read by launches */
     return hipSuccess;
   case hipLimitMallocHeapSize:
     cd->heap_size = value;
