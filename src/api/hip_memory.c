@@ -4,11 +4,13 @@
  * handed out is recorded in the allocation map (core/alloc.c), which is what
  * catches bad and double frees, answers hipPointerGetAttributes and
  * hipMemGetAddressRange, and lets the copy functions check ranges. */
+#define _GNU_SOURCE /* process_vm_readv */
 #include "../core/graph.h" /* capture refusals */
 #include "internal.h"
 #include "mem_internal.h"
 
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define HOST_MALLOC_FLAGS                                                                          \
@@ -351,6 +353,20 @@ AH_EXPORT hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
 /* Unknown pointers give hipErrorInvalidValue with the attributes zeroed
  * (type hipMemoryTypeUnregistered): HIP's documented behaviour, which is
  * CUDA's before 11.0. */
+/* Whether the process can read the byte at p (a mapped, readable page):
+ * process_vm_readv on itself reports EFAULT instead of faulting. */
+static int host_readable(const void *p) {
+  char c;
+  struct iovec local = {&c, 1}, remote = {(void *)p, 1};
+
+  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1;
+}
+
+/* Memory the runtime does not know: HIP 6's (and CUDA 11's) answer for host
+ * memory the process can read (malloc, the stack, mmap) is success with
+ * hipMemoryTypeUnregistered and device -1; an address that is not mapped
+ * (unmapped, or reserved without access) stays hipErrorInvalidValue
+ * (docs/semantics.md, "hipPointerGetAttributes of unknown memory"). */
 AH_EXPORT hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr) {
   struct ah_alloc a;
   size_t off;
@@ -358,7 +374,12 @@ AH_EXPORT hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, 
   AH_ENTER();
   AH_REQUIRE(attributes != NULL && ptr != NULL, hipErrorInvalidValue);
   memset(attributes, 0, sizeof(*attributes));
-  AH_REQUIRE(ah_alloc_find(ptr, &a), hipErrorInvalidValue);
+  if (!ah_alloc_find(ptr, &a)) {
+    AH_REQUIRE(host_readable(ptr), hipErrorInvalidValue);
+    attributes->type = hipMemoryTypeUnregistered;
+    attributes->device = -1;
+    return hipSuccess;
+  }
   off = offset_in(&a, ptr);
   switch (a.kind) {
   case AH_MEM_DEVICE:

@@ -380,6 +380,10 @@ static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t attr, in
   case hipDeviceAttributeVirtualMemoryManagementSupported: /* memfd mappings (core/vmm.c) */
     *value = 1;
     return hipSuccess;
+  case hipDeviceAttributeHdpMemFlushCntl: /* AMD writes the register's address through */
+  case hipDeviceAttributeHdpRegFlushCntl: /* the int *: there is none here, it is NULL, */
+    *value = 0;                           /* and an int of 0 overruns no caller */
+    return hipSuccess;
   case hipDeviceAttributeImageSupport: /* textures: not yet */
     *value = 0;
     return hipSuccess;
