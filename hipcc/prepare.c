@@ -65,6 +65,7 @@ struct scope {
 struct cond {
   struct ah_strv chain;
   int guard; /* an include guard (#ifndef X / #define X): not a condition to repeat */
+  size_t nscopes; /* scope depth at the #if: each branch starts from it (directive) */
 };
 
 struct kernel {
@@ -1897,10 +1898,16 @@ static void directive(struct prep *p, const struct ah_token *t) {
     p->conds = grow_array(p->conds, &p->capconds, p->nconds + 1, sizeof(*p->conds));
     memset(&p->conds[p->nconds], 0, sizeof(*p->conds));
     ah_strv_push(&p->conds[p->nconds].chain, text);
+    p->conds[p->nconds].nscopes = p->nscopes;
     p->nconds++;
   } else if (top && (strcmp(name, "elif") == 0 || strcmp(name, "else") == 0 ||
                      strcmp(name, "elifdef") == 0 || strcmp(name, "elifndef") == 0)) {
     ah_strv_push(&top->chain, text);
+    /* Only one branch is compiled: a branch that opened braces (two
+     * spellings of one function's head, `#if A f(x) { #else f(y) { #endif`)
+     * must not leave them open for the next one to open again. */
+    while (p->nscopes > top->nscopes)
+      pop_scope(p);
   } else if (top && strcmp(name, "endif") == 0) {
     ah_strv_free(&top->chain);
     p->nconds--;
@@ -2084,9 +2091,15 @@ static void scan(struct prep *p) {
     int ns = at_namespace_scope(p);
 
     if (t->kind == AH_TOK_DIRECTIVE) {
+      size_t depth = p->nscopes;
+
       directive(p, t);
       if (decl == i)
         decl = i + 1;
+      if (p->nscopes < depth && at_namespace_scope(p)) {
+        decl = i + 1; /* back at namespace scope: the #else branch starts a declaration */
+        paren = 0;
+      }
       continue;
     }
     if (is(p, t, "<<<")) {
