@@ -11,8 +11,8 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-programs=(saxpy reduction matmul transpose histogram stencil scan sort compact launch graph_launch
-  memcpy)
+programs=(saxpy reduction matmul transpose histogram stencil scan sort compact hipcub launch
+  graph_launch memcpy)
 
 die() {
   echo "bench/run.sh: $*" >&2

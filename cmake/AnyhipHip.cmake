@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# anyhip_hip_executable(<name> SOURCES <files...> [FLAGS <hipcc flags...>] [DEPENDS <headers...>])
+# anyhip_hip_executable(<name> SOURCES <files...> [FLAGS <hipcc flags...>] [DEPENDS <headers...>]
+#                       [LIBS <-lname...>])  (LIBS after the sources, where the link wants them)
 # Builds a HIP program with the hipcc of this build tree, the way a user would.
 # The NVIDIA pass (nvcc) runs only when NVIDIA is among ANYHIP_TEST_DEVICES:
 # it is slow, and useless where the programs will only run on the CPU.
@@ -20,7 +21,7 @@ else()
   set(ANYHIP_HIPCC ${CMAKE_COMMAND} -E env HIPCC_KERNEL_COMPILER=0 $<TARGET_FILE:hipcc>)
 endif()
 function(anyhip_hip_executable name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;FLAGS;DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;FLAGS;DEPENDS;LIBS" ${ARGN})
   list(PREPEND ARG_FLAGS ${ANYHIP_PROGRAM_OFFLOAD})
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name})
   set(srcs "")
@@ -31,7 +32,7 @@ function(anyhip_hip_executable name)
   file(GLOB_RECURSE hip_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/*.h
        ${PROJECT_SOURCE_DIR}/include/*.hpp)
   add_custom_command(OUTPUT ${out}
-    COMMAND ${ANYHIP_HIPCC} ${ARG_FLAGS} -o ${out} ${srcs}
+    COMMAND ${ANYHIP_HIPCC} ${ARG_FLAGS} -o ${out} ${srcs} ${ARG_LIBS}
     DEPENDS ${ANYHIP_HIPCC_DEPENDS} ${srcs} ${hip_headers} ${ARG_DEPENDS}
     COMMENT "hipcc ${name}"
     VERBATIM)

@@ -50,6 +50,12 @@ write_basic_package_version_file(${ah_pkg_dir}/hip-config-version.cmake
 install(FILES ${ah_pkg_dir}/hip-config.cmake ${ah_pkg_dir}/hip-config-version.cmake
   DESTINATION ${ah_cmake_dir})
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/cmake/hipcc-launcher.sh DESTINATION ${ah_cmake_dir})
+# find_package(hiprand) and find_package(hipcub), as with ROCm: each loads
+# the hip package, which defines hip::hiprand and hip::hipcub.
+foreach(ah_lib hiprand hipcub)
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/lib-config.cmake
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/${ah_lib} RENAME ${ah_lib}-config.cmake)
+endforeach()
 
 # pkg-config: relative to the .pc file, so the tree stays relocatable.
 file(RELATIVE_PATH ah_pc_to_prefix ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig

@@ -7,7 +7,7 @@
 // counted on the host (hiprand_kernel.h's functions are __host__ __device__;
 // a GPU may fuse multiply-adds, so points within 1e-6 of the circle may count
 // either way), and the estimate is within 5 standard errors of pi.
-// (The issue's hipRAND host API / hipCUB version is not written yet.)
+// (examples/monte_carlo_pi.hip does the same with the host API and hipCUB.)
 #include "common/example_utils.hpp"
 
 #include <hiprand/hiprand_kernel.h>

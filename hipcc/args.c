@@ -15,7 +15,7 @@
  * -lineinfo): accepted so that build systems written for ROCm work, and
  * ignored. */
 static const char *const amd_only[] = {
-    "-munsafe-fp-atomics", "-mno-unsafe-fp-atomics", "-fgpu-rdc", "-fno-gpu-rdc",
+    "-munsafe-fp-atomics", "-mno-unsafe-fp-atomics",
     "-mwavefrontsize64", "-mno-wavefrontsize64", "-mcumode", "-mno-cumode",
     "--resource-usage", "-fgpu-flush-denormals-to-zero", "-fno-gpu-flush-denormals-to-zero",
     "-fhip-new-launch-api", "-fno-hip-new-launch-api", "--hip-link", "-lamdhip64",
@@ -239,10 +239,28 @@ int ah_args_parse(int argc, char **argv, int cxx_as_hip, struct ah_opts *o) {
       o->print_help = 1;
     } else if (strcmp(a, "-print-targets") == 0 || strcmp(a, "--print-targets") == 0) {
       o->print_targets = 1;
-    } else if (strcmp(a, "--cuda-host-only") == 0) {
+    } else if (strcmp(a, "--cuda-host-only") == 0 || strcmp(a, "--offload-host-only") == 0) {
       /* clang's "host side only" (CMake adds it to its HIP compiler checks):
        * the CPU pass alone, as with --offload-arch=cpu. */
       o->host_only = 1;
+    } else if (strcmp(a, "-fgpu-rdc") == 0 || strcmp(a, "-fcuda-rdc") == 0 ||
+               strcmp(a, "-rdc=true") == 0 || strcmp(a, "--relocatable-device-code") == 0 ||
+               strcmp(a, "--relocatable-device-code=true") == 0) {
+      o->rdc = 1; /* relocatable device code: a device link joins the sources */
+    } else if (strcmp(a, "-fno-gpu-rdc") == 0 || strcmp(a, "-fno-cuda-rdc") == 0 ||
+               strcmp(a, "-rdc=false") == 0 ||
+               strcmp(a, "--relocatable-device-code=false") == 0) {
+      o->rdc = 0;
+    } else if (strcmp(a, "--emit-static-lib") == 0) {
+      o->emit_static_lib = 1;
+    } else if (strcmp(a, "--cuda-device-only") == 0 || strcmp(a, "--offload-device-only") == 0) {
+      /* The CPU device's code is the host object itself: there is no
+       * device-only output to give. */
+      ah_error("'%s' is not supported: anyhip's CPU device runs the host object's code, so "
+               "device code is not compiled apart (the NVIDIA pass's fatbin is kept with "
+               "-save-temps)",
+               a);
+      goto out;
     } else if (strcmp(a, "-c") == 0) {
       o->mode = AH_MODE_COMPILE;
     } else if (strcmp(a, "-S") == 0) {

@@ -89,6 +89,8 @@ struct ah_opts {
   int has_std;                  /* -std given for C++ */
   int cpu_only;                 /* --offload-arch named cpu and no sm_* target, or --cuda-host-only */
   int host_only;                /* --cuda-host-only */
+  int rdc;                      /* -fgpu-rdc: relocatable device code, a device link at the link */
+  int emit_static_lib;          /* --emit-static-lib: the link makes an archive (ar) */
   int want_nvidia;              /* --offload-arch named an sm_* target */
   int no_kernel_compiler;       /* --no-kernel-compiler */
   int verbose;                  /* -v */
@@ -172,6 +174,7 @@ struct ah_step {
   enum ah_target target;
   char *headers;         /* where prepared user headers go (NULL: headers left alone) */
   struct ah_strv flags;  /* the compile's -I and -iquote, to find those headers */
+  int rdc;               /* -fgpu-rdc: device functions may come from other sources */
   /* FN: returns 0 on success, or an exit status after printing an error. */
   int (*fn)(void *arg);
   void *arg;
@@ -228,15 +231,18 @@ int ah_spawn_capture(char *const argv[], char *out, size_t cap);
 /* Prints argv shell-quoted on one line. */
 void ah_print_argv(void *f, char *const argv[]);
 
-/* ---- source preparation (prepare.c) ------------------------------------ */
+/* ---- source preparation (prepare.c, prepare_*.c) ------------------------ */
 
 /* Prepares `in` for `target`, writing `out`. With `headers`, the user
  * headers `in` includes (quoted, or <> found through a -I of `flags`),
  * transitively, are prepared too: each one that changes is written to
  * headers/<its absolute path> and the #include lines that reach it point
- * there. Errors go to stderr as "file:line:col: error: ..."; returns 0 or 1. */
+ * there. Without rdc (-fgpu-rdc), a CPU preparation renames the pure
+ * __device__ functions a file declares and no file of it defines, so that a
+ * call to one defined in another source is an undefined symbol at the link,
+ * as in HIP. Errors go to stderr as "file:line:col: error: ..."; returns 0 or 1. */
 int ah_prepare_file(const char *in, const char *out, enum ah_target target, const char *headers,
-                    const struct ah_strv *flags);
+                    const struct ah_strv *flags, int rdc);
 
 /* ---- NVIDIA pass hook (nvidia_pass.c) ------------------------------------ */
 
@@ -268,6 +274,14 @@ enum ah_nvidia_result {
 /* Called once per HIP source when compiling (-c or a link), unless the
  * --offload-arch list names only CPU targets. */
 enum ah_nvidia_result ah_nvidia_pass(struct ah_nvidia_ctx *ctx);
+
+/* -fgpu-rdc at the link: `nvcc --device-link --fatbin` over the objects and
+ * archives of `link` (the link's inputs in order; -lNAME found as libNAME.a in
+ * a -L directory), and an embedding object, appended to extra_objs, that
+ * registers the linked fatbin. Called once per link, after every source. */
+enum ah_nvidia_result ah_nvidia_device_link(const struct ah_opts *o, const struct ah_toolchain *tc,
+                                            struct ah_plan *p, const struct ah_strv *link,
+                                            struct ah_strv *extra_objs);
 
 /* nvcc to use, or NULL: HIPCC_NVCC (empty or "none": no nvcc), else nvcc on
  * PATH, $CUDA_PATH/bin/nvcc, /usr/local/cuda/bin/nvcc. Returns a new string. */

@@ -35,6 +35,8 @@ static void usage(void) {
        "  -x hip|cu|c++|c|none  language of the following inputs\n"
        "  -O0..-O3 -Os -g -I -D -U -L -l -std= -shared -fPIC -fopenmp -Wl,...\n"
        "  --genco               a code object for hipModuleLoad (a shared library)\n"
+       "  -fgpu-rdc             relocatable device code (compiles and the link; device link)\n"
+       "  --emit-static-lib     make a static library (ar) instead of a program\n"
        "  -Xcompiler a,b        flags for the host compiler\n"
        "  --offload-arch=T      target, repeatable: cpu (CPU only), sm_NN (NVIDIA); gfx* ignored\n"
        "  -save-temps           keep intermediate files in the current directory\n"
@@ -165,7 +167,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     return ah_prepare_file(o.inputs[0].arg, o.output ? o.output : "-", o.prepare_target,
-                           o.prepare_headers, &o.compile_flags);
+                           o.prepare_headers, &o.compile_flags, o.rdc);
   }
   if (o.ninputs == 0) {
     struct ah_strv cmd = {0};

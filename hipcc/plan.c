@@ -126,6 +126,15 @@ static int print_file(void *arg) {
   return fflush(stdout) != 0;
 }
 
+/* Removes a file that may not exist (--emit-static-lib's old archive). */
+static int remove_file(void *arg) {
+  if (unlink(arg) != 0 && errno != ENOENT) {
+    ah_error("cannot remove '%s': %s", (const char *)arg, strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
 /* ---- building ------------------------------------------------------------ */
 
 static char *replace_ext(const char *path, const char *ext) {
@@ -181,8 +190,10 @@ static int wants_default_dwarf(const struct ah_opts *o) {
 
 /* Gives a CPU preparation step the directory for prepared headers and the
  * compile's include directories, in its printed command too. */
-static void prepare_headers(struct ah_step *st, const char *headers, const struct ah_strv *flags) {
+static void prepare_headers(struct ah_step *st, const char *headers, const struct ah_strv *flags,
+                            int rdc) {
   st->headers = ah_xstrdup(headers);
+  st->rdc = rdc;
   for (size_t i = 0; i < flags->n; i++) {
     const char *a = flags->v[i];
     int pair = strcmp(a, "-I") == 0 || strcmp(a, "-iquote") == 0;
@@ -199,6 +210,8 @@ static void prepare_headers(struct ah_step *st, const char *headers, const struc
 
     for (size_t i = 0; i < 3; i++)
       ah_strv_push(&argv, st->argv.v[i]);
+    if (rdc)
+      ah_strv_push(&argv, "-fgpu-rdc");
     ah_strv_pushf(&argv, "--ah-headers=%s", headers);
     ah_strv_append(&argv, &st->flags);
     for (size_t i = 3; i < st->argv.n; i++)
@@ -232,7 +245,7 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
   struct ah_strv cmd = {0}, host_flags = {0}, extra = {0};
   char *out = source_output(p, o, in->arg), *obj = out, *compiled = (char *)in->arg;
   char *prep = NULL, *headers = NULL;
-  int hip = in->lang == AH_LANG_HIP, rc = 1, to_stdout = 0;
+  int hip = in->lang == AH_LANG_HIP, rc = 1, to_stdout = 0, merge;
   size_t nv_lo = 0, nv_hi = 0; /* the NVIDIA pass's steps */
 
   if (hip && out == NULL) {
@@ -247,7 +260,7 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
     prep = ah_plan_temp(p, in->arg, "-hip-cpu.cpp");
     headers = ah_plan_temp(p, in->arg, "-hip-cpu.inc");
     st = ah_plan_add_prepare(p, tc, in->arg, prep, AH_TARGET_CPU);
-    prepare_headers(st, headers, &o->compile_flags);
+    prepare_headers(st, headers, &o->compile_flags, o->rdc);
     if (headers[0] != '/') {
       /* The compiler sees the prepared headers' absolute names. */
       char cwd[4096], *abs;
@@ -278,8 +291,12 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
       nv_hi = p->n;
     }
   }
-  /* With -c and NVIDIA device code, the host object is merged with it below. */
-  if (o->mode == AH_MODE_COMPILE && extra.n > 0)
+  /* With -c (or for an archive) and NVIDIA device code, the host object is
+   * merged with it below: one object per source, which an archive member must
+   * be for its device code to come with it. */
+  merge = extra.n > 0 && (o->mode == AH_MODE_COMPILE ||
+                          (o->mode == AH_MODE_LINK && o->emit_static_lib));
+  if (merge)
     obj = ah_plan_temp(p, in->arg, "-hip-cpu.o");
 
   ah_strv_append(&cmd, in->lang == AH_LANG_C ? &tc->cc
@@ -387,22 +404,23 @@ static int plan_source(struct ah_plan *p, const struct ah_opts *o, const struct 
       ah_strv_push(&st->argv, out);
     }
   }
-  if (o->mode == AH_MODE_COMPILE && extra.n > 0) {
-    struct ah_strv merge = {0};
+  if (merge) {
+    struct ah_strv r = {0};
 
-    ah_strv_append(&merge, &tc->cxx);
-    ah_strv_push(&merge, "-r");
-    ah_strv_push(&merge, "-nostdlib");
-    ah_strv_push(&merge, obj);
-    ah_strv_append(&merge, &extra);
-    ah_strv_push(&merge, "-o");
-    ah_strv_push(&merge, out);
-    ah_plan_add_run(p, &merge);
-    ah_strv_free(&merge);
+    ah_strv_append(&r, &tc->cxx);
+    ah_strv_push(&r, "-r");
+    ah_strv_push(&r, "-nostdlib");
+    ah_strv_push(&r, obj);
+    ah_strv_append(&r, &extra);
+    ah_strv_push(&r, "-o");
+    ah_strv_push(&r, out);
+    ah_plan_add_run(p, &r);
+    ah_strv_free(&r);
   }
   if (o->mode == AH_MODE_LINK) {
-    ah_strv_push(link, obj);
-    ah_strv_append(link, &extra);
+    ah_strv_push(link, merge ? out : obj);
+    if (!merge)
+      ah_strv_append(link, &extra);
   }
   rc = 0;
 out:
@@ -442,6 +460,70 @@ int ah_plan_needs_kernel_compiler(const struct ah_opts *o) {
   return o->mode == AH_MODE_LINK && has_openmp(o);
 }
 
+/* An archive named before the objects that use it would be passed over by
+ * the linker (gcc's order rule). HIP's device libraries may come first
+ * (ROCm links device code whatever the order), and on the CPU device a
+ * device function is a host symbol: when an archive comes before an
+ * object, the link's inputs become one group, searched until nothing new is
+ * found. Other links keep gcc's order exactly. */
+static void group_archives(struct ah_strv *link) {
+  int archive = 0, later = 0;
+  struct ah_strv g = {0};
+
+  for (size_t i = 0; i < link->n; i++) {
+    const char *a = link->v[i], *e = ah_path_ext(a);
+
+    if (a[0] == '-')
+      continue;
+    if (strcmp(e, ".a") == 0)
+      archive = 1;
+    else if (archive)
+      later = 1;
+  }
+  if (!later)
+    return;
+  ah_strv_push(&g, "-Wl,--start-group");
+  ah_strv_append(&g, link);
+  ah_strv_push(&g, "-Wl,--end-group");
+  ah_strv_free(link);
+  *link = g;
+}
+
+/* --emit-static-lib: the objects of the link, in order, into one archive
+ * (`ar rcs`), after removing an old one (ar would keep its other members).
+ * Archives, shared libraries and linker flags have no place in it. */
+static int plan_archive(struct ah_plan *p, const struct ah_opts *o, const struct ah_strv *link) {
+  struct ah_strv cmd = {0};
+  const char *out = o->output ? o->output : "a.out", *ar = getenv("HIPCC_AR");
+  struct ah_step *st;
+
+  for (size_t i = 0; i < link->n; i++) {
+    const char *a = link->v[i], *e = ah_path_ext(a);
+
+    if (a[0] == '-') {
+      ah_warning("'%s' is not used with --emit-static-lib (an archive is not linked)", a);
+    } else if (strcmp(e, ".a") == 0 || strcmp(e, ".so") == 0 || strstr(a, ".so.") != NULL) {
+      ah_error("--emit-static-lib cannot put the library '%s' into an archive; give its "
+               "objects, or link it with the program",
+               a);
+      return 1;
+    }
+  }
+  st = ah_plan_add_fn(p, "", remove_file, ah_xstrdup(out));
+  ah_strv_push(&st->argv, "rm");
+  ah_strv_push(&st->argv, "-f");
+  ah_strv_push(&st->argv, out);
+  ah_strv_split(&cmd, ar && *ar ? ar : "ar");
+  ah_strv_push(&cmd, "rcs");
+  ah_strv_push(&cmd, out);
+  for (size_t i = 0; i < link->n; i++)
+    if (link->v[i][0] != '-')
+      ah_strv_push(&cmd, link->v[i]);
+  ah_plan_add_run(p, &cmd);
+  ah_strv_free(&cmd);
+  return 0;
+}
+
 int ah_plan_build(struct ah_plan *p, const struct ah_opts *o, const struct ah_toolchain *tc) {
   struct ah_strv link = {0};
   int need_tmp = 0, nv_warned = 0, rc = 1;
@@ -458,6 +540,8 @@ int ah_plan_build(struct ah_plan *p, const struct ah_opts *o, const struct ah_to
                          (in->lang != AH_LANG_LINK && o->mode == AH_MODE_LINK)))
       need_tmp = 1;
   }
+  if (o->mode == AH_MODE_LINK && o->rdc && !o->cpu_only && !o->emit_static_lib)
+    need_tmp = 1; /* the device link's files */
   if (o->save_temps) {
     p->tmpdir = ah_xstrdup(".");
     p->tmpdir_is_cwd = 1;
@@ -483,8 +567,30 @@ int ah_plan_build(struct ah_plan *p, const struct ah_opts *o, const struct ah_to
     ah_note("anyhip's kernel compiler (clang 14 + plugin) not used: %s; kernels will run on "
             "the slower fiber engine (HIPCC_KERNEL_COMPILER=0 silences this)",
             tc->kc_why);
-  if (o->mode == AH_MODE_LINK) {
+  if (o->mode == AH_MODE_LINK && o->emit_static_lib) {
+    if (plan_archive(p, o, &link))
+      goto out;
+  } else if (o->mode == AH_MODE_LINK) {
     struct ah_strv cmd = {0};
+
+    if (o->rdc && !o->cpu_only) {
+      struct ah_strv dlink = {0};
+
+      switch (ah_nvidia_device_link(o, tc, p, &link, &dlink)) {
+      case AH_NVIDIA_ERROR:
+        goto out;
+      case AH_NVIDIA_UNAVAILABLE:
+        if (!nv_warned++)
+          ah_warning("the NVIDIA pass is not available: nvcc was not found or this hipcc "
+                     "was built without it; compiling for the CPU device only");
+        break;
+      default:
+        break;
+      }
+      ah_strv_append(&link, &dlink);
+      ah_strv_free(&dlink);
+    }
+    group_archives(&link);
 
     /* clang's OpenMP code calls libomp (__kmpc_*), which g++ -fopenmp does not
      * link; libomp also serves g++'s (GOMP_*) objects. */
@@ -524,7 +630,7 @@ int ah_plan_run(struct ah_plan *p, int verbose) {
       rc = ah_spawn(s->argv.v);
       break;
     case AH_STEP_PREPARE:
-      rc = ah_prepare_file(s->in, s->out, s->target, s->headers, &s->flags);
+      rc = ah_prepare_file(s->in, s->out, s->target, s->headers, &s->flags, s->rdc);
       break;
     case AH_STEP_FN:
       rc = s->fn(s->arg);

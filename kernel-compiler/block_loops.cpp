@@ -23,6 +23,7 @@
 #include "engine_buffers.h"
 #include "kernel_module.h"
 #include "split_points.h"
+#include "stride_interchange.h"
 #include "uniformity.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -170,6 +171,7 @@ public:
       n += s.inlined;
     return n;
   }
+  unsigned nreread() const { return nreread_; }
 
 private:
   bool inlineThreadDependent();
@@ -180,6 +182,7 @@ private:
   Value *shuffleResult(IRBuilder<> &ir, CallInst *ph, Value *t, Value *rbuf);
   SmallVector<unsigned, 4> crossedSplits(Instruction *inst);
   void demoteValuesAcrossSplits();
+  bool rereadPhiSlot(Instruction *i);
   void keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
                    const std::vector<BasicBlock *> &clones,
                    const std::vector<std::pair<BasicBlock *, unsigned>> &stops,
@@ -204,6 +207,7 @@ private:
   void emitDescriptor();
   void plainSharedAtomics();
   void hoistUniformBranches();
+  bool innerLoops();
   void describeBuiltins();
   void tagEngineBuffers();
   bool fail(const std::string &why) {
@@ -227,6 +231,8 @@ private:
   std::vector<std::vector<BasicBlock *>> regions_; // blocks of region r, in function order
   std::vector<DenseSet<BasicBlock *>> regionSets_;
   SmallSetVector<AllocaInst *, 16> frameVars_;
+  DenseSet<AllocaInst *> phiSlots_; // frame slots of demoted phis (rereadPhiSlot)
+  unsigned nreread_ = 0;             // loads of them that rereadPhiSlot spared a slot
   // Uniform values live across aligned barriers only: kept as SSA values,
   // one copy per block (`slot`, a local of the block function) that each
   // thread stopping at such a barrier writes and the next region reads
@@ -309,6 +315,9 @@ bool BlockBuilder::inlineThreadDependent() {
       return fail("polls the clock (clock64, s_sleep): its block's threads must interleave");
     if (!callee->isDeclaration() && td_.splits.count(callee))
       return fail("a recursive device function reaches a barrier or warp function");
+    if (callee->isDeclaration() && td_.splits.count(callee))
+      return fail("calls a device function of another source (-fgpu-rdc): its barriers and "
+                  "thread indices are not known here");
     if (!callee->isDeclaration() && td_.needs.count(callee))
       storeTls_ = true;
   }
@@ -551,12 +560,51 @@ void BlockBuilder::demoteValuesAcrossSplits() {
         }
         continue;
       }
+      if (rereadPhiSlot(i))
+        continue;
       AllocaInst *slot = isa<PHINode>(i) ? DemotePHIToStack(cast<PHINode>(i))
                                          : DemoteRegToStack(*i, false);
       if (slot != nullptr)
         frameVars_.insert(slot);
+      if (slot != nullptr && isa<PHINode>(i))
+        phiSlots_.insert(slot);
     }
   }
+}
+
+// The load a demoted phi leaves in its block (DemotePHIToStack) holds what
+// the phi's slot holds until control comes back to that block: the slot is
+// stored only at the ends of the phi's incoming blocks. When each of those
+// goes nowhere else, a use past a split point reads the slot again instead
+// of the load moving to a second frame array (a shuffle loop's `v` was
+// stored to two arrays per thread and step).
+bool BlockBuilder::rereadPhiSlot(Instruction *i) {
+  auto *ld = dyn_cast<LoadInst>(i);
+  auto *slot = ld != nullptr ? dyn_cast<AllocaInst>(ld->getPointerOperand()) : nullptr;
+  if (slot == nullptr || !phiSlots_.count(slot))
+    return false;
+  for (User *u : slot->users()) {
+    if (u == ld)
+      continue;
+    auto *st = dyn_cast<StoreInst>(u);
+    if (st == nullptr || st->getPointerOperand() != slot ||
+        st->getParent()->getTerminator()->getNumSuccessors() != 1 ||
+        st->getParent()->getTerminator()->getSuccessor(0) != ld->getParent())
+      return false;
+  }
+  SmallVector<Use *, 8> uses;
+  for (Use &u : ld->uses()) {
+    auto *user = cast<Instruction>(u.getUser());
+    if (isa<PHINode>(user))
+      return false;
+    if (user->getParent() != ld->getParent() || !ld->comesBefore(user))
+      uses.push_back(&u);
+  }
+  for (Use *u : uses)
+    u->set(new LoadInst(ld->getType(), slot, ld->getName() + ".again",
+                        cast<Instruction>(u->getUser())));
+  nreread_++;
+  return true;
 }
 
 void BlockBuilder::findRegions() {
@@ -1035,6 +1083,15 @@ void BlockBuilder::keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
 // does not do) makes one thread loop per way a uniform branch goes (a loop
 // counter's test), so that each holds straight-line code. Then a thread
 // loop testing `tid < s` is split at s (bound_split.h).
+// Whether a loop of the kernel's own sits inside the z, y, x thread loops.
+bool BlockBuilder::innerLoops() {
+  fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
+  for (Loop *l : fam_.getResult<LoopAnalysis>(*b_).getLoopsInPreorder())
+    if (l->getLoopDepth() > 3)
+      return true;
+  return false;
+}
+
 void BlockBuilder::hoistUniformBranches() {
   FunctionPassManager fpm;
   fpm.addPass(SROAPass());
@@ -1051,6 +1108,13 @@ void BlockBuilder::hoistUniformBranches() {
     if (debugEnabled())
       errs() << "anyhip kernel compiler: " << k_.getName() << ": " << n
              << " thread loops split at a uniform bound\n";
+  }
+  // And a grid-stride loop runs its steps across the threads.
+  if (unsigned n = interchangeStrideLoops(*b_, fam_.getResult<LoopAnalysis>(*b_))) {
+    fam_.invalidate(*b_, PreservedAnalyses::none());
+    if (debugEnabled())
+      errs() << "anyhip kernel compiler: " << k_.getName() << ": " << n
+             << " grid-stride loops interchanged with their thread loops\n";
   }
 }
 
@@ -1392,8 +1456,9 @@ Function *BlockBuilder::build() {
     tagEngineBuffers();
     describeBuiltins();
     // Kernels with barriers: uniform branches out of thread loops, then
-    // loops split at uniform bounds (kernel arguments too: `tid < n`).
-    if (level_ != OptimizationLevel::O0 && (!kept_.empty() || !splits_.empty()))
+    // loops split at uniform bounds (kernel arguments too: `tid < n`);
+    // kernels with a loop inside the thread loops: grid-stride loops.
+    if (level_ != OptimizationLevel::O0 && (!kept_.empty() || !splits_.empty() || innerLoops()))
       hoistUniformBranches();
     std::string err;
     raw_string_ostream os(err);
@@ -1458,7 +1523,8 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
              << (b != nullptr ? "block function, " + std::to_string(bb.nsplits()) +
                                     " split points, " + std::to_string(bb.nkept()) +
                                     " uniform values kept once per block, " +
-                                    std::to_string(bb.ninlined()) + " shuffles inline"
+                                    std::to_string(bb.ninlined()) + " shuffles inline, " +
+                                    std::to_string(bb.nreread()) + " loop values read again"
                               : "fibers: " + bb.why())
              << "\n";
   }

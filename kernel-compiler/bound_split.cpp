@@ -49,6 +49,22 @@ Value *boundFor(const Loop &l, PHINode *x, Value *lhs, Value *b, Instruction *at
   return ir.CreateBinaryIntrinsic(Intrinsic::usub_sat, b, c, nullptr, "split.bound");
 }
 
+// `y >> k` or `y / d` (k, d invariant) is 0 exactly when y <u 1 << k (or
+// d): `if (warp == 0)` with warp = tid / warpSize is `tid < warpSize`.
+// Returns that limit, built at `at`, and y in `y`; null for other shapes.
+Value *quotientLimit(const Loop &l, Value *q, Value *&y, Instruction *at) {
+  Value *v, *k;
+  if (match(q, m_LShr(m_Value(v), m_Value(k))) && invariant(l, k)) {
+    y = v;
+    return IRBuilder<>(at).CreateShl(ConstantInt::get(q->getType(), 1), k, "split.limit");
+  }
+  if (match(q, m_UDiv(m_Value(v), m_Value(k))) && invariant(l, k)) {
+    y = v;
+    return k;
+  }
+  return nullptr;
+}
+
 bool findCandidate(Loop &l, Candidate &c) {
   BasicBlock *h = l.getHeader(), *pre = l.getLoopPreheader();
   if (pre == nullptr || l.getLoopLatch() == nullptr || !l.getSubLoops().empty())
@@ -95,8 +111,15 @@ bool findCandidate(Loop &l, Candidate &c) {
       std::swap(lhs, rhs);
       p = ICmpInst::getSwappedPredicate(p);
     }
-    if (!invariant(l, rhs) || (p != ICmpInst::ICMP_ULT && p != ICmpInst::ICMP_UGE) ||
-        lhs->getType() != x->getType())
+    if (!invariant(l, rhs))
+      continue;
+    Value *limit = nullptr;
+    if ((p == ICmpInst::ICMP_EQ || p == ICmpInst::ICMP_NE) && match(rhs, m_Zero()) &&
+        (limit = quotientLimit(l, lhs, lhs, pre->getTerminator())) != nullptr) {
+      rhs = limit;
+      p = p == ICmpInst::ICMP_EQ ? ICmpInst::ICMP_ULT : ICmpInst::ICMP_UGE;
+    }
+    if ((p != ICmpInst::ICMP_ULT && p != ICmpInst::ICMP_UGE) || lhs->getType() != x->getType())
       continue;
     Value *b = boundFor(l, x, lhs, rhs, pre->getTerminator());
     if (b == nullptr)

@@ -5,6 +5,8 @@
 #include "split_points.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/StringSet.h>
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -54,6 +56,47 @@ static void userFunctions(Value *v, SmallPtrSetImpl<Function *> &out) {
   }
 }
 
+// The device functions of other translation units that this one calls
+// (-fgpu-rdc): hipcc lists their names in __anyhip_rdc_extern_device
+// ("a\0b\0"). A declaration of this module whose name, demangled to its
+// base name, is listed may wait at a barrier or read threadIdx: it counts as
+// a split point that cannot be inlined, so a kernel reaching it keeps the
+// fiber engine (BlockBuilder fails on it).
+static void externDeviceFunctions(Module &m, SmallPtrSetImpl<Function *> &out) {
+  // A static of the prepared C++ source: its name is mangled (_ZL...).
+  GlobalVariable *g = m.getNamedGlobal("_ZL26__anyhip_rdc_extern_device");
+  if (g == nullptr)
+    g = m.getNamedGlobal("__anyhip_rdc_extern_device");
+  auto *data = g && g->hasInitializer()
+                   ? dyn_cast<ConstantDataSequential>(g->getInitializer())
+                   : nullptr;
+  if (data == nullptr)
+    return;
+  StringSet<> names;
+  StringRef raw = data->getRawDataValues();
+  while (!raw.empty()) {
+    auto [name, rest] = raw.split('\0');
+    if (!name.empty())
+      names.insert(name);
+    raw = rest;
+  }
+  for (Function &f : m) {
+    if (!f.isDeclaration() || f.isIntrinsic())
+      continue;
+    std::string base = f.getName().str();
+    ItaniumPartialDemangler d;
+    if (!d.partialDemangle(base.c_str())) {
+      size_t n = 0;
+      if (char *b = d.getFunctionBaseName(nullptr, &n)) {
+        base = b;
+        std::free(b);
+      }
+    }
+    if (names.count(base))
+      out.insert(&f);
+  }
+}
+
 ThreadDependence analyseThreadDependence(Module &m) {
   ThreadDependence td;
   SmallPtrSet<Function *, 32> direct, directSplit, directGrid, directPoll;
@@ -67,13 +110,16 @@ ThreadDependence analyseThreadDependence(Module &m) {
   for (const char *name : {kThreadIdxVar, kLaneVar})
     if (GlobalVariable *g = m.getNamedGlobal(name))
       userFunctions(g, direct);
+  SmallPtrSet<Function *, 8> externs;
+  externDeviceFunctions(m, externs);
+  directSplit.insert(externs.begin(), externs.end());
   // Callers of each defined function.
   DenseMap<Function *, SmallVector<Function *, 4>> callers;
   for (Function &f : m)
     for (Instruction &i : instructions(f))
       if (auto *cb = dyn_cast<CallBase>(&i))
         if (Function *callee = cb->getCalledFunction())
-          if (!callee->isDeclaration())
+          if (!callee->isDeclaration() || externs.count(callee))
             callers[callee].push_back(&f);
   auto propagate = [&](const SmallPtrSetImpl<Function *> &seed, DenseSet<Function *> &set) {
     SmallVector<Function *, 32> work(seed.begin(), seed.end());

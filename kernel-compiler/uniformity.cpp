@@ -3,10 +3,14 @@
 // DivergenceAnalysis), small and conservative: the seeds of divergence are
 // the thread's index and lane, loads from memory (another thread may have
 // written it) and calls with effects; divergence flows through operands,
-// and through control: a phi whose incoming edge comes from a block that
-// runs only for some threads (control-dependent on a divergent branch) is
-// divergent, which also covers values leaving a loop that threads leave at
-// different iterations.
+// and through control: a phi is divergent when threads can reach it along
+// edges that divergent branches decide differently. Each block gets the
+// set of divergent branch directions it depends on (its *guard*, through
+// uniform branches too); a phi whose every incoming edge has its block's
+// guard is uniform: a loop counter inside `if (warp == 0)` is the same for
+// the threads that run it. A value leaving a loop that threads leave at
+// different iterations differs in guard (the exiting branch), so it stays
+// divergent.
 #include "uniformity.h"
 
 #include <llvm/ADT/SmallVector.h>
@@ -15,6 +19,9 @@
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
+
+#include <set>
+#include <vector>
 
 using namespace llvm;
 
@@ -46,6 +53,67 @@ DenseSet<const BasicBlock *> controlDependent(PostDominatorTree &pdt,
   return out;
 }
 
+// A divergent branch and one of its directions (successor index).
+using Direction = std::pair<const BasicBlock *, unsigned>;
+using Guard = std::set<Direction>;
+
+// The guard of every block: the divergent branch directions that decide
+// whether it runs, transitively (a block under a uniform branch inside
+// `if (tid < 32)` has that branch's guard). Blocks on no divergent path
+// have none.
+DenseMap<const BasicBlock *, Guard> guards(Function &f, PostDominatorTree &pdt,
+                                           const DenseSet<const BasicBlock *> &divergent) {
+  // Direct control dependence: (branch block, successor) -> blocks.
+  std::vector<std::pair<Direction, std::vector<const BasicBlock *>>> deps;
+  for (BasicBlock &b : f) {
+    const Instruction *t = b.getTerminator();
+    if (t == nullptr || t->getNumSuccessors() < 2)
+      continue;
+    DomTreeNode *bn = pdt.getNode(&b);
+    DomTreeNode *stop = bn != nullptr ? bn->getIDom() : nullptr;
+    for (unsigned k = 0; k < t->getNumSuccessors(); k++) {
+      std::vector<const BasicBlock *> under;
+      for (DomTreeNode *n = pdt.getNode(t->getSuccessor(k)); n != nullptr && n != stop;
+           n = n->getIDom())
+        if (n->getBlock() != nullptr)
+          under.push_back(n->getBlock());
+      deps.push_back({{&b, k}, std::move(under)});
+    }
+  }
+  DenseMap<const BasicBlock *, Guard> g;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto &d : deps) {
+      Guard add = g.lookup(d.first.first); // what decides whether the branch runs
+      if (divergent.count(d.first.first))
+        add.insert(d.first);
+      if (add.empty())
+        continue;
+      for (const BasicBlock *x : d.second) {
+        Guard &gx = g[x];
+        size_t before = gx.size();
+        gx.insert(add.begin(), add.end());
+        changed |= gx.size() != before;
+      }
+    }
+  }
+  return g;
+}
+
+// The guard of the edge p -> j: p's, and p's own direction when p's branch
+// is divergent.
+Guard edgeGuard(const DenseMap<const BasicBlock *, Guard> &g, const BasicBlock *p,
+                const BasicBlock *j, const DenseSet<const BasicBlock *> &divergent) {
+  Guard e = g.lookup(p);
+  if (divergent.count(p)) {
+    const Instruction *t = p->getTerminator();
+    for (unsigned k = 0; k < t->getNumSuccessors(); k++)
+      if (t->getSuccessor(k) == j)
+        e.insert({p, k});
+  }
+  return e;
+}
+
 // Whether no path from s reaches a split point.
 bool reachesNoSplit(const BasicBlock *s, const DenseSet<const BasicBlock *> &splitBlocks) {
   SmallVector<const BasicBlock *, 16> work{s};
@@ -68,11 +136,14 @@ Uniformity::Uniformity(Function &f, const UniformityInputs &in) {
   PostDominatorTree pdt(f);
   for (Instruction &i : instructions(f))
     analysed_.insert(&i);
-  DenseSet<const BasicBlock *> branches, reached; // divergent branches, what they decide
+  DenseSet<const BasicBlock *> branches; // blocks ending in a divergent branch
+  DenseMap<const BasicBlock *, Guard> guard;
   auto divergentInst = [&](const Instruction &i) -> bool {
     if (auto *phi = dyn_cast<PHINode>(&i)) {
+      const Guard &at = guard.lookup(phi->getParent());
       for (unsigned k = 0; k < phi->getNumIncomingValues(); k++)
-        if (divergent_.count(phi->getIncomingValue(k)) || reached.count(phi->getIncomingBlock(k)))
+        if (divergent_.count(phi->getIncomingValue(k)) ||
+            edgeGuard(guard, phi->getIncomingBlock(k), phi->getParent(), branches) != at)
           return true;
       return false;
     }
@@ -121,7 +192,7 @@ Uniformity::Uniformity(Function &f, const UniformityInputs &in) {
         newBranch = true;
     }
     if (newBranch) {
-      reached = controlDependent(pdt, branches);
+      guard = guards(f, pdt, branches);
       changed = true;
     }
   }

@@ -19,8 +19,14 @@
  * computed with the device's sinf/cosf/logf/sqrtf, so they match cuRAND's to a
  * few ulps rather than bit for bit. docs/libraries.md.
  * Log-normals are exp(mean + stddev * normal).
- * Not here yet: MRG32k3a, MTGP32 and Sobol states, Poisson, the host API
- * (hiprand.h). */
+ * - MRG32k3a (L'Ecuyer, Operations Research 47, 1999) with cuRAND's seeding
+ *   (seed 0: L'Ecuyer's 12345 x 6); subsequences are 2^76 outputs apart.
+ * - Sobol32: the Gray-code Sobol' sequence of one dimension, from the
+ *   direction vectors the caller gives (the host API's are Joe and Kuo's).
+ * Poisson: Knuth's product of uniforms below lambda 64, a rounded normal
+ * approximation above (as cuRAND does).
+ * Not here: the MTGP32 and scrambled/64-bit Sobol states. The host API
+ * (hiprand.h, libhiprand) generates with these states. */
 #ifndef HIPRAND_KERNEL_H_
 #define HIPRAND_KERNEL_H_
 
@@ -33,6 +39,14 @@
 #define HIPRAND_PI_DOUBLE (3.1415926535897932)
 
 #define HIPRAND_QUALIFIERS __forceinline__ __host__ __device__
+
+/* Keeps nvcc from unrolling the long loops of the jumps (MRG32k3a's 76 and
+ * 127 squarings): fully unrolled, they take ptxas many minutes. */
+#if defined(__CUDACC__)
+#define HIPRAND_NO_UNROLL _Pragma("unroll 1")
+#else
+#define HIPRAND_NO_UNROLL
+#endif
 
 /* ---- Philox4x32-10 ------------------------------------------------------- */
 
@@ -386,6 +400,288 @@ HIPRAND_QUALIFIERS float4 hiprand_normal4(hiprandStatePhilox4_32_10_t *state) {
   float2 a = hiprand_detail::box_muller(x.x, x.y);
   float2 b = hiprand_detail::box_muller(x.z, x.w);
   return make_float4(a.x, a.y, b.x, b.y);
+}
+
+/* ---- MRG32k3a -------------------------------------------------------------- */
+
+typedef struct hiprandStateMRG32k3a {
+  unsigned int s1[3]; /* the first component, modulo m1 */
+  unsigned int s2[3]; /* the second, modulo m2 */
+  int boxmuller_flag;
+  int boxmuller_flag_double;
+  float boxmuller_extra;
+  double boxmuller_extra_double;
+} hiprandStateMRG32k3a_t;
+
+#define HIPRAND_MRG32K3A_M1 4294967087u
+#define HIPRAND_MRG32K3A_M2 4294944443u
+#define HIPRAND_MRG32K3A_NORM (2.3283065498378288e-10) /* 1 / m1, cuRAND's constant */
+#define HIPRAND_MRG32K3A_BITS_NORM 1.000000048662      /* about 2^32 / m1, cuRAND's constant */
+
+namespace hiprand_detail {
+
+HIPRAND_QUALIFIERS unsigned int mulmod(unsigned int a, unsigned int b, unsigned int m) {
+  return (unsigned int)(((unsigned long long)a * b) % m);
+}
+
+/* r = a * b modulo m, 3x3 (r may alias a or b). */
+HIPRAND_QUALIFIERS void mat3_mul(const unsigned int a[3][3], const unsigned int b[3][3],
+                                 unsigned int r[3][3], unsigned int m) {
+  unsigned int t[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      unsigned long long acc = 0;
+      for (int k = 0; k < 3; k++)
+        acc = (acc + (unsigned long long)mulmod(a[i][k], b[k][j], m)) % m;
+      t[i][j] = (unsigned int)acc;
+    }
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      r[i][j] = t[i][j];
+}
+
+/* s = p s modulo m. */
+HIPRAND_QUALIFIERS void mat3_vec(const unsigned int p[3][3], unsigned int s[3], unsigned int m) {
+  unsigned int t[3];
+  for (int i = 0; i < 3; i++) {
+    unsigned long long acc = 0;
+    for (int k = 0; k < 3; k++)
+      acc = (acc + mulmod(p[i][k], s[k], m)) % m;
+    t[i] = (unsigned int)acc;
+  }
+  s[0] = t[0];
+  s[1] = t[1];
+  s[2] = t[2];
+}
+
+/* s = A^(n * 2^shift) s for the component's step matrix A (modulo m). */
+HIPRAND_QUALIFIERS void mrg_jump(unsigned int s[3], int second, unsigned long long n, int shift) {
+  unsigned int m = second ? HIPRAND_MRG32K3A_M2 : HIPRAND_MRG32K3A_M1;
+  unsigned int p[3][3] = {{0, 1, 0}, {0, 0, 1}, {0, 0, 0}};
+  if (second) {
+    p[2][0] = HIPRAND_MRG32K3A_M2 - 1370589u;
+    p[2][2] = 527612u;
+  } else {
+    p[2][0] = HIPRAND_MRG32K3A_M1 - 810728u;
+    p[2][1] = 1403580u;
+  }
+  HIPRAND_NO_UNROLL
+  for (int i = 0; i < shift; i++)
+    mat3_mul(p, p, p, m);
+  HIPRAND_NO_UNROLL
+  for (; n != 0; n >>= 1) {
+    if (n & 1)
+      mat3_vec(p, s, m);
+    if (n > 1)
+      mat3_mul(p, p, p, m);
+  }
+}
+
+/* One step; the combined output in [1, m1]. */
+HIPRAND_QUALIFIERS unsigned int mrg_next(hiprandStateMRG32k3a_t *st) {
+  const unsigned long long m1 = HIPRAND_MRG32K3A_M1, m2 = HIPRAND_MRG32K3A_M2;
+  unsigned long long p1 = (1403580ull * st->s1[1] + 810728ull * (m1 - st->s1[0])) % m1;
+  unsigned long long p2 = (527612ull * st->s2[2] + 1370589ull * (m2 - st->s2[0])) % m2;
+  st->s1[0] = st->s1[1];
+  st->s1[1] = st->s1[2];
+  st->s1[2] = (unsigned int)p1;
+  st->s2[0] = st->s2[1];
+  st->s2[1] = st->s2[2];
+  st->s2[2] = (unsigned int)p2;
+  return (unsigned int)(p1 > p2 ? p1 - p2 : p1 + m1 - p2);
+}
+
+} // namespace hiprand_detail
+
+HIPRAND_QUALIFIERS void skipahead(unsigned long long n, hiprandStateMRG32k3a_t *state) {
+  hiprand_detail::mrg_jump(state->s1, 0, n, 0);
+  hiprand_detail::mrg_jump(state->s2, 1, n, 0);
+}
+
+/* Skips n subsequences of 2^76 outputs. */
+HIPRAND_QUALIFIERS void skipahead_subsequence(unsigned long long n, hiprandStateMRG32k3a_t *state) {
+  hiprand_detail::mrg_jump(state->s1, 0, n, 76);
+  hiprand_detail::mrg_jump(state->s2, 1, n, 76);
+}
+
+/* Skips n sequences of 2^127 outputs. */
+HIPRAND_QUALIFIERS void skipahead_sequence(unsigned long long n, hiprandStateMRG32k3a_t *state) {
+  hiprand_detail::mrg_jump(state->s1, 0, n, 127);
+  hiprand_detail::mrg_jump(state->s2, 1, n, 127);
+}
+
+HIPRAND_QUALIFIERS void hiprand_init(unsigned long long seed, unsigned long long subsequence,
+                                     unsigned long long offset, hiprandStateMRG32k3a_t *state) {
+  for (int i = 0; i < 3; i++)
+    state->s1[i] = state->s2[i] = 12345u;
+  if (seed != 0) {
+    /* cuRAND's seeding: the halves salted, multiplied into L'Ecuyer's seed. */
+    unsigned int x1 = (unsigned int)seed ^ 0x55555555u;
+    unsigned int x2 = (unsigned int)(seed >> 32) ^ 0xAAAAAAAAu;
+    state->s1[0] = hiprand_detail::mulmod(x1, state->s1[0], HIPRAND_MRG32K3A_M1);
+    state->s1[1] = hiprand_detail::mulmod(x2, state->s1[1], HIPRAND_MRG32K3A_M1);
+    state->s1[2] = hiprand_detail::mulmod(x1, state->s1[2], HIPRAND_MRG32K3A_M1);
+    state->s2[0] = hiprand_detail::mulmod(x2, state->s2[0], HIPRAND_MRG32K3A_M2);
+    state->s2[1] = hiprand_detail::mulmod(x1, state->s2[1], HIPRAND_MRG32K3A_M2);
+    state->s2[2] = hiprand_detail::mulmod(x2, state->s2[2], HIPRAND_MRG32K3A_M2);
+  }
+  skipahead_subsequence(subsequence, state);
+  skipahead(offset, state);
+  state->boxmuller_flag = 0;
+  state->boxmuller_flag_double = 0;
+  state->boxmuller_extra = 0.0f;
+  state->boxmuller_extra_double = 0.0;
+}
+
+HIPRAND_QUALIFIERS unsigned int hiprand(hiprandStateMRG32k3a_t *state) {
+  return (unsigned int)(hiprand_detail::mrg_next(state) * HIPRAND_MRG32K3A_BITS_NORM);
+}
+
+/* MRG32k3a's uniforms and normals come from its own output (in [1, m1]) / m1. */
+HIPRAND_QUALIFIERS float hiprand_uniform(hiprandStateMRG32k3a_t *state) {
+  return (float)(hiprand_detail::mrg_next(state) * HIPRAND_MRG32K3A_NORM);
+}
+
+HIPRAND_QUALIFIERS double hiprand_uniform_double(hiprandStateMRG32k3a_t *state) {
+  return hiprand_detail::mrg_next(state) * HIPRAND_MRG32K3A_NORM;
+}
+
+HIPRAND_QUALIFIERS double2 hiprand_normal2_double(hiprandStateMRG32k3a_t *state) {
+  double u = hiprand_uniform_double(state);
+  double v = hiprand_uniform_double(state) * (2.0 * HIPRAND_PI_DOUBLE);
+  double s = sqrt(-2.0 * log(u));
+  return make_double2(sin(v) * s, cos(v) * s);
+}
+
+HIPRAND_QUALIFIERS float2 hiprand_normal2(hiprandStateMRG32k3a_t *state) {
+  double2 v = hiprand_normal2_double(state);
+  return make_float2((float)v.x, (float)v.y);
+}
+
+HIPRAND_QUALIFIERS float hiprand_normal(hiprandStateMRG32k3a_t *state) {
+  if (state->boxmuller_flag != 1) {
+    float2 v = hiprand_normal2(state);
+    state->boxmuller_extra = v.y;
+    state->boxmuller_flag = 1;
+    return v.x;
+  }
+  state->boxmuller_flag = 0;
+  return state->boxmuller_extra;
+}
+
+HIPRAND_QUALIFIERS double hiprand_normal_double(hiprandStateMRG32k3a_t *state) {
+  if (state->boxmuller_flag_double != 1) {
+    double2 v = hiprand_normal2_double(state);
+    state->boxmuller_extra_double = v.y;
+    state->boxmuller_flag_double = 1;
+    return v.x;
+  }
+  state->boxmuller_flag_double = 0;
+  return state->boxmuller_extra_double;
+}
+
+HIPRAND_QUALIFIERS float hiprand_log_normal(hiprandStateMRG32k3a_t *state, float mean,
+                                            float stddev) {
+  return expf(mean + stddev * hiprand_normal(state));
+}
+
+HIPRAND_QUALIFIERS float2 hiprand_log_normal2(hiprandStateMRG32k3a_t *state, float mean,
+                                              float stddev) {
+  float2 v = hiprand_normal2(state);
+  return make_float2(expf(mean + stddev * v.x), expf(mean + stddev * v.y));
+}
+
+HIPRAND_QUALIFIERS double hiprand_log_normal_double(hiprandStateMRG32k3a_t *state, double mean,
+                                                    double stddev) {
+  return exp(mean + stddev * hiprand_normal_double(state));
+}
+
+/* ---- Sobol32 -------------------------------------------------------------- */
+
+#ifndef HIPRAND_DIRECTION_VECTORS32_DEFINED_
+#define HIPRAND_DIRECTION_VECTORS32_DEFINED_
+typedef unsigned int hiprandDirectionVectors32_t[32];
+#endif
+
+typedef struct hiprandStateSobol32 {
+  unsigned int i; /* the index of the next point */
+  unsigned int x; /* the point at index i */
+  unsigned int direction_vectors[32];
+} hiprandStateSobol32_t;
+
+/* Skips n points: point i is the XOR of the direction vectors of gray(i)'s
+ * bits. */
+HIPRAND_QUALIFIERS void skipahead(unsigned int n, hiprandStateSobol32_t *state) {
+  unsigned int i = state->i + n, g = i ^ (i >> 1), x = 0;
+  for (int k = 0; k < 32; k++)
+    if ((g >> k) & 1u)
+      x ^= state->direction_vectors[k];
+  state->i = i;
+  state->x = x;
+}
+
+HIPRAND_QUALIFIERS void hiprand_init(const unsigned int *direction_vectors, unsigned int offset,
+                                     hiprandStateSobol32_t *state) {
+  for (int k = 0; k < 32; k++)
+    state->direction_vectors[k] = direction_vectors[k];
+  state->i = 0;
+  state->x = 0;
+  skipahead(offset, state);
+}
+
+HIPRAND_QUALIFIERS unsigned int hiprand(hiprandStateSobol32_t *state) {
+  unsigned int r = state->x, c = 0;
+  for (unsigned int i = state->i; i & 1u; i >>= 1) /* the lowest zero bit of i */
+    c++;
+  state->x ^= state->direction_vectors[c & 31];
+  state->i++;
+  return r;
+}
+
+HIPRAND_QUALIFIERS float hiprand_uniform(hiprandStateSobol32_t *state) {
+  return hiprand_detail::uniform(hiprand(state));
+}
+
+HIPRAND_QUALIFIERS double hiprand_uniform_double(hiprandStateSobol32_t *state) {
+  return hiprand(state) * HIPRAND_2POW32_INV_DOUBLE + HIPRAND_2POW32_INV_DOUBLE / 2.0;
+}
+
+/* Quasi-random normals by the inverse of the normal CDF (one point each). */
+HIPRAND_QUALIFIERS float hiprand_normal(hiprandStateSobol32_t *state) {
+  return normcdfinvf(hiprand_uniform(state));
+}
+
+HIPRAND_QUALIFIERS double hiprand_normal_double(hiprandStateSobol32_t *state) {
+  return normcdfinv(hiprand_uniform_double(state));
+}
+
+HIPRAND_QUALIFIERS float hiprand_log_normal(hiprandStateSobol32_t *state, float mean,
+                                            float stddev) {
+  return expf(mean + stddev * hiprand_normal(state));
+}
+
+HIPRAND_QUALIFIERS double hiprand_log_normal_double(hiprandStateSobol32_t *state, double mean,
+                                                    double stddev) {
+  return exp(mean + stddev * hiprand_normal_double(state));
+}
+
+/* ---- Poisson, for every state --------------------------------------------- */
+
+template <typename State>
+HIPRAND_QUALIFIERS unsigned int hiprand_poisson(State *state, double lambda) {
+  if (lambda < 64.0) {
+    /* Knuth: the number of uniforms whose running product stays above e^-l. */
+    double limit = exp(-lambda), p = 1.0;
+    unsigned int k = 0;
+    for (;;) {
+      p *= hiprand_uniform_double(state);
+      if (p <= limit)
+        return k;
+      k++;
+    }
+  }
+  double x = floor(lambda + sqrt(lambda) * hiprand_normal_double(state) + 0.5);
+  return x < 0.0 ? 0u : (unsigned int)x;
 }
 
 #endif

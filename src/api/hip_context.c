@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "../core/stream.h"
+#include "device_ops.h"
 
 #define AH_CTX_STACK 64 /* a thread pushing deeper gets hipErrorOutOfMemory */
 #define AH_CTX_FLAGS (hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax)
@@ -217,7 +218,7 @@ AH_EXPORT hipError_t hipCtxSynchronize(void) {
 
   AH_ENTER();
   AH_REQUIRE_OK(current_context(&c));
-  AH_RETURN(c->dev->backend->device_sync(c->dev));
+  AH_RETURN(ah_dev_sync(c->dev));
 }
 
 AH_EXPORT hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {

@@ -5,7 +5,7 @@
  * gcnArch is the number in the architecture name (gfx906: 906), which for
  * anyhip's devices is 0 on the CPU device ("cpu") and 10 * major + minor on
  * an NVIDIA GPU (its sm_XY). */
-#include "device_internal.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,7 @@
  * and shared-memory configurations (accepted, no effect on any device yet). */
 #include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
+#include "device_ops.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -14,13 +15,6 @@
 
 /* The device for an ordinal argument: hipErrorNoDevice when there are none,
  * hipErrorInvalidDevice when the ordinal is out of range. */
-static hipError_t device_arg(int ordinal, struct ah_device **out) {
-  if (ah_device_count() == 0)
-    return hipErrorNoDevice;
-  *out = ah_device_get(ordinal);
-  return *out != NULL ? hipSuccess : hipErrorInvalidDevice;
-}
-
 static hipError_t current(struct ah_device **out) {
   *out = ah_current_device();
   return *out != NULL ? hipSuccess : hipErrorNoDevice;
@@ -69,7 +63,7 @@ AH_EXPORT hipError_t hipSetDevice(int deviceId) {
   struct ah_device *dev;
 
   AH_ENTER();
-  AH_REQUIRE_OK(device_arg(deviceId, &dev));
+  AH_REQUIRE_OK(ah_device_arg(deviceId, &dev));
   ah_set_current_ordinal(deviceId);
   return hipSuccess;
 }
@@ -89,55 +83,8 @@ AH_EXPORT hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
 
   AH_ENTER();
   AH_REQUIRE(device != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(ordinal, &dev));
+  AH_REQUIRE_OK(ah_device_arg(ordinal, &dev));
   *device = dev->ordinal;
-  return hipSuccess;
-}
-
-/* Scores each device by how many of the requested (nonzero) properties it
- * meets or exceeds, and picks the best; ties go to the lowest ordinal. */
-#include "device_internal.h"
-
-hipError_t ah_device_choose(int *device, const hipDeviceProp_t *prop) {
-  int best = 0, best_score = -1;
-
-  if (device == NULL || prop == NULL)
-    return hipErrorInvalidValue;
-  if (ah_device_count() == 0)
-    return hipErrorNoDevice;
-  for (int i = 0; i < ah_device_count(); i++) {
-    const hipDeviceProp_t *p = &ah_device_get(i)->props;
-    int score = 0;
-
-#define AH_AT_LEAST(f) score += prop->f != 0 && p->f >= prop->f
-    AH_AT_LEAST(major);
-    AH_AT_LEAST(totalGlobalMem);
-    AH_AT_LEAST(sharedMemPerBlock);
-    AH_AT_LEAST(regsPerBlock);
-    AH_AT_LEAST(maxThreadsPerBlock);
-    AH_AT_LEAST(totalConstMem);
-    AH_AT_LEAST(multiProcessorCount);
-    AH_AT_LEAST(maxThreadsPerMultiProcessor);
-    AH_AT_LEAST(clockRate);
-    AH_AT_LEAST(memoryClockRate);
-    AH_AT_LEAST(memoryBusWidth);
-    AH_AT_LEAST(l2CacheSize);
-    AH_AT_LEAST(managedMemory);
-    AH_AT_LEAST(cooperativeLaunch);
-    AH_AT_LEAST(concurrentKernels);
-    AH_AT_LEAST(canMapHostMemory);
-    AH_AT_LEAST(integrated);
-#undef AH_AT_LEAST
-    score += prop->major != 0 && p->major == prop->major && p->minor >= prop->minor;
-    score += prop->warpSize != 0 && p->warpSize == prop->warpSize;
-    score += prop->name[0] != '\0' && strstr(p->name, prop->name) != NULL;
-    score += prop->gcnArchName[0] != '\0' && strcmp(p->gcnArchName, prop->gcnArchName) == 0;
-    if (score > best_score) {
-      best = i;
-      best_score = score;
-    }
-  }
-  *device = best;
   return hipSuccess;
 }
 
@@ -148,35 +95,16 @@ AH_EXPORT hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
 
 /* ---- properties and attributes -------------------------------------------- */
 
-static hipError_t get_props(hipDeviceProp_t *prop, int deviceId) {
-  struct ah_device *dev;
-  hipError_t err;
-
-  if (prop == NULL)
-    return hipErrorInvalidValue;
-  err = device_arg(deviceId, &dev);
-  if (err == hipSuccess) {
-    *prop = dev->props;
-    prop->memoryPoolsSupported = 1; /* the core's stream-ordered allocator, on any backend */
-  }
-  return err;
-}
-
-/* hip_deprecated.c reads the properties through this. */
-hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId) {
-  return get_props(prop, deviceId);
-}
-
 AH_EXPORT hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   AH_ENTER();
-  AH_RETURN(get_props(prop, deviceId));
+  AH_RETURN(ah_device_props(prop, deviceId));
 }
 
 /* HIP 6's exported name: binaries built against ROCm's headers call this. */
 AH_EXPORT hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_t *prop, int deviceId);
 AH_EXPORT hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_t *prop, int deviceId) {
   AH_ENTER();
-  AH_RETURN(get_props(prop, deviceId));
+  AH_RETURN(ah_device_props(prop, deviceId));
 }
 
 /* Reads attr from the properties. Returns 0 when the properties do not hold
@@ -318,10 +246,9 @@ AH_EXPORT hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, i
 
   AH_ENTER();
   AH_REQUIRE(pi != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(deviceId, &dev));
+  AH_REQUIRE_OK(ah_device_arg(deviceId, &dev));
   if (!prop_attribute(&dev->props, attr, &v)) {
-    AH_REQUIRE(dev->backend->attribute != NULL, hipErrorInvalidValue);
-    AH_REQUIRE_OK(dev->backend->attribute(dev, attr, &v));
+    AH_REQUIRE_OK(ah_dev_attribute(dev, attr, &v));
   }
   *pi = v;
   return hipSuccess;
@@ -333,7 +260,7 @@ AH_EXPORT hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
 
   AH_ENTER();
   AH_REQUIRE(name != NULL && len > 0, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(device, &dev));
+  AH_REQUIRE_OK(ah_device_arg(device, &dev));
   snprintf(name, (size_t)len, "%s", dev->props.name);
   return hipSuccess;
 }
@@ -343,7 +270,7 @@ AH_EXPORT hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
 
   AH_ENTER();
   AH_REQUIRE(bytes != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(device, &dev));
+  AH_REQUIRE_OK(ah_device_arg(device, &dev));
   *bytes = dev->props.totalGlobalMem;
   return hipSuccess;
 }
@@ -353,7 +280,7 @@ AH_EXPORT hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevic
 
   AH_ENTER();
   AH_REQUIRE(major != NULL && minor != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(device, &dev));
+  AH_REQUIRE_OK(ah_device_arg(device, &dev));
   *major = dev->props.major;
   *minor = dev->props.minor;
   return hipSuccess;
@@ -364,7 +291,7 @@ AH_EXPORT hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
 
   AH_ENTER();
   AH_REQUIRE(uuid != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(device, &dev));
+  AH_REQUIRE_OK(ah_device_arg(device, &dev));
   *uuid = dev->props.uuid;
   return hipSuccess;
 }
@@ -378,7 +305,7 @@ AH_EXPORT hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
 
   AH_ENTER();
   AH_REQUIRE(pciBusId != NULL && len > 0, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(device, &dev));
+  AH_REQUIRE_OK(ah_device_arg(device, &dev));
   /* A buffer too short for the whole id gets what fits (terminated) and an
    * invalid-value error, as on AMD's runtime (docs/semantics.md). */
   n = snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.0", (unsigned)dev->props.pciDomainID,
@@ -421,7 +348,7 @@ AH_EXPORT hipError_t hipDeviceSynchronize(void) {
   AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(current(&dev));
   AH_REQUIRE_OK(ah_capture_check_device_sync()); /* refused during capture, as in CUDA/HIP */
-  AH_REQUIRE_OK(dev->backend->device_sync(dev));
+  AH_REQUIRE_OK(ah_dev_sync(dev));
   ah_mempool_sync(dev); /* pools give back memory above their release threshold */
   return hipSuccess;
 }
@@ -444,7 +371,7 @@ AH_EXPORT hipError_t hipDeviceReset(void) {
    * inside the runtime, and keep new calls out until the reset is done. */
   ah_gate_close();
   ah_capture_drop_device(dev); /* captures of its streams end, their graphs discarded */
-  (void)dev->backend->device_sync(dev); /* a sticky fault is what reset clears */
+  (void)ah_dev_sync(dev);      /* a sticky fault is what reset clears */
   ah_streams_destroy_all(dev);
   ah_events_destroy_all(dev);
   ah_mempool_reset_device(dev); /* before the map: pool blocks are the pools' to free */
@@ -453,7 +380,7 @@ AH_EXPORT hipError_t hipDeviceReset(void) {
   pthread_mutex_lock(&dev->lock);
   dev->flags = 0;
   pthread_mutex_unlock(&dev->lock);
-  err = dev->backend->device_reset != NULL ? dev->backend->device_reset(dev) : hipSuccess;
+  err = ah_dev_reset(dev);
   ah_gate_open();
   AH_RETURN(err);
 }
@@ -531,8 +458,7 @@ AH_EXPORT hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value) {
   AH_REQUIRE_OK(limit_check(limit));
   AH_REQUIRE_OK(current(&dev));
   pthread_mutex_lock(&dev->lock);
-  if (dev->backend->set_limit != NULL)
-    err = dev->backend->set_limit(dev, limit, value);
+  err = ah_dev_set_limit(dev, limit, value);
   if (err == hipSuccess)
     dev->limits[limit] = value;
   pthread_mutex_unlock(&dev->lock);
@@ -605,9 +531,7 @@ static int can_access(struct ah_device *dev, struct ah_device *peer) {
   if (dev == peer || dev->backend != peer->backend || dev->ordinal >= AH_PEER_MAX ||
       peer->ordinal >= AH_PEER_MAX)
     return 0;
-  if (dev->backend->can_access_peer != NULL)
-    return dev->backend->can_access_peer(dev, peer);
-  return 1;
+  return ah_dev_can_access_peer(dev, peer);
 }
 
 /* hipDeviceReset: dev's own grants go, and so do grants to dev. */
@@ -626,8 +550,8 @@ AH_EXPORT hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, in
 
   AH_ENTER();
   AH_REQUIRE(canAccessPeer != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(device_arg(deviceId, &dev));
-  AH_REQUIRE_OK(device_arg(peerDeviceId, &peer));
+  AH_REQUIRE_OK(ah_device_arg(deviceId, &dev));
+  AH_REQUIRE_OK(ah_device_arg(peerDeviceId, &peer));
   *canAccessPeer = can_access(dev, peer);
   return hipSuccess;
 }
@@ -640,15 +564,15 @@ AH_EXPORT hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int fl
   AH_ENTER();
   AH_REQUIRE(flags == 0, hipErrorInvalidValue);
   AH_REQUIRE_OK(current(&dev));
-  AH_REQUIRE_OK(device_arg(peerDeviceId, &peer));
+  AH_REQUIRE_OK(ah_device_arg(peerDeviceId, &peer));
   AH_REQUIRE(peer != dev, hipErrorInvalidDevice);
   AH_REQUIRE(can_access(dev, peer), hipErrorPeerAccessUnsupported);
   bit = (uint64_t)1 << peer->ordinal;
   pthread_mutex_lock(&peer_lock);
   if (peer_on[dev->ordinal] & bit)
     err = hipErrorPeerAccessAlreadyEnabled;
-  else if (dev->backend->peer_enable != NULL)
-    err = dev->backend->peer_enable(dev, peer, 1);
+  else
+    err = ah_dev_peer_enable(dev, peer, 1);
   if (err == hipSuccess)
     peer_on[dev->ordinal] |= bit;
   pthread_mutex_unlock(&peer_lock);
@@ -662,14 +586,14 @@ AH_EXPORT hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
 
   AH_ENTER();
   AH_REQUIRE_OK(current(&dev));
-  AH_REQUIRE_OK(device_arg(peerDeviceId, &peer));
+  AH_REQUIRE_OK(ah_device_arg(peerDeviceId, &peer));
   AH_REQUIRE(peer != dev && peer->ordinal < AH_PEER_MAX, hipErrorPeerAccessNotEnabled);
   bit = (uint64_t)1 << peer->ordinal;
   pthread_mutex_lock(&peer_lock);
   if (dev->ordinal >= AH_PEER_MAX || !(peer_on[dev->ordinal] & bit))
     err = hipErrorPeerAccessNotEnabled;
-  else if (dev->backend->peer_enable != NULL)
-    err = dev->backend->peer_enable(dev, peer, 0);
+  else
+    err = ah_dev_peer_enable(dev, peer, 0);
   if (err == hipSuccess)
     peer_on[dev->ordinal] &= ~bit;
   pthread_mutex_unlock(&peer_lock);

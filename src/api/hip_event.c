@@ -5,6 +5,7 @@
  * against another event. Error codes follow HIP on AMD. */
 #include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
+#include "device_ops.h"
 
 #ifndef hipEventDisableSystemFence
 #define hipEventDisableSystemFence 0x20000000u
@@ -58,36 +59,6 @@ AH_EXPORT hipError_t hipEventDestroy(hipEvent_t event) {
   AH_RETURN(ah_event_destroy(e));
 }
 
-/* hipEventRecord's work on a live event, for the entry points of other
- * files too (hipExtLaunchKernel's start and stop events). */
-hipError_t ah_event_record(struct ah_event *e, hipStream_t stream) {
-  struct ah_device *dev;
-  hipError_t err;
-  void *q;
-
-  err = ah_stream_resolve(stream, &dev, &q);
-  if (err != hipSuccess)
-    return err;
-  /* The stream must be on the event's device. */
-  if (dev != e->dev)
-    return hipErrorInvalidHandle;
-  if (atomic_load(&ah_capture_count) != 0) {
-    int done;
-
-    err = ah_capture_event_record(q, e, &done); /* on a capturing stream: an edge */
-    if (err != hipSuccess || done)
-      return err;
-  }
-  err = dev->backend->event_record(dev, q, e->impl);
-  if (err == hipSuccess)
-    ah_mempool_note_record(e, q); /* the pool frees it follows */
-  if (err == hipSuccess && e->ipc != NULL) /* shared with another process */
-    err = ah_ipc_event_recorded(e, dev, q);
-  if (err == hipSuccess)
-    e->recorded = 1;
-  return err;
-}
-
 AH_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   struct ah_event *e;
 
@@ -122,7 +93,7 @@ AH_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
   e = ah_event_lookup(event);
   AH_REQUIRE(e != NULL, hipErrorInvalidHandle);
   AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
-  AH_REQUIRE_OK(e->dev->backend->event_query(e->dev, e->impl));
+  AH_REQUIRE_OK(ah_dev_event_query(e));
   AH_REQUIRE(e->ipc == NULL || ah_ipc_event_done(e), hipErrorNotReady);
   return hipSuccess;
 }
@@ -137,7 +108,7 @@ AH_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   AH_NOT_IN_HOST_FN();
   AH_REQUIRE_OK(ah_capture_check_event(e)); /* recorded in a capture still going */
   AH_REQUIRE_OK(ah_capture_check_unsafe()); /* an unsafe call during capture (AMD: 900) */
-  AH_REQUIRE_OK(e->dev->backend->event_sync(e->dev, e->impl));
+  AH_REQUIRE_OK(ah_dev_event_sync(e));
   if (e->ipc != NULL) /* records made by other processes too */
     ah_ipc_event_sync(e);
   ah_mempool_sync(e->dev); /* pools give back memory above their release threshold */
@@ -158,5 +129,5 @@ AH_EXPORT hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t
   AH_REQUIRE(a->dev == b->dev, hipErrorInvalidHandle);
   AH_REQUIRE(!((a->flags | b->flags) & hipEventDisableTiming), hipErrorInvalidHandle);
   AH_REQUIRE(a->recorded && b->recorded, hipErrorInvalidHandle);
-  AH_RETURN(a->dev->backend->event_elapsed(a->dev, a->impl, b->impl, ms));
+  AH_RETURN(ah_dev_event_elapsed(a, b, ms));
 }

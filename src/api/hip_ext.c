@@ -6,7 +6,8 @@
  * What each means on the CPU and NVIDIA devices is in docs/api-coverage.md
  * ("AMD extensions"); the error codes follow AMD's runtime and hip-tests. */
 #include "../core/stream.h"
-#include "launch_internal.h"
+#include "device_ops.h"
+#include "launch.h"
 
 #include <hip/hip_ext.h>
 
@@ -276,9 +277,7 @@ AH_EXPORT hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint
   AH_REQUIRE(a != NULL && b != NULL, hipErrorInvalidDevice);
   AH_REQUIRE(a != b, hipErrorInvalidValue);
   *hopcount = 1;
-  *linktype = a->backend == b->backend && a->backend->can_access_peer == NULL
-                  ? LINK_XGMI
-                  : LINK_PCIE;
+  *linktype = ah_dev_share_memory(a, b) ? LINK_XGMI : LINK_PCIE;
   return hipSuccess;
 }
 
@@ -348,14 +347,14 @@ static hipError_t launch_multi(hipLaunchParams *list, int n, unsigned flags, int
     err = ah_event_record(ah_event_lookup(pre[i]), list[i].stream);
   for (int i = 0; err == hipSuccess && i < n; i++) {
     struct ah_device *dev = devs[i];
-    void *q = ((struct ah_stream *)list[i].stream)->queue;
+    struct ah_queue *q = ((struct ah_stream *)list[i].stream)->queue;
 
     ah_set_current_ordinal(dev->ordinal);
     for (int j = 0; err == hipSuccess && j < n &&
                     !(flags & hipCooperativeLaunchMultiDeviceNoPreSync);
          j++)
       if (j != i)
-        err = dev->backend->queue_wait_event(dev, q, ah_event_lookup(pre[j])->impl);
+        err = ah_dev_queue_wait_event(dev, q, ah_event_lookup(pre[j])->impl);
     if (err == hipSuccess)
       err = ah_launch_kernel(list[i].func, ah_kernel_sig(list[i].func), list[i].gridDim,
                              list[i].blockDim, list[i].sharedMem, list[i].stream, list[i].args,
@@ -366,11 +365,11 @@ static hipError_t launch_multi(hipLaunchParams *list, int n, unsigned flags, int
   for (int i = 0; err == hipSuccess && i < n &&
                   !(flags & hipCooperativeLaunchMultiDeviceNoPostSync);
        i++) {
-    void *q = ((struct ah_stream *)list[i].stream)->queue;
+    struct ah_queue *q = ((struct ah_stream *)list[i].stream)->queue;
 
     for (int j = 0; err == hipSuccess && j < n; j++)
       if (j != i)
-        err = devs[i]->backend->queue_wait_event(devs[i], q, ah_event_lookup(post[j])->impl);
+        err = ah_dev_queue_wait_event(devs[i], q, ah_event_lookup(post[j])->impl);
   }
   for (int i = 0; i < made; i++) { /* the waits hold what they need */
     ah_event_destroy(ah_event_lookup(pre[i]));

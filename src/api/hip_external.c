@@ -52,7 +52,7 @@ AH_EXPORT hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_o
 static hipError_t semaphores_check(const hipExternalSemaphore_t *sems, const void *params,
                                    unsigned n, hipStream_t stream) {
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   if (sems == NULL || params == NULL)
     return hipErrorInvalidValue;

@@ -78,7 +78,7 @@ static hipError_t capture_info(hipStream_t stream, hipStreamCaptureStatus *statu
                                const hipGraphNode_t **deps, size_t *ndeps) {
   struct ah_device *dev;
   struct ah_graph *g = NULL;
-  void *q;
+  struct ah_queue *q;
   hipError_t err;
 
   if (status == NULL)
@@ -126,7 +126,7 @@ AH_EXPORT hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream,
                                                         unsigned int flags) {
   struct ah_gnode **d = NULL;
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
   hipError_t err = hipSuccess;
 
   AH_ENTER();

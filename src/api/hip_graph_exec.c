@@ -7,6 +7,7 @@
  * src/core/graph_exec.c. */
 #include "../core/graph.h"
 #include "../core/stream.h"
+#include "device_ops.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -67,7 +68,7 @@ AH_EXPORT hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hi
 
 static hipError_t upload(struct ah_gexec *x, hipStream_t stream) {
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
   hipError_t err = ah_stream_resolve(stream, &dev, &q);
 
   return err != hipSuccess ? err : ah_gexec_upload(x, dev);
@@ -129,7 +130,7 @@ AH_EXPORT hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream
 AH_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   struct ah_gexec *x;
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   x = ah_gexec_lookup(graphExec);
@@ -139,7 +140,7 @@ AH_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream
   /* A copy node touching pageable host memory is done when the launch
    * returns, as AMD's runtime does it (and hipMemcpyAsync does it here). */
   if (atomic_load(&ah_capture_count) == 0 && ah_gexec_has_pageable_copy(x))
-    AH_RETURN(dev->backend->queue_sync(dev, q));
+    AH_RETURN(ah_dev_queue_sync(dev, q));
   return hipSuccess;
 }
 

@@ -1,353 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* HIP's graph node parameters: every entry point that adds a node, reads or
  * sets a node's parameters, or sets an executable graph's copy of them.
- * Each node type's parameters are checked once, by one builder per type
- * that turns them into a spec (struct ah_gspec, src/core/graph.h); the
- * typed entry points (hipGraphAddKernelNode, ...), the generic ones
- * (hipGraphAddNode, hipGraphNodeSetParams, hipGraphExecNodeSetParams, all
- * through node_spec) and the exec paths hand that spec to the core's three
- * calls: ah_graph_add, ah_gnode_set and ah_gexec_set. A bad graph, node or
- * executable graph handle is hipErrorInvalidValue, as in HIP. */
+ * Each node type's parameters are checked once, by the core's builder for
+ * the type (core/graph_node.c), which turns them into a spec (struct
+ * ah_gspec, src/core/graph.h); the typed entry points (hipGraphAddKernelNode,
+ * ...), the generic ones (hipGraphAddNode, hipGraphNodeSetParams,
+ * hipGraphExecNodeSetParams, all through ah_gspec_params) and the exec paths
+ * hand that spec to one of its three uses: ah_gnode_add_spec,
+ * ah_gnode_set_spec and ah_gexec_set_spec. A bad graph, node or executable
+ * graph handle is hipErrorInvalidValue, as in HIP. */
 #include "../core/graph.h"
 #include "../core/stream.h"
-#include "launch_internal.h"
-#include "mem_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- one builder per node type: HIP's parameters -> a spec ---- */
-
-/* A kernel node, checked against the current device as a launch would be.
- * The argument values are copied when the spec is copied into a node. */
-static hipError_t kernel_spec(const hipKernelNodeParams *p, struct ah_gspec *s) {
-  struct ah_device *dev = ah_current_device();
-  const ahKernelSig *sig;
-  const void *fn;
-  dim3 g, b;
-  uint64_t threads;
-
-  if (p == NULL)
-    return hipErrorInvalidValue;
-  if (p->func == NULL)
-    return hipErrorInvalidDeviceFunction;
-  if (p->extra != NULL)
-    return hipErrorNotSupported; /* HIP_LAUNCH_PARAM_* buffers: see docs/graphs.md */
-  if (dev == NULL)
-    return hipErrorNoDevice;
-  /* Only a registered kernel's argument sizes are known (hipcc registers
-   * every non-template __global__ function); a module's function handle
-   * names one of a code object's kernels. */
-  fn = p->func;
-  sig = ah_kernel_sig(fn);
-  if (sig == NULL && ah_module_function(p->func, &fn, &sig) != hipSuccess)
-    return hipErrorInvalidDeviceFunction;
-  if (sig->nargs > 0) {
-    if (p->kernelParams == NULL)
-      return hipErrorInvalidValue;
-    for (unsigned i = 0; i < sig->nargs; i++)
-      if (p->kernelParams[i] == NULL)
-        return hipErrorInvalidValue;
-  }
-  g = p->gridDim;
-  b = p->blockDim;
-  threads = (uint64_t)b.x * b.y * b.z;
-  if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0 ||
-      threads > (uint64_t)dev->props.maxThreadsPerBlock ||
-      b.x > (unsigned)dev->props.maxThreadsDim[0] || b.y > (unsigned)dev->props.maxThreadsDim[1] ||
-      b.z > (unsigned)dev->props.maxThreadsDim[2] || g.x > (unsigned)dev->props.maxGridSize[0] ||
-      g.y > (unsigned)dev->props.maxGridSize[1] || g.z > (unsigned)dev->props.maxGridSize[2])
-    return hipErrorInvalidConfiguration;
-  if (p->sharedMemBytes > dev->props.sharedMemPerBlock)
-    return hipErrorInvalidValue;
-  if (dev->backend->function_check != NULL) {
-    hipError_t err = dev->backend->function_check(dev, fn);
-
-    if (err != hipSuccess)
-      return err;
-  }
-  *s = (struct ah_gspec){.type = hipGraphNodeTypeKernel};
-  s->cmd.kind = AH_CMD_KERNEL;
-  s->cmd.kernel.fn = fn;
-  s->func = p->func; /* as given (a module's handle): hipGraphKernelNodeGetParams */
-  s->cmd.kernel.sig = sig;
-  s->cmd.kernel.grid = g;
-  s->cmd.kernel.block = b;
-  s->cmd.kernel.shared_bytes = p->sharedMemBytes;
-  s->cmd.kernel.args = p->kernelParams;
-  return hipSuccess;
-}
-
-/* A 3D copy node, checked on the current device as hipMemcpy3D checks the
- * copy (src/api/hip_memcpy3d.c). */
-static hipError_t copy3d_spec(const hipMemcpy3DParms *p, struct ah_gspec *s) {
-  hipError_t err;
-
-  if (p == NULL)
-    return hipErrorInvalidValue;
-  *s = (struct ah_gspec){.type = hipGraphNodeTypeMemcpy};
-  err = ah_memcpy_3d(p, NULL, 0, &s->cmd);
-  s->copy3d = *p;
-  return err;
-}
-
-/* A 1D copy node, checked as hipMemcpyAsync checks the copy; its 3D
- * parameters (hipGraphMemcpyNodeGetParams) are one row of count bytes. */
-static hipError_t copy1d_spec(void *dst, const void *src, size_t count, hipMemcpyKind kind,
-                              struct ah_gspec *s) {
-  int pageable;
-
-  if (!ah_memcpy_valid_kind(kind))
-    return hipErrorInvalidMemcpyDirection;
-  if (dst == NULL || src == NULL || count == 0) /* a node must move something (HIP) */
-    return hipErrorInvalidValue;
-  *s = (struct ah_gspec){.type = hipGraphNodeTypeMemcpy};
-  s->cmd.kind = AH_CMD_COPY;
-  s->cmd.copy.dst = dst;
-  s->cmd.copy.src = src;
-  s->cmd.copy.bytes = count;
-  s->copy3d.srcPtr = make_hipPitchedPtr((void *)src, count, count, 1);
-  s->copy3d.dstPtr = make_hipPitchedPtr(dst, count, count, 1);
-  s->copy3d.extent = make_hipExtent(count, 1, 1);
-  s->copy3d.kind = kind;
-  return ah_memcpy_check(dst, count, src, count, kind, &s->cmd.copy.kind, &pageable);
-}
-
-/* A copy to or from a device variable (at offset into it) on the current
- * device: a 1D copy node of the variable's device address, checked as
- * hipMemcpyTo/FromSymbol checks it, and as AMD's node functions check the
- * other pointer (below). */
-static hipError_t symbol_spec(const void *symbol, void *mem, size_t count, size_t offset,
-                              hipMemcpyKind kind, int to_symbol, struct ah_gspec *s) {
-  struct ah_device *dev = ah_current_device();
-  struct ah_alloc a;
-  void *addr;
-  size_t size;
-  hipError_t err;
-
-  if (mem == NULL)
-    return hipErrorInvalidValue;
-  if (symbol == NULL)
-    return hipErrorInvalidSymbol;
-  if (dev == NULL)
-    return hipErrorNoDevice;
-  err = ah_memcpy_symbol(dev, symbol, &addr, &size);
-  if (err != hipSuccess)
-    return err;
-  if (count == 0 || offset > size || count > size - offset)
-    return hipErrorInvalidValue;
-  if (!ah_memcpy_symbol_kind(kind, to_symbol))
-    return hipErrorInvalidMemcpyDirection;
-  if (kind == hipMemcpyDeviceToDeviceNoCU)
-    kind = hipMemcpyDeviceToDevice;
-  /* The other side of a device-to-device copy must be memory the runtime
-   * allocated (AMD's check): not pageable host memory, and not a device
-   * variable's own address, which in HIP is the variable's host shadow (on
-   * the CPU device it would be the variable's storage). A __managed__
-   * variable is managed memory, and allowed. */
-  if (kind == hipMemcpyDeviceToDevice && !ah_alloc_find(mem, &a))
-    return hipErrorInvalidValue;
-  addr = (char *)addr + offset;
-  return to_symbol ? copy1d_spec(addr, mem, count, kind, s)
-                   : copy1d_spec(mem, addr, count, kind, s);
-}
-
-/* A set node: 1D or pitched 2D, checked as hipMemset2D checks it; a node
- * must set something. */
-static hipError_t set_spec(const hipMemsetParams *p, struct ah_gspec *s) {
-  uint32_t value;
-
-  if (p == NULL || p->dst == NULL)
-    return hipErrorInvalidValue;
-  if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
-    return hipErrorInvalidValue;
-  if (p->width == 0 || p->height == 0)
-    return hipErrorInvalidValue;
-  value = p->elementSize == 4 ? p->value
-          : p->elementSize == 2 ? (p->value & 0xffffu) : (p->value & 0xffu);
-  *s = (struct ah_gspec){.type = hipGraphNodeTypeMemset};
-  return ah_memset_cmd(p->dst, value, p->elementSize, p->width, p->pitch, p->height, &s->cmd);
-}
-
-static hipError_t host_spec(const hipHostNodeParams *p, struct ah_gspec *s) {
-  if (p == NULL || p->fn == NULL)
-    return hipErrorInvalidValue;
-  *s = (struct ah_gspec){.type = hipGraphNodeTypeHost};
-  s->cmd.kind = AH_CMD_HOST_FN;
-  s->cmd.host_fn.fn = p->fn;
-  s->cmd.host_fn.data = p->userData;
-  return hipSuccess;
-}
-
-/* A child graph node: the core copies the graph (CUDA's rule: the node
- * owns a clone; changing childGraph afterwards changes nothing). */
-static hipError_t child_spec(hipGraph_t graph, struct ah_gspec *s) {
-  struct ah_graph *g = ah_graph_lookup(graph);
-
-  if (g == NULL)
-    return hipErrorInvalidValue;
-  *s = (struct ah_gspec){.type = hipGraphNodeTypeGraph, .child = g};
-  return hipSuccess;
-}
-
-/* An event record or wait node: recorded or waited for as hipEventRecord
- * and hipStreamWaitEvent on the node's queue; the event is checked now and
- * looked up again at each launch. */
-static hipError_t event_spec(hipEvent_t event, hipGraphNodeType type, struct ah_gspec *s) {
-  if (ah_event_lookup(event) == NULL)
-    return hipErrorInvalidValue;
-  *s = (struct ah_gspec){.type = type, .event = event};
-  return hipSuccess;
-}
-
-/* A memory alloc node: the block is reserved now (s->mem holds a reference
- * the caller gives back) and its address written to p->dptr: it stays the
- * same for the graph's life (and its clones' and executable graphs'), as in
- * CUDA, so later nodes can be given it. Memory of the location's device's
- * default pool; access descriptors are accepted (every device may access). */
-static hipError_t alloc_spec(hipMemAllocNodeParams *p, struct ah_gspec *s) {
-  const hipMemPoolProps *pp;
-  struct ah_device *dev;
-  hipError_t err;
-
-  if (p == NULL)
-    return hipErrorInvalidValue;
-  pp = &p->poolProps;
-  if (pp->allocType != hipMemAllocationTypePinned || pp->location.type != hipMemLocationTypeDevice)
-    return hipErrorInvalidValue;
-  dev = ah_device_get(pp->location.id);
-  if (dev == NULL)
-    return hipErrorInvalidValue;
-  if ((p->accessDescCount != 0 && p->accessDescs == NULL) || p->bytesize == 0)
-    return hipErrorInvalidValue;
-  *s = (struct ah_gspec){.type = hipGraphNodeTypeMemAlloc};
-  err = ah_gmem_create(dev, p->bytesize, &s->mem);
-  if (err == hipSuccess) {
-    p->dptr = s->mem->ptr;
-    s->alloc = *p; /* read back as given (the access descriptors' address included) */
-  }
-  return err;
-}
-
-/* A memory free node of g: ptr must be the address of an alloc node of g
- * (s->mem holds a reference the caller gives back). */
-static hipError_t free_spec(struct ah_graph *g, void *ptr, struct ah_gspec *s) {
-  if (g == NULL || ptr == NULL)
-    return hipErrorInvalidValue;
-  *s = (struct ah_gspec){.type = hipGraphNodeTypeMemFree};
-  s->mem = ah_graph_find_mem(g, ptr);
-  return s->mem != NULL ? hipSuccess : hipErrorInvalidValue;
-}
-
-/* The one node-parameter function: HIP's generic parameters (hipGraphAddNode,
- * hipGraphNodeSetParams, hipGraphExecNodeSetParams) to a spec, through the
- * builder of the node's type. g is the graph a node is added to (memory free
- * nodes need it), NULL when parameters are set. */
-static hipError_t node_spec(hipGraphNodeParams *p, struct ah_graph *g, struct ah_gspec *s) {
-  if (p == NULL)
-    return hipErrorInvalidValue;
-  for (int i = 0; i < 3; i++)
-    if (p->reserved0[i] != 0)
-      return hipErrorInvalidValue;
-  switch (p->type) {
-  case hipGraphNodeTypeKernel:
-    return kernel_spec(&p->kernel, s);
-  case hipGraphNodeTypeMemcpy:
-    if (p->memcpy.flags != 0 || p->memcpy.reserved[0] != 0 || p->memcpy.reserved[1] != 0 ||
-        p->memcpy.reserved[2] != 0)
-      return hipErrorInvalidValue;
-    return copy3d_spec(&p->memcpy.copyParams, s);
-  case hipGraphNodeTypeMemset:
-    return set_spec(&p->memset, s);
-  case hipGraphNodeTypeHost:
-    return host_spec(&p->host, s);
-  case hipGraphNodeTypeGraph:
-    return child_spec(p->graph.graph, s);
-  case hipGraphNodeTypeEmpty:
-    *s = (struct ah_gspec){.type = hipGraphNodeTypeEmpty};
-    return hipSuccess;
-  case hipGraphNodeTypeWaitEvent:
-    return event_spec(p->eventWait.event, p->type, s);
-  case hipGraphNodeTypeEventRecord:
-    return event_spec(p->eventRecord.event, p->type, s);
-  case hipGraphNodeTypeMemAlloc:
-    return g != NULL ? alloc_spec(&p->alloc, s) : hipErrorInvalidValue;
-  case hipGraphNodeTypeMemFree:
-    return free_spec(g, p->free.dptr, s);
-  default: /* external semaphores, and what HIP does not define */
-    return hipErrorInvalidValue;
-  }
-}
-
-/* ---- the three uses of a spec: add, set, exec-set ---- */
-
-/* Adds a node doing s to graph after deps; gives back s's reference to a
- * memory block (the node holds its own). */
-static hipError_t add_spec(hipGraphNode_t *out, hipGraph_t graph, const hipGraphNode_t *deps,
-                           size_t ndeps, struct ah_gspec *s) {
-  struct ah_graph *g = ah_graph_lookup(graph);
-  struct ah_gnode **d = NULL, *n;
-  hipError_t err = g != NULL ? ah_graph_resolve(g, deps, ndeps, &d) : hipErrorInvalidValue;
-
-  if (err == hipSuccess)
-    err = ah_graph_add(g, s, d, ndeps, &n);
-  free(d);
-  ah_gmem_release(s->mem);
-  s->mem = NULL;
-  if (err == hipSuccess)
-    *out = (hipGraphNode_t)n;
-  return err;
-}
-
-/* The node behind h when it is of `type`. */
-static struct ah_gnode *typed_node(hipGraphNode_t h, hipGraphNodeType type) {
-  struct ah_gnode *n = ah_gnode_lookup(h);
-
-  return n != NULL && n->s.type == type ? n : NULL;
-}
-
-/* Node h's parameters into s when it is of `type`; 0 when it is not. */
-static int spec_of(hipGraphNode_t h, hipGraphNodeType type, struct ah_gspec *s) {
-  struct ah_gnode *n = typed_node(h, type);
-
-  if (n != NULL)
-    ah_gnode_get(n, s);
-  return n != NULL;
-}
-
-/* New 1D copy parameters of an existing node must not overlap source and
- * destination (AMD's runtime refuses them there, as hip-tests checks). */
-static int overlaps(const struct ah_gspec *s) {
-  uintptr_t d = (uintptr_t)s->cmd.copy.dst, c = (uintptr_t)s->cmd.copy.src;
-
-  return s->type == hipGraphNodeTypeMemcpy && s->cmd.kind == AH_CMD_COPY &&
-         d < c + s->cmd.copy.bytes && c < d + s->cmd.copy.bytes;
-}
-
-/* Sets node h's parameters (h of s's type). */
-static hipError_t set_spec_of(hipGraphNode_t h, const struct ah_gspec *s) {
-  struct ah_gnode *n = typed_node(h, s->type);
-
-  if (n == NULL || overlaps(s))
-    return hipErrorInvalidValue;
-  return ah_gnode_set(n, s);
-}
-
-/* Sets executable graph x's copy of node h (h of s's type). */
-static hipError_t exec_set_spec(hipGraphExec_t x, hipGraphNode_t h, const struct ah_gspec *s) {
-  struct ah_gexec *xo = ah_gexec_lookup(x);
-  struct ah_gnode *n = typed_node(h, s->type);
-
-  if (xo == NULL || n == NULL || overlaps(s))
-    return hipErrorInvalidValue;
-  return ah_gexec_set(xo, n, s);
-}
-
-/* Checks the handles an exec-set entry point takes before its parameters. */
-static hipError_t exec_handles(hipGraphExec_t x, hipGraphNode_t h, hipGraphNodeType type) {
-  return ah_gexec_lookup(x) != NULL && typed_node(h, type) != NULL ? hipSuccess
-                                                                    : hipErrorInvalidValue;
-}
 
 /* ---- adding nodes ---- */
 
@@ -361,8 +27,8 @@ AH_EXPORT hipError_t hipGraphAddNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
   g = ah_graph_lookup(graph);
   AH_REQUIRE(g != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(node_spec(nodeParams, g, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_params(nodeParams, g, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 AH_EXPORT hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
@@ -374,8 +40,8 @@ AH_EXPORT hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_
   AH_ENTER();
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(graph) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(kernel_spec(pNodeParams, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_kernel(pNodeParams, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 AH_EXPORT hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
@@ -387,8 +53,8 @@ AH_EXPORT hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGrap
   AH_ENTER();
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(graph) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(copy1d_spec(dst, src, count, kind, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_copy1d(dst, src, count, kind, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 AH_EXPORT hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
@@ -400,8 +66,8 @@ AH_EXPORT hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_
   AH_ENTER();
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(graph) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(copy3d_spec(pCopyParams, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_copy3d(pCopyParams, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 /* The symbol is resolved now, on the current device: the node copies to or
@@ -416,8 +82,8 @@ AH_EXPORT hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, h
   AH_ENTER();
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(graph) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(symbol_spec(symbol, (void *)src, count, offset, kind, 1, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_symbol(symbol, (void *)src, count, offset, kind, 1, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 AH_EXPORT hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
@@ -430,8 +96,8 @@ AH_EXPORT hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode,
   AH_ENTER();
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(graph) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(symbol_spec(symbol, dst, count, offset, kind, 0, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_symbol(symbol, dst, count, offset, kind, 0, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 AH_EXPORT hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
@@ -443,8 +109,8 @@ AH_EXPORT hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_
   AH_ENTER();
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(graph) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(set_spec(pMemsetParams, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_set(pMemsetParams, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 AH_EXPORT hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
@@ -456,8 +122,8 @@ AH_EXPORT hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t 
   AH_ENTER();
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(graph) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(host_spec(pNodeParams, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_host(pNodeParams, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 AH_EXPORT hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
@@ -467,7 +133,7 @@ AH_EXPORT hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t
 
   AH_ENTER();
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 /* The node runs a copy of childGraph, made now (childGraph may be graph
@@ -480,8 +146,8 @@ AH_EXPORT hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGr
   AH_ENTER();
   AH_REQUIRE(pGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(graph) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(child_spec(childGraph, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_child(childGraph, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 static hipError_t add_event_node(hipGraphNode_t *out, hipGraph_t graph, const hipGraphNode_t *deps,
@@ -491,8 +157,8 @@ static hipError_t add_event_node(hipGraphNode_t *out, hipGraph_t graph, const hi
 
   if (out == NULL || ah_graph_lookup(graph) == NULL)
     return hipErrorInvalidValue;
-  err = event_spec(event, type, &s);
-  return err != hipSuccess ? err : add_spec(out, graph, deps, ndeps, &s);
+  err = ah_gspec_event(event, type, &s);
+  return err != hipSuccess ? err : ah_gnode_add_spec(out, graph, deps, ndeps, &s);
 }
 
 AH_EXPORT hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
@@ -526,8 +192,8 @@ AH_EXPORT hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *pGraphNode, hipGrap
   /* Dependencies are checked before the block is reserved. */
   AH_REQUIRE_OK(ah_graph_resolve(g, pDependencies, numDependencies, &d));
   free(d);
-  AH_REQUIRE_OK(alloc_spec(pNodeParams, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_alloc(pNodeParams, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 /* dev_ptr must be the address of a memory alloc node of the same graph. */
@@ -544,8 +210,8 @@ AH_EXPORT hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *pGraphNode, hipGraph
   AH_REQUIRE(g != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(ah_graph_resolve(g, pDependencies, numDependencies, &d));
   free(d);
-  AH_REQUIRE_OK(free_spec(g, dev_ptr, &s));
-  AH_RETURN(add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_free(g, dev_ptr, &s));
+  AH_RETURN(ah_gnode_add_spec(pGraphNode, graph, pDependencies, numDependencies, &s));
 }
 
 /* ---- reading a node's parameters ---- */
@@ -557,7 +223,7 @@ AH_EXPORT hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pNodeParams != NULL && spec_of(node, hipGraphNodeTypeKernel, &s),
+  AH_REQUIRE(pNodeParams != NULL && ah_gnode_spec_of(node, hipGraphNodeTypeKernel, &s),
              hipErrorInvalidValue);
   memset(pNodeParams, 0, sizeof(*pNodeParams));
   pNodeParams->func = s.func != NULL ? s.func : (void *)s.cmd.kernel.fn; /* captured: fn */
@@ -574,7 +240,7 @@ AH_EXPORT hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pNodeParams != NULL && spec_of(node, hipGraphNodeTypeMemcpy, &s),
+  AH_REQUIRE(pNodeParams != NULL && ah_gnode_spec_of(node, hipGraphNodeTypeMemcpy, &s),
              hipErrorInvalidValue);
   *pNodeParams = s.copy3d;
   return hipSuccess;
@@ -585,7 +251,8 @@ AH_EXPORT hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pNodeParams != NULL && spec_of(node, hipGraphNodeTypeHost, &s), hipErrorInvalidValue);
+  AH_REQUIRE(pNodeParams != NULL && ah_gnode_spec_of(node, hipGraphNodeTypeHost, &s),
+             hipErrorInvalidValue);
   pNodeParams->fn = s.cmd.host_fn.fn;
   pNodeParams->userData = s.cmd.host_fn.data;
   return hipSuccess;
@@ -596,7 +263,7 @@ AH_EXPORT hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pNodeParams != NULL && spec_of(node, hipGraphNodeTypeMemset, &s),
+  AH_REQUIRE(pNodeParams != NULL && ah_gnode_spec_of(node, hipGraphNodeTypeMemset, &s),
              hipErrorInvalidValue);
   memset(pNodeParams, 0, sizeof(*pNodeParams));
   pNodeParams->dst = s.cmd.set.dst;
@@ -615,7 +282,8 @@ AH_EXPORT hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGrap
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pGraph != NULL && spec_of(node, hipGraphNodeTypeGraph, &s), hipErrorInvalidValue);
+  AH_REQUIRE(pGraph != NULL && ah_gnode_spec_of(node, hipGraphNodeTypeGraph, &s),
+             hipErrorInvalidValue);
   *pGraph = (hipGraph_t)s.child;
   return hipSuccess;
 }
@@ -623,7 +291,7 @@ AH_EXPORT hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGrap
 static hipError_t get_event(hipGraphNode_t node, hipEvent_t *out, hipGraphNodeType type) {
   struct ah_gspec s;
 
-  if (out == NULL || !spec_of(node, type, &s))
+  if (out == NULL || !ah_gnode_spec_of(node, type, &s))
     return hipErrorInvalidValue;
   *out = s.event;
   return hipSuccess;
@@ -644,7 +312,7 @@ AH_EXPORT hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(pNodeParams != NULL && spec_of(node, hipGraphNodeTypeMemAlloc, &s),
+  AH_REQUIRE(pNodeParams != NULL && ah_gnode_spec_of(node, hipGraphNodeTypeMemAlloc, &s),
              hipErrorInvalidValue);
   AH_REQUIRE(s.mem != NULL, hipErrorInvalidValue);
   *pNodeParams = s.alloc;
@@ -656,7 +324,8 @@ AH_EXPORT hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(dev_ptr != NULL && spec_of(node, hipGraphNodeTypeMemFree, &s), hipErrorInvalidValue);
+  AH_REQUIRE(dev_ptr != NULL && ah_gnode_spec_of(node, hipGraphNodeTypeMemFree, &s),
+             hipErrorInvalidValue);
   AH_REQUIRE(s.mem != NULL, hipErrorInvalidValue);
   *(void **)dev_ptr = s.mem->ptr;
   return hipSuccess;
@@ -672,13 +341,13 @@ AH_EXPORT hipError_t hipGraphNodeSetParams(hipGraphNode_t node, hipGraphNodePara
   n = ah_gnode_lookup(node);
   AH_REQUIRE(n != NULL && nodeParams != NULL, hipErrorInvalidValue);
   AH_REQUIRE(nodeParams->type == n->s.type, hipErrorInvalidValue);
-  AH_REQUIRE_OK(node_spec(nodeParams, NULL, &s));
-  AH_RETURN(set_spec_of(node, &s));
+  AH_REQUIRE_OK(ah_gspec_params(nodeParams, NULL, &s));
+  AH_RETURN(ah_gnode_set_spec(node, &s));
 }
 
 /* A node's kernel attributes are kept across hipGraphKernelNodeSetParams. */
 static void keep_attrs(hipGraphNode_t node, struct ah_gspec *s) {
-  struct ah_gnode *n = typed_node(node, s->type);
+  struct ah_gnode *n = ah_gnode_typed(node, s->type);
   struct ah_gspec cur;
 
   if (n == NULL || s->type != hipGraphNodeTypeKernel)
@@ -694,10 +363,10 @@ AH_EXPORT hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(typed_node(node, hipGraphNodeTypeKernel) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(kernel_spec(pNodeParams, &s));
+  AH_REQUIRE(ah_gnode_typed(node, hipGraphNodeTypeKernel) != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_gspec_kernel(pNodeParams, &s));
   keep_attrs(node, &s);
-  AH_RETURN(set_spec_of(node, &s));
+  AH_RETURN(ah_gnode_set_spec(node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node,
@@ -705,9 +374,9 @@ AH_EXPORT hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(typed_node(node, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(copy3d_spec(pNodeParams, &s));
-  AH_RETURN(set_spec_of(node, &s));
+  AH_REQUIRE(ah_gnode_typed(node, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_gspec_copy3d(pNodeParams, &s));
+  AH_RETURN(ah_gnode_set_spec(node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src,
@@ -715,9 +384,9 @@ AH_EXPORT hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *ds
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(typed_node(node, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(copy1d_spec(dst, src, count, kind, &s));
-  AH_RETURN(set_spec_of(node, &s));
+  AH_REQUIRE(ah_gnode_typed(node, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_gspec_copy1d(dst, src, count, kind, &s));
+  AH_RETURN(ah_gnode_set_spec(node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *symbol,
@@ -726,9 +395,9 @@ AH_EXPORT hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, co
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(typed_node(node, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(symbol_spec(symbol, (void *)src, count, offset, kind, 1, &s));
-  AH_RETURN(set_spec_of(node, &s));
+  AH_REQUIRE(ah_gnode_typed(node, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_gspec_symbol(symbol, (void *)src, count, offset, kind, 1, &s));
+  AH_RETURN(ah_gnode_set_spec(node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
@@ -737,9 +406,9 @@ AH_EXPORT hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, 
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(typed_node(node, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(symbol_spec(symbol, dst, count, offset, kind, 0, &s));
-  AH_RETURN(set_spec_of(node, &s));
+  AH_REQUIRE(ah_gnode_typed(node, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_gspec_symbol(symbol, dst, count, offset, kind, 0, &s));
+  AH_RETURN(ah_gnode_set_spec(node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node,
@@ -747,9 +416,9 @@ AH_EXPORT hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(typed_node(node, hipGraphNodeTypeMemset) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(set_spec(pNodeParams, &s));
-  AH_RETURN(set_spec_of(node, &s));
+  AH_REQUIRE(ah_gnode_typed(node, hipGraphNodeTypeMemset) != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_gspec_set(pNodeParams, &s));
+  AH_RETURN(ah_gnode_set_spec(node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node,
@@ -757,26 +426,26 @@ AH_EXPORT hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE_OK(host_spec(pNodeParams, &s));
-  AH_RETURN(set_spec_of(node, &s));
+  AH_REQUIRE_OK(ah_gspec_host(pNodeParams, &s));
+  AH_RETURN(ah_gnode_set_spec(node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event) {
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(typed_node(node, hipGraphNodeTypeEventRecord) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(event_spec(event, hipGraphNodeTypeEventRecord, &s));
-  AH_RETURN(set_spec_of(node, &s));
+  AH_REQUIRE(ah_gnode_typed(node, hipGraphNodeTypeEventRecord) != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_gspec_event(event, hipGraphNodeTypeEventRecord, &s));
+  AH_RETURN(ah_gnode_set_spec(node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) {
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(typed_node(node, hipGraphNodeTypeWaitEvent) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(event_spec(event, hipGraphNodeTypeWaitEvent, &s));
-  AH_RETURN(set_spec_of(node, &s));
+  AH_REQUIRE(ah_gnode_typed(node, hipGraphNodeTypeWaitEvent) != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_gspec_event(event, hipGraphNodeTypeWaitEvent, &s));
+  AH_RETURN(ah_gnode_set_spec(node, &s));
 }
 
 /* ---- kernel node attributes ---- */
@@ -791,7 +460,7 @@ AH_EXPORT hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKer
   struct ah_gspec s;
 
   AH_ENTER();
-  n = typed_node(hNode, hipGraphNodeTypeKernel);
+  n = ah_gnode_typed(hNode, hipGraphNodeTypeKernel);
   AH_REQUIRE(n != NULL && value != NULL, hipErrorInvalidValue);
   ah_gnode_get(n, &s);
   switch (attr) {
@@ -825,7 +494,7 @@ AH_EXPORT hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKer
   struct ah_gspec s;
 
   AH_ENTER();
-  n = typed_node(hNode, hipGraphNodeTypeKernel);
+  n = ah_gnode_typed(hNode, hipGraphNodeTypeKernel);
   AH_REQUIRE(n != NULL && value != NULL, hipErrorInvalidValue);
   ah_gnode_get(n, &s);
   switch (attr) {
@@ -848,8 +517,8 @@ AH_EXPORT hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t hSrc, hipGr
   struct ah_gspec a, b;
 
   AH_ENTER();
-  src = typed_node(hSrc, hipGraphNodeTypeKernel);
-  dst = typed_node(hDst, hipGraphNodeTypeKernel);
+  src = ah_gnode_typed(hSrc, hipGraphNodeTypeKernel);
+  dst = ah_gnode_typed(hDst, hipGraphNodeTypeKernel);
   AH_REQUIRE(src != NULL && dst != NULL, hipErrorInvalidValue);
   if (src == dst)
     return hipSuccess;
@@ -873,9 +542,9 @@ AH_EXPORT hipError_t hipGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGrap
   AH_REQUIRE(ah_gexec_lookup(graphExec) != NULL && n != NULL && nodeParams != NULL,
              hipErrorInvalidValue);
   AH_REQUIRE(nodeParams->type == n->s.type, hipErrorInvalidValue);
-  AH_REQUIRE_OK(node_spec(nodeParams, NULL, &s));
+  AH_REQUIRE_OK(ah_gspec_params(nodeParams, NULL, &s));
   keep_attrs(node, &s);
-  AH_RETURN(exec_set_spec(graphExec, node, &s));
+  AH_RETURN(ah_gexec_set_spec(graphExec, node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec,
@@ -884,10 +553,10 @@ AH_EXPORT hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE_OK(exec_handles(hGraphExec, node, hipGraphNodeTypeKernel));
-  AH_REQUIRE_OK(kernel_spec(pNodeParams, &s));
+  AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, node, hipGraphNodeTypeKernel));
+  AH_REQUIRE_OK(ah_gspec_kernel(pNodeParams, &s));
   keep_attrs(node, &s);
-  AH_RETURN(exec_set_spec(hGraphExec, node, &s));
+  AH_RETURN(ah_gexec_set_spec(hGraphExec, node, &s));
 }
 
 /* The copy's direction cannot change (hipErrorInvalidValue, as in HIP). */
@@ -899,13 +568,13 @@ AH_EXPORT hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec,
   hipError_t err;
 
   AH_ENTER();
-  AH_REQUIRE_OK(exec_handles(hGraphExec, node, hipGraphNodeTypeMemcpy));
+  AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, node, hipGraphNodeTypeMemcpy));
   /* A pitch smaller than the row is an invalid value here (AMD's code for
    * this setter; hipGraphMemcpyNodeSetParams and hipMemcpy3D say
    * hipErrorInvalidPitchValue). */
-  err = copy3d_spec(pNodeParams, &s);
+  err = ah_gspec_copy3d(pNodeParams, &s);
   AH_REQUIRE_OK(err == hipErrorInvalidPitchValue ? hipErrorInvalidValue : err);
-  AH_RETURN(exec_set_spec(hGraphExec, node, &s));
+  AH_RETURN(ah_gexec_set_spec(hGraphExec, node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec,
@@ -915,9 +584,9 @@ AH_EXPORT hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE_OK(exec_handles(hGraphExec, node, hipGraphNodeTypeMemcpy));
-  AH_REQUIRE_OK(copy1d_spec(dst, src, count, kind, &s));
-  AH_RETURN(exec_set_spec(hGraphExec, node, &s));
+  AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, node, hipGraphNodeTypeMemcpy));
+  AH_REQUIRE_OK(ah_gspec_copy1d(dst, src, count, kind, &s));
+  AH_RETURN(ah_gexec_set_spec(hGraphExec, node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec,
@@ -928,9 +597,9 @@ AH_EXPORT hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGra
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE_OK(exec_handles(hGraphExec, node, hipGraphNodeTypeMemcpy));
-  AH_REQUIRE_OK(symbol_spec(symbol, (void *)src, count, offset, kind, 1, &s));
-  AH_RETURN(exec_set_spec(hGraphExec, node, &s));
+  AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, node, hipGraphNodeTypeMemcpy));
+  AH_REQUIRE_OK(ah_gspec_symbol(symbol, (void *)src, count, offset, kind, 1, &s));
+  AH_RETURN(ah_gexec_set_spec(hGraphExec, node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec,
@@ -940,9 +609,9 @@ AH_EXPORT hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hG
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE_OK(exec_handles(hGraphExec, node, hipGraphNodeTypeMemcpy));
-  AH_REQUIRE_OK(symbol_spec(symbol, dst, count, offset, kind, 0, &s));
-  AH_RETURN(exec_set_spec(hGraphExec, node, &s));
+  AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, node, hipGraphNodeTypeMemcpy));
+  AH_REQUIRE_OK(ah_gspec_symbol(symbol, dst, count, offset, kind, 0, &s));
+  AH_RETURN(ah_gexec_set_spec(hGraphExec, node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec,
@@ -951,9 +620,9 @@ AH_EXPORT hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE_OK(exec_handles(hGraphExec, node, hipGraphNodeTypeMemset));
-  AH_REQUIRE_OK(set_spec(pNodeParams, &s));
-  AH_RETURN(exec_set_spec(hGraphExec, node, &s));
+  AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, node, hipGraphNodeTypeMemset));
+  AH_REQUIRE_OK(ah_gspec_set(pNodeParams, &s));
+  AH_RETURN(ah_gexec_set_spec(hGraphExec, node, &s));
 }
 
 AH_EXPORT hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
@@ -961,9 +630,9 @@ AH_EXPORT hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hi
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE_OK(host_spec(pNodeParams, &s));
-  AH_REQUIRE_OK(exec_handles(hGraphExec, node, hipGraphNodeTypeHost));
-  AH_RETURN(exec_set_spec(hGraphExec, node, &s));
+  AH_REQUIRE_OK(ah_gspec_host(pNodeParams, &s));
+  AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, node, hipGraphNodeTypeHost));
+  AH_RETURN(ah_gexec_set_spec(hGraphExec, node, &s));
 }
 
 /* childGraph must have the shape of the node's graph (as hipGraphExecUpdate
@@ -974,19 +643,19 @@ AH_EXPORT hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphEx
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE_OK(exec_handles(hGraphExec, node, hipGraphNodeTypeGraph));
-  AH_REQUIRE_OK(child_spec(childGraph, &s));
-  AH_RETURN(exec_set_spec(hGraphExec, node, &s));
+  AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, node, hipGraphNodeTypeGraph));
+  AH_REQUIRE_OK(ah_gspec_child(childGraph, &s));
+  AH_RETURN(ah_gexec_set_spec(hGraphExec, node, &s));
 }
 
 static hipError_t exec_set_event(hipGraphExec_t x, hipGraphNode_t node, hipEvent_t event,
                                  hipGraphNodeType type) {
   struct ah_gspec s;
-  hipError_t err = exec_handles(x, node, type);
+  hipError_t err = ah_gexec_handles(x, node, type);
 
   if (err == hipSuccess)
-    err = event_spec(event, type, &s);
-  return err != hipSuccess ? err : exec_set_spec(x, node, &s);
+    err = ah_gspec_event(event, type, &s);
+  return err != hipSuccess ? err : ah_gexec_set_spec(x, node, &s);
 }
 
 AH_EXPORT hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec,
@@ -1009,78 +678,6 @@ static int ctx_ok(hipCtx_t ctx) {
   return ctx == NULL || ah_object_cast(ctx, AH_KIND_CONTEXT) != NULL;
 }
 
-/* One side of a driver-style copy as a pitched pointer; arrays are not
- * taken (hipMemcpy3DParms here has none). */
-static hipError_t drv_side(hipMemoryType type, const void *host, hipDeviceptr_t dev,
-                           const void **out, int *is_dev) {
-  switch (type) {
-  case hipMemoryTypeHost:
-    *out = host;
-    *is_dev = 0;
-    return host != NULL ? hipSuccess : hipErrorInvalidValue;
-  case hipMemoryTypeDevice:
-  case hipMemoryTypeUnified:
-  case hipMemoryTypeManaged:
-    *out = (const void *)dev;
-    *is_dev = 1;
-    return dev != NULL ? hipSuccess : hipErrorInvalidValue;
-  default:
-    return hipErrorInvalidValue;
-  }
-}
-
-/* A HIP_MEMCPY3D as the 3D copy node it describes, checked as
- * hipGraphAddMemcpyNode checks it; kept as given for
- * hipDrvGraphMemcpyNodeGetParams. */
-static hipError_t drv_copy_spec(const HIP_MEMCPY3D *c, struct ah_gspec *s) {
-  hipMemcpy3DParms p;
-  const void *src, *dst;
-  int sdev, ddev;
-  hipError_t err;
-
-  if (c == NULL || c->srcLOD != 0 || c->dstLOD != 0)
-    return hipErrorInvalidValue;
-  if ((err = drv_side(c->srcMemoryType, c->srcHost, c->srcDevice, &src, &sdev)) != hipSuccess ||
-      (err = drv_side(c->dstMemoryType, c->dstHost, c->dstDevice, &dst, &ddev)) != hipSuccess)
-    return err;
-  if (c->WidthInBytes == 0 || c->Height == 0 || c->Depth == 0)
-    return hipErrorInvalidValue;
-  if (c->srcPitch < c->srcXInBytes + c->WidthInBytes ||
-      c->dstPitch < c->dstXInBytes + c->WidthInBytes)
-    return hipErrorInvalidValue;
-  if (c->Depth > 1 && (c->srcHeight < c->srcY + c->Height || c->dstHeight < c->dstY + c->Height))
-    return hipErrorInvalidValue;
-  memset(&p, 0, sizeof(p));
-  p.srcPtr = make_hipPitchedPtr((void *)src, c->srcPitch, c->WidthInBytes,
-                                c->srcHeight != 0 ? c->srcHeight : c->srcY + c->Height);
-  p.srcPos = make_hipPos(c->srcXInBytes, c->srcY, c->srcZ);
-  p.dstPtr = make_hipPitchedPtr((void *)dst, c->dstPitch, c->WidthInBytes,
-                                c->dstHeight != 0 ? c->dstHeight : c->dstY + c->Height);
-  p.dstPos = make_hipPos(c->dstXInBytes, c->dstY, c->dstZ);
-  p.extent = make_hipExtent(c->WidthInBytes, c->Height, c->Depth);
-  p.kind = sdev ? (ddev ? hipMemcpyDeviceToDevice : hipMemcpyDeviceToHost)
-                : (ddev ? hipMemcpyHostToDevice : hipMemcpyHostToHost);
-  err = copy3d_spec(&p, s);
-  if (err == hipSuccess)
-    s->drv3d = *c;
-  return err;
-}
-
-static hipError_t drv_set_spec(const HIP_MEMSET_NODE_PARAMS *m, struct ah_gspec *s) {
-  hipMemsetParams p;
-
-  if (m == NULL)
-    return hipErrorInvalidValue;
-  memset(&p, 0, sizeof(p));
-  p.dst = (void *)m->dst;
-  p.pitch = m->pitch;
-  p.value = m->value;
-  p.elementSize = m->elementSize;
-  p.width = m->width;
-  p.height = m->height;
-  return set_spec(&p, s);
-}
-
 AH_EXPORT hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
                                               const hipGraphNode_t *dependencies,
                                               size_t numDependencies,
@@ -1090,8 +687,8 @@ AH_EXPORT hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t *phGraphNode, hipGr
   AH_ENTER();
   AH_REQUIRE(phGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(hGraph) != NULL && ctx_ok(ctx), hipErrorInvalidValue);
-  AH_REQUIRE_OK(drv_copy_spec(copyParams, &s));
-  AH_RETURN(add_spec(phGraphNode, hGraph, dependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_drv_copy(copyParams, &s));
+  AH_RETURN(ah_gnode_add_spec(phGraphNode, hGraph, dependencies, numDependencies, &s));
 }
 
 /* The parameters as given to a hipDrvGraph* call; a node made otherwise
@@ -1104,7 +701,7 @@ AH_EXPORT hipError_t hipDrvGraphMemcpyNodeGetParams(hipGraphNode_t hNode,
 
   AH_ENTER();
   AH_REQUIRE(nodeParams != NULL, hipErrorInvalidValue);
-  n = typed_node(hNode, hipGraphNodeTypeMemcpy);
+  n = ah_gnode_typed(hNode, hipGraphNodeTypeMemcpy);
   AH_REQUIRE(n != NULL, hipErrorInvalidValue);
   ah_gnode_get(n, &s);
   if (s.drv3d.WidthInBytes != 0) {
@@ -1138,9 +735,9 @@ AH_EXPORT hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t hNode,
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE(typed_node(hNode, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(drv_copy_spec(nodeParams, &s));
-  AH_RETURN(set_spec_of(hNode, &s));
+  AH_REQUIRE(ah_gnode_typed(hNode, hipGraphNodeTypeMemcpy) != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_gspec_drv_copy(nodeParams, &s));
+  AH_RETURN(ah_gnode_set_spec(hNode, &s));
 }
 
 AH_EXPORT hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec,
@@ -1150,10 +747,10 @@ AH_EXPORT hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExe
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE_OK(exec_handles(hGraphExec, hNode, hipGraphNodeTypeMemcpy));
+  AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, hNode, hipGraphNodeTypeMemcpy));
   AH_REQUIRE(ctx_ok(ctx), hipErrorInvalidValue);
-  AH_REQUIRE_OK(drv_copy_spec(copyParams, &s));
-  AH_RETURN(exec_set_spec(hGraphExec, hNode, &s));
+  AH_REQUIRE_OK(ah_gspec_drv_copy(copyParams, &s));
+  AH_RETURN(ah_gexec_set_spec(hGraphExec, hNode, &s));
 }
 
 AH_EXPORT hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
@@ -1166,8 +763,8 @@ AH_EXPORT hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t *phGraphNode, hipGr
   AH_ENTER();
   AH_REQUIRE(phGraphNode != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ah_graph_lookup(hGraph) != NULL && ctx_ok(ctx), hipErrorInvalidValue);
-  AH_REQUIRE_OK(drv_set_spec(memsetParams, &s));
-  AH_RETURN(add_spec(phGraphNode, hGraph, dependencies, numDependencies, &s));
+  AH_REQUIRE_OK(ah_gspec_drv_set(memsetParams, &s));
+  AH_RETURN(ah_gnode_add_spec(phGraphNode, hGraph, dependencies, numDependencies, &s));
 }
 
 AH_EXPORT hipError_t
@@ -1176,10 +773,10 @@ hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNo
   struct ah_gspec s;
 
   AH_ENTER();
-  AH_REQUIRE_OK(exec_handles(hGraphExec, hNode, hipGraphNodeTypeMemset));
+  AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, hNode, hipGraphNodeTypeMemset));
   AH_REQUIRE(ctx_ok(ctx), hipErrorInvalidValue);
-  AH_REQUIRE_OK(drv_set_spec(memsetParams, &s));
-  AH_RETURN(exec_set_spec(hGraphExec, hNode, &s));
+  AH_REQUIRE_OK(ah_gspec_drv_set(memsetParams, &s));
+  AH_RETURN(ah_gexec_set_spec(hGraphExec, hNode, &s));
 }
 
 AH_EXPORT hipError_t hipDrvGraphAddMemFreeNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,

@@ -8,9 +8,10 @@
  * a page of shared memory that counts its records and their completions
  * (core/ipc_event.c; docs/memory.md, "Interprocess memory and events"). */
 #define _GNU_SOURCE
-#include "../core/stream.h"
 #include "../core/mempool.h"
-#include "mem_internal.h"
+#include "../core/stream.h"
+#include "device_ops.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,12 +50,10 @@ AH_EXPORT hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr)
   AH_REQUIRE(ah_alloc_find(devPtr, &a), hipErrorInvalidValue);
   AH_REQUIRE(a.kind == AH_MEM_DEVICE && a.origin == AH_ORIGIN_ALLOC && a.pool_block == NULL,
              hipErrorInvalidValue);
-  AH_REQUIRE(a.dev->backend->ipc_mem_export != NULL, hipErrorNotSupported);
   AH_NOT_IN_HOST_FN();
-  if (a.dev->backend->device_sync != NULL)
-    (void)a.dev->backend->device_sync(a.dev);
+  (void)ah_dev_sync(a.dev);
   memset(handle, 0, sizeof(*handle));
-  AH_RETURN(a.dev->backend->ipc_mem_export(a.dev, (void *)a.base, a.bytes, handle->reserved));
+  AH_RETURN(ah_dev_ipc_mem_export(a.dev, (void *)a.base, a.bytes, handle->reserved));
 }
 
 /* Opened on the current device; flags 0 or hipIpcMemLazyEnablePeerAccess
@@ -74,7 +73,6 @@ AH_EXPORT hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle
   AH_REQUIRE((flags & ~(unsigned)hipIpcMemLazyEnablePeerAccess) == 0, hipErrorInvalidValue);
   dev = ah_current_device();
   AH_REQUIRE(dev != NULL, hipErrorNoDevice);
-  AH_REQUIRE(dev->backend->ipc_mem_open != NULL, hipErrorNotSupported);
   pthread_mutex_lock(&ipc_lock);
   for (o = opened; o != NULL; o = o->next)
     if (o->dev == dev && memcmp(&o->handle, &handle, sizeof(handle)) == 0) {
@@ -84,8 +82,7 @@ AH_EXPORT hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle
       return hipSuccess;
     }
   o = calloc(1, sizeof(*o));
-  err = o == NULL ? hipErrorOutOfMemory
-                  : dev->backend->ipc_mem_open(dev, handle.reserved, &base, &bytes);
+  err = o == NULL ? hipErrorOutOfMemory : ah_dev_ipc_mem_open(dev, handle.reserved, &base, &bytes);
   if (err == hipSuccess) {
     a.base = (uintptr_t)base;
     a.bytes = bytes;
@@ -95,7 +92,7 @@ AH_EXPORT hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle
     a.origin = AH_ORIGIN_IPC;
     err = ah_alloc_insert(&a);
     if (err != hipSuccess)
-      dev->backend->ipc_mem_close(dev, base);
+      ah_dev_ipc_mem_close(dev, base);
   }
   if (err != hipSuccess) {
     pthread_mutex_unlock(&ipc_lock);
@@ -133,10 +130,9 @@ AH_EXPORT hipError_t hipIpcCloseMemHandle(void *devPtr) {
   AH_REQUIRE(o != NULL, hipErrorInvalidValue);
   if (o->refs > 0)
     return hipSuccess;
-  if (o->dev->backend->device_sync != NULL)
-    (void)o->dev->backend->device_sync(o->dev);
+  (void)ah_dev_sync(o->dev);
   (void)ah_alloc_remove(o->base, AH_MEM_DEVICE, NULL);
-  o->dev->backend->ipc_mem_close(o->dev, o->base);
+  ah_dev_ipc_mem_close(o->dev, o->base);
   free(o);
   return hipSuccess;
 }
@@ -157,8 +153,8 @@ AH_EXPORT hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_
   AH_REQUIRE(e != NULL, hipErrorInvalidResourceHandle);
   AH_REQUIRE(e->flags & hipEventInterprocess, hipErrorInvalidResourceHandle);
   memset(handle, 0, sizeof(*handle));
-  if (e->dev->backend->ipc_event_export != NULL)
-    AH_RETURN(e->dev->backend->ipc_event_export(e->dev, e->impl, handle->reserved));
+  if (ah_dev_ipc_events_native(e->dev))
+    AH_RETURN(ah_dev_ipc_event_export(e, handle->reserved));
   pthread_mutex_lock(&ipc_lock);
   err = ah_ipc_event_export(e, handle->reserved, sizeof(handle->reserved));
   pthread_mutex_unlock(&ipc_lock);
@@ -171,14 +167,14 @@ AH_EXPORT hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_
 AH_EXPORT hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) {
   struct ah_device *dev;
   struct ah_event *e;
-  void *impl = NULL;
+  struct ah_dev_event *impl = NULL;
 
   AH_ENTER();
   AH_REQUIRE(event != NULL, hipErrorInvalidValue);
   dev = ah_current_device();
   AH_REQUIRE(dev != NULL, hipErrorNoDevice);
-  if (dev->backend->ipc_event_open != NULL) {
-    AH_REQUIRE_OK(dev->backend->ipc_event_open(dev, handle.reserved, &impl));
+  if (ah_dev_ipc_events_native(dev)) {
+    AH_REQUIRE_OK(ah_dev_ipc_event_open(dev, handle.reserved, &impl));
     AH_RETURN(ah_event_adopt(dev, hipEventDisableTiming | hipEventInterprocess, impl, event));
   }
   AH_REQUIRE_OK(ah_ipc_event_import(dev, handle.reserved, &e));

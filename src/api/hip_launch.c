@@ -1,162 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /* Kernel launches: the entry that triple chevrons and hipLaunchKernelGGL
  * compile into (__ahLaunchKernel), hipLaunchKernel with an argument pointer
- * array, cooperative launches, the kernel registration hook, and the old
- * configure/setup/launch triple. Every check runs before anything is
- * queued, so a refused launch runs nothing; the error codes are HIP's. */
-#include "../core/stream.h"
-#include "launch_internal.h"
+ * array, cooperative launches, the old configure/setup/launch triple, and
+ * the per-kernel settings. The launch itself is core/launch.c's. */
+#include "launch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Checks a launch configuration against dev's limits, as HIP does. */
-static hipError_t check_config(const struct ah_device *dev, dim3 grid, dim3 block, size_t shmem) {
-  const hipDeviceProp_t *p = &dev->props;
-  uint64_t threads = (uint64_t)block.x * block.y * block.z;
-
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
-    return hipErrorInvalidConfiguration;
-  if (block.x > (uint64_t)p->maxThreadsDim[0] || block.y > (uint64_t)p->maxThreadsDim[1] ||
-      block.z > (uint64_t)p->maxThreadsDim[2] || threads > (uint64_t)p->maxThreadsPerBlock)
-    return hipErrorInvalidConfiguration;
-  if (grid.x > (uint64_t)p->maxGridSize[0] || grid.y > (uint64_t)p->maxGridSize[1] ||
-      grid.z > (uint64_t)p->maxGridSize[2])
-    return hipErrorInvalidConfiguration;
-  /* HIP numbers a dimension's threads in 32 bits. */
-  if ((uint64_t)grid.x * block.x > UINT32_MAX || (uint64_t)grid.y * block.y > UINT32_MAX ||
-      (uint64_t)grid.z * block.z > UINT32_MAX)
-    return hipErrorInvalidConfiguration;
-  if (shmem > p->sharedMemPerBlock)
-    return hipErrorInvalidValue;
-  return hipSuccess;
-}
-
-/* Whether dev can run a cooperative grid of this shape: every block resident
- * at once. A backend without coop_max_blocks checks at submit. */
-static hipError_t check_cooperative(struct ah_device *dev, dim3 grid, dim3 block, size_t shmem) {
-  uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
-
-  if (!dev->props.cooperativeLaunch)
-    return hipErrorNotSupported;
-  if (dev->backend->coop_max_blocks != NULL &&
-      blocks > dev->backend->coop_max_blocks(dev, block.x * block.y * block.z, shmem))
-    return hipErrorCooperativeLaunchTooLarge;
-  return hipSuccess;
-}
-
-/* Whether a block of this shape has more threads than the kernel's
- * __launch_bounds__ allow (hipcc records the bound at registration). AMD's
- * runtime refuses such a launch with hipErrorLaunchFailure (ROCm's unit suite,
- * launch_bounds.cc); CUDA's with an invalid-value error. */
-static int exceeds_bounds(const void *fn, dim3 block) {
-  unsigned max = ah_kernel_max_threads(fn);
-
-  return max != 0 && (uint64_t)block.x * block.y * block.z > max;
-}
-
-/* Whether the kernel's static __shared__ bytes plus the launch's dynamic ones
- * are more than a block may have: HIP refuses the launch
- * (hipErrorInvalidValue, as for dynamic bytes alone). The static bytes are
- * known for kernels built by anyhip's kernel compiler, and counted by the
- * CPU pass: checked on CPU devices only (the driver checks nvcc's own). */
-static int exceeds_shared(const struct ah_device *dev, const void *fn, size_t shmem) {
-  size_t st = ah_kernel_static_shared(fn), max = dev->props.sharedMemPerBlock;
-
-  return st != 0 && strcmp(dev->backend->name, "cpu") == 0 && (st > max || shmem > max - st);
-}
-
-/* The one launch path. sig may be NULL when the backend needs no layout. */
-static hipError_t launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
-                         size_t shmem, hipStream_t stream, void **args, int cooperative) {
-  struct ah_cmd cmd = {.kind = AH_CMD_KERNEL};
-  struct ah_stream *s;
-  struct ah_device *dev;
-  hipError_t err;
-  void *q;
-
-  if (fn == NULL)
-    return hipErrorInvalidDeviceFunction;
-  if (sig != NULL && sig->nargs > 0) {
-    /* Arguments are copied at enqueue: a missing one would be read at NULL. */
-    if (args == NULL)
-      return hipErrorInvalidValue;
-    for (unsigned i = 0; i < sig->nargs; i++)
-      if (args[i] == NULL)
-        return hipErrorInvalidValue;
-  }
-  err = ah_stream_lookup(stream, &s);
-  if (err != hipSuccess)
-    return err;
-  dev = ah_current_device();
-  if (dev == NULL)
-    return hipErrorNoDevice;
-  /* A kernel goes to a stream of the current device only (HIP, CUDA). */
-  if (s != NULL && s->dev != dev)
-    return hipErrorInvalidHandle;
-  q = s != NULL ? s->queue : dev->null_queue;
-  err = check_config(dev, grid, block, shmem);
-  if (err == hipSuccess && exceeds_shared(dev, fn, shmem))
-    err = hipErrorInvalidValue;
-  if (err == hipSuccess && exceeds_bounds(fn, block))
-    err = hipErrorLaunchFailure;
-  if (err == hipSuccess && cooperative)
-    err = check_cooperative(dev, grid, block, shmem);
-  if (err != hipSuccess)
-    return err;
-  if (dev->backend->function_check != NULL) {
-    err = dev->backend->function_check(dev, fn);
-    if (err != hipSuccess)
-      return err;
-  }
-  cmd.kernel.fn = fn;
-  cmd.kernel.sig = sig;
-  cmd.kernel.grid = grid;
-  cmd.kernel.block = block;
-  cmd.kernel.shared_bytes = shmem;
-  cmd.kernel.args = args;
-  cmd.kernel.cooperative = cooperative;
-  return ah_submit(dev, q, &cmd, 0);
-}
-
-/* The launch path for other entry points (hipModuleLaunchKernel, in
- * hip_module.c): no AH_* macros, the caller records the error. */
-hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
-                            size_t shmem, hipStream_t stream, void **args, int cooperative) {
-  return launch(fn, sig, grid, block, shmem, stream, args, cooperative);
-}
-
 AH_EXPORT hipError_t __ahLaunchKernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
                                       size_t shmem, hipStream_t stream, void **args) {
   AH_ENTER();
-  AH_RETURN(launch(fn, sig, grid, block, shmem, stream, args, 0));
+  AH_RETURN(ah_launch_kernel(fn, sig, grid, block, shmem, stream, args, 0));
 }
 
 AH_EXPORT hipError_t __ahLaunchCooperativeKernel(const void *fn, const ahKernelSig *sig, dim3 grid,
                                                  dim3 block, size_t shmem, hipStream_t stream,
                                                  void **args) {
   AH_ENTER();
-  AH_RETURN(launch(fn, sig, grid, block, shmem, stream, args, 1));
-}
-
-/* Called from static constructors that hipcc emits, possibly before main and
- * before the runtime is initialized: it only fills the registry. */
-AH_EXPORT void __ahRegisterKernel(const void *fn, const ahKernelSig *sig) {
-  ah_kernel_register(fn, sig);
-}
-
-/* The same for a kernel declared with __launch_bounds__(max_threads, ...). */
-AH_EXPORT void __ahRegisterKernelBounds(const void *fn, const ahKernelSig *sig,
-                                        unsigned max_threads) {
-  ah_kernel_register_bounds(fn, sig, max_threads);
+  AH_RETURN(ah_launch_kernel(fn, sig, grid, block, shmem, stream, args, 1));
 }
 
 AH_EXPORT hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
                                      void **args, size_t sharedMemBytes, hipStream_t stream) {
   AH_ENTER();
   AH_REQUIRE(function_address != NULL, hipErrorInvalidDeviceFunction);
-  AH_RETURN(launch(function_address, ah_kernel_sig(function_address), numBlocks, dimBlocks,
-                   sharedMemBytes, stream, args, 0));
+  AH_RETURN(ah_launch_kernel(function_address, ah_kernel_sig(function_address), numBlocks,
+                             dimBlocks, sharedMemBytes, stream, args, 0));
 }
 
 AH_EXPORT hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDimX,
@@ -164,58 +34,11 @@ AH_EXPORT hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim
                                                 hipStream_t stream) {
   AH_ENTER();
   AH_REQUIRE(f != NULL, hipErrorInvalidDeviceFunction);
-  AH_RETURN(launch(f, ah_kernel_sig(f), gridDim, blockDimX, sharedMemBytes, stream, kernelParams,
-                   1));
+  AH_RETURN(ah_launch_kernel(f, ah_kernel_sig(f), gridDim, blockDimX, sharedMemBytes, stream,
+                             kernelParams, 1));
 }
 
 /* ---- per-kernel settings ---- */
-
-/* The current device, and whether it has code for fn. */
-static hipError_t kernel_device(const void *fn, struct ah_device **out) {
-  struct ah_device *dev = ah_current_device();
-
-  if (dev == NULL)
-    return hipErrorNoDevice;
-  *out = dev;
-  if (dev->backend->function_check != NULL)
-    return dev->backend->function_check(dev, fn);
-  return hipSuccess;
-}
-
-/* hipFuncGetAttributes without the checks of arguments; also used by
- * hipFuncGetAttribute (hip_module.c). */
-hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr) {
-  struct ah_device *dev;
-  const hipDeviceProp_t *p;
-  hipError_t err = kernel_device(func, &dev);
-
-  if (err != hipSuccess)
-    return err;
-  if (dev->backend->function_attributes != NULL)
-    return dev->backend->function_attributes(dev, func, attr);
-  /* A kernel compiled for the host has no registers or local memory of its
-   * own to report; its limits are the device's. */
-  p = &dev->props;
-  memset(attr, 0, sizeof(*attr));
-  attr->maxThreadsPerBlock = p->maxThreadsPerBlock;
-  if (ah_kernel_max_threads(func) != 0 &&
-      ah_kernel_max_threads(func) < (unsigned)attr->maxThreadsPerBlock)
-    attr->maxThreadsPerBlock = (int)ah_kernel_max_threads(func);
-  attr->maxDynamicSharedSizeBytes = (int)p->sharedMemPerBlock;
-  attr->sharedSizeBytes = ah_kernel_static_shared(func); /* 0 when not known */
-  attr->binaryVersion = attr->ptxVersion = p->major * 10 + p->minor;
-  attr->preferredShmemCarveout = -1;
-  return hipSuccess;
-}
-
-/* Whether func is a kernel: hipcc registers every __global__ function (and
- * each template specialisation whose address is taken) before main, so a
- * pointer the registry does not know (a host function, data, garbage) is no
- * kernel, as on HIP. Module functions come as hipFunction_t, not here. */
-hipError_t ah_launch_is_kernel(const void *func) {
-  return func != NULL && ah_kernel_sig(func) != NULL ? hipSuccess
-                                                     : hipErrorInvalidDeviceFunction;
-}
 
 AH_EXPORT hipError_t hipFuncGetAttributes(hipFuncAttributes *attr, const void *func) {
   AH_ENTER();
@@ -231,7 +54,7 @@ AH_EXPORT hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t conf
   AH_ENTER();
   AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
   AH_REQUIRE((unsigned)config <= (unsigned)hipFuncCachePreferEqual, hipErrorInvalidValue);
-  AH_RETURN(kernel_device(func, &dev));
+  AH_RETURN(ah_launch_device(func, &dev));
 }
 
 /* Checked, no effect: HIP on AMD has no shared-memory banks to configure either. */
@@ -241,7 +64,7 @@ AH_EXPORT hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemCon
   AH_ENTER();
   AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
   AH_REQUIRE((unsigned)config <= (unsigned)hipSharedMemBankSizeEightByte, hipErrorInvalidValue);
-  AH_RETURN(kernel_device(func, &dev));
+  AH_RETURN(ah_launch_device(func, &dev));
 }
 
 /* Values are checked against the device; none changes how a kernel runs yet
@@ -252,7 +75,7 @@ AH_EXPORT hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr
 
   AH_ENTER();
   AH_REQUIRE(func != NULL, hipErrorInvalidDeviceFunction);
-  AH_REQUIRE_OK(kernel_device(func, &dev));
+  AH_REQUIRE_OK(ah_launch_device(func, &dev));
   switch (attr) {
   case hipFuncAttributeMaxDynamicSharedMemorySize:
     max_shared = dev->props.sharedMemPerBlockOptin > dev->props.sharedMemPerBlock
@@ -381,5 +204,5 @@ AH_EXPORT hipError_t hipLaunchByPtr(const void *func) {
     argv[i] = c.buf + off;
     off += sig->sizes[i];
   }
-  AH_RETURN(launch(func, sig, c.grid, c.block, c.shmem, c.stream, argv, 0));
+  AH_RETURN(ah_launch_kernel(func, sig, c.grid, c.block, c.shmem, c.stream, argv, 0));
 }

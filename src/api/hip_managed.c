@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Managed-memory hints (hipMemAdvise, hipMemPrefetchAsync,
- * hipStreamAttachMemAsync), the range queries that report them, and
- * hipPointerGetAttribute. The core keeps every hint (core/managed.c), so the
- * queries answer the same on every device; a backend with a managed_hint op
- * (NVIDIA) also passes each hint to its driver. The ranges accepted are those
- * of CUDA: managed memory, or system memory when the device reaches pageable
- * memory; hipMalloc and pinned host memory are refused. */
+ * hipStreamAttachMemAsync) and the range queries that report them. The core
+ * keeps every hint (core/managed.c), so the queries answer the same on every
+ * device; a backend with a managed_hint op (NVIDIA) also passes each hint to
+ * its driver. The ranges accepted are those of CUDA: managed memory, or
+ * system memory when the device reaches pageable memory; hipMalloc and pinned
+ * host memory are refused. */
+#include "device_ops.h"
 #include "internal.h"
 #include "managed.h"
 #include "stream.h"
-#include "mem_internal.h"
 
 #include <string.h>
 
@@ -55,11 +55,11 @@ static hipError_t hint_location(int device, struct ah_device **out) {
  * with the memory: its own managed memory, or system memory. */
 static hipError_t tell_device(struct ah_device *on, struct ah_device *owner,
                               const struct ah_managed_hint *h) {
-  if (on == NULL || on->backend->managed_hint == NULL)
+  if (on == NULL)
     return hipSuccess;
   if (owner != NULL && owner->backend != on->backend)
     return hipSuccess;
-  return on->backend->managed_hint(on, h);
+  return ah_dev_managed_hint(on, h);
 }
 
 AH_EXPORT hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice,
@@ -211,77 +211,4 @@ AH_EXPORT hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, 
   h.q = s != NULL ? s->queue : dev->null_queue;
   h.flags = flags;
   AH_RETURN(tell_device(dev, NULL, &h));
-}
-
-/* ---- hipPointerGetAttribute ---------------------------------------------- */
-
-/* Where p lies in a: host memory has two addresses, either may be asked. */
-static size_t offset_in(const struct ah_alloc *a, const void *p) {
-  uintptr_t x = (uintptr_t)p, h = (uintptr_t)a->host_ptr;
-
-  if (a->host_ptr != NULL && x >= h && x - h < a->bytes)
-    return x - h;
-  return x - (uintptr_t)a->device_ptr;
-}
-
-/* hipPointerGetAttribute's work, for hipDrvPointerGetAttributes too. */
-hipError_t ah_pointer_attribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr) {
-  struct ah_alloc a;
-  size_t off;
-
-  if (data == NULL)
-    return hipErrorInvalidValue;
-  if (attribute < HIP_POINTER_ATTRIBUTE_CONTEXT || attribute > HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE)
-    return hipErrorInvalidValue;
-  if (ptr == NULL || !ah_alloc_find(ptr, &a))
-    return hipErrorInvalidValue;
-  off = offset_in(&a, ptr);
-  switch (attribute) {
-  case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE: /* as hipPointerGetAttributes' type */
-    *(unsigned *)data = a.kind == AH_MEM_DEVICE    ? hipMemoryTypeDevice
-                        : a.kind == AH_MEM_MANAGED ? hipMemoryTypeManaged
-                                                   : hipMemoryTypeHost;
-    return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_DEVICE_POINTER:
-    *(void **)data = (char *)a.device_ptr + off;
-    return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_HOST_POINTER: /* device memory has none (AMD's and CUDA's code) */
-    if (a.host_ptr == NULL)
-      return hipErrorInvalidValue;
-    *(void **)data = (char *)a.host_ptr + off;
-    return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_BUFFER_ID:
-    /* A 32-bit number, as AMD's runtime writes it (hip-tests reads an
-     * unsigned int; CUDA's is 64-bit): unique to the allocation. */
-    *(uint32_t *)data = a.id;
-    return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: /* synchronous copies always are */
-  case HIP_POINTER_ATTRIBUTE_MAPPED:
-    *(unsigned *)data = 1;
-    return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_IS_MANAGED:
-    *(unsigned *)data = a.kind == AH_MEM_MANAGED;
-    return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
-    *(int *)data = a.dev->ordinal;
-    return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR:
-    *(void **)data = (char *)ptr - off;
-    return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_RANGE_SIZE:
-    *(size_t *)data = a.bytes;
-    return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS: /* hipMemAccessFlagsProtRead(Write) */
-    *(unsigned *)data =
-        a.kind == AH_MEM_REGISTERED && (a.flags & hipHostRegisterReadOnly) ? 1 : 3;
-    return hipSuccess;
-  default: /* contexts, P2P tokens, IPC, handle types, RDMA, pools */
-    return hipErrorNotSupported;
-  }
-}
-
-AH_EXPORT hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute,
-                                            hipDeviceptr_t ptr) {
-  AH_ENTER();
-  AH_RETURN(ah_pointer_attribute(data, attribute, ptr));
 }

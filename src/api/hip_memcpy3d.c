@@ -1,152 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* 3D memory: hipMalloc3D, hipMemcpy3D, hipMemset3D and their Async forms,
- * plus the driver-style 2D descriptor (hipMemcpyParam2D[Async],
- * hipDrvMemcpy2DUnaligned). A box is `depth` slices of `height` rows of
- * `width` bytes, at a position inside a pitched pointer whose slices are
- * `ysize` rows apart. The whole range a box spans is
- * checked against the allocation map with hip_memcpy.c's rules, then queued:
- * as a 2D command when its slices are contiguous, else as AH_CMD_COPY_3D (a
- * copy) or one 2D set per slice (a set). HIP arrays do not exist in anyhip,
- * so a descriptor naming one is refused. */
-#include "internal.h"
-#include "mem_internal.h"
-
-#include <stdint.h>
-
-/* Where a box lies, in bytes from its pitched pointer. */
-struct box {
-  size_t start;      /* the box's first byte */
-  size_t end;        /* one past its last byte */
-  size_t slice_rows; /* rows from one slice to the next */
-};
-
-/* *out = a * b + c; 0 on overflow. */
-static int mul_add(size_t a, size_t b, size_t c, size_t *out) {
-  size_t m;
-
-  return !__builtin_mul_overflow(a, b, &m) && !__builtin_add_overflow(m, c, out);
-}
-
-/* Locates box e (no extent 0) at pos in p. Refuses (hipErrorInvalidValue) a
- * row that runs past the pitch, slices that would overlap (ysize smaller than
- * pos.y + height once more than one slice or a z offset is involved: ysize is
- * then what separates slices) and offsets that overflow size_t. */
-static hipError_t locate(const hipPitchedPtr *p, hipPos pos, hipExtent e, struct box *b) {
-  size_t first, last, y_end;
-  int sliced = e.depth > 1 || pos.z > 0;
-
-  if (pos.x > p->pitch || e.width > p->pitch - pos.x)
-    return hipErrorInvalidValue;
-  if (__builtin_add_overflow(pos.y, e.height, &y_end))
-    return hipErrorInvalidValue;
-  if (sliced && p->ysize < y_end)
-    return hipErrorInvalidValue;
-  b->slice_rows = sliced ? p->ysize : e.height;
-  /* Rows from the pointer to the box's first and last rows. */
-  if (!mul_add(pos.z, b->slice_rows, pos.y, &first) || first > SIZE_MAX - (e.height - 1) ||
-      !mul_add(e.depth - 1, b->slice_rows, first + (e.height - 1), &last))
-    return hipErrorInvalidValue;
-  if (!mul_add(first, p->pitch, pos.x, &b->start) ||
-      !mul_add(last, p->pitch, pos.x + e.width, &b->end))
-    return hipErrorInvalidValue;
-  return hipSuccess;
-}
-
-static int empty(hipExtent e) {
-  return e.width == 0 || e.height == 0 || e.depth == 0;
-}
-
-/* ---- hipMalloc3D -------------------------------------------------------- */
-
-AH_EXPORT hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
-  size_t pitch, rows;
-  void *ptr;
-
-  AH_ENTER();
-  AH_REQUIRE(pitchedDevPtr != NULL, hipErrorInvalidValue);
-  /* Slices are stacked rows: the same pitch as hipMallocPitch. */
-  AH_REQUIRE(!__builtin_mul_overflow(extent.height, extent.depth, &rows), hipErrorOutOfMemory);
-  AH_REQUIRE_OK(ah_mem_alloc_pitch(&ptr, &pitch, extent.width, rows));
-  pitchedDevPtr->ptr = ptr;
-  pitchedDevPtr->pitch = pitch;
-  pitchedDevPtr->xsize = extent.width;
-  pitchedDevPtr->ysize = extent.height;
-  return hipSuccess;
-}
-
-/* ---- hipMemcpy3D -------------------------------------------------------- */
-
-hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, int sync,
-                        struct ah_cmd *out) {
-  struct ah_cmd cmd = {.kind = AH_CMD_COPY_3D};
-  struct ah_device *dev;
-  struct box s, d;
-  hipExtent e;
-  char *dst;
-  const char *src;
-  size_t max_pitch;
-  hipMemcpyKind kind;
-  void *q;
-  int pageable;
-  hipError_t err;
-
-  if (p == NULL)
-    return hipErrorInvalidValue;
-  /* anyhip has no hipMallocArray: any array handle is foreign. */
-  if (p->srcArray != NULL || p->dstArray != NULL)
-    return hipErrorInvalidValue;
-  if (!ah_memcpy_valid_kind(p->kind))
-    return hipErrorInvalidMemcpyDirection;
-  e = p->extent;
-  if (!empty(e) && (p->srcPtr.ptr == NULL || p->dstPtr.ptr == NULL))
-    return hipErrorInvalidValue;
-  if (p->srcPtr.pitch < e.width || p->dstPtr.pitch < e.width)
-    return hipErrorInvalidPitchValue;
-  err = ah_stream_resolve(stream, &dev, &q);
-  if (err != hipSuccess)
-    return err;
-  max_pitch = dev->props.memPitch;
-  if (max_pitch != 0 && (p->srcPtr.pitch > max_pitch || p->dstPtr.pitch > max_pitch))
-    return hipErrorInvalidValue;
-  if (empty(e)) /* a no-op, as in CUDA */
-    return out != NULL ? hipErrorInvalidValue : hipSuccess;
-  if ((err = locate(&p->srcPtr, p->srcPos, e, &s)) != hipSuccess ||
-      (err = locate(&p->dstPtr, p->dstPos, e, &d)) != hipSuccess)
-    return err;
-  err = ah_memcpy_check(p->dstPtr.ptr, d.end, p->srcPtr.ptr, s.end, p->kind, &kind, &pageable);
-  if (err != hipSuccess)
-    return err;
-  dst = (char *)p->dstPtr.ptr + d.start;
-  src = (const char *)p->srcPtr.ptr + s.start;
-  if (e.depth == 1 || (s.slice_rows == e.height && d.slice_rows == e.height)) {
-    /* Contiguous slices are rows of one 2D copy (no overflow: locate
-     * computed a larger product). */
-    cmd.kind = AH_CMD_COPY_2D;
-    cmd.copy2d.dst = dst;
-    cmd.copy2d.dpitch = p->dstPtr.pitch;
-    cmd.copy2d.src = src;
-    cmd.copy2d.spitch = p->srcPtr.pitch;
-    cmd.copy2d.width = e.width;
-    cmd.copy2d.height = e.height * e.depth;
-    cmd.copy2d.kind = kind;
-  } else {
-    cmd.copy3d.dst = dst;
-    cmd.copy3d.dpitch = p->dstPtr.pitch;
-    cmd.copy3d.dslice_rows = d.slice_rows;
-    cmd.copy3d.src = src;
-    cmd.copy3d.spitch = p->srcPtr.pitch;
-    cmd.copy3d.sslice_rows = s.slice_rows;
-    cmd.copy3d.width = e.width;
-    cmd.copy3d.height = e.height;
-    cmd.copy3d.depth = e.depth;
-    cmd.copy3d.kind = kind;
-  }
-  if (out != NULL) { /* a graph node's command (hip_graph.c) */
-    *out = cmd;
-    return hipSuccess;
-  }
-  return ah_submit(dev, q, &cmd, sync || pageable);
-}
+/* 3D and driver-style copies: hipMemcpy3D and its Async form, the driver's
+ * 2D descriptor (hipMemcpyParam2D[Async], hipDrvMemcpy2DUnaligned) and 3D
+ * descriptor (hipDrvMemcpy3D[Async]). core/memcpy3d.c checks the boxes and
+ * queues the copies. */
+#include "memory.h"
 
 AH_EXPORT hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
   AH_ENTER();
@@ -158,214 +15,28 @@ AH_EXPORT hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStrea
   AH_RETURN(ah_memcpy_3d(p, stream, 0, NULL));
 }
 
-/* ---- hipMemset3D -------------------------------------------------------- */
-
-/* A 3D set is 2D sets: one when the slices are contiguous, else one per
- * slice (what CUDA does too; its driver has no 3D set), queued in order on
- * the same queue so that only the last needs to be waited for. */
-static hipError_t set_3d(hipPitchedPtr p, int value, hipExtent e, hipStream_t stream, int sync) {
-  struct ah_cmd cmd = {.kind = AH_CMD_SET};
-  struct ah_device *dev;
-  struct box b;
-  hipPos origin = {0, 0, 0};
-  size_t slices, slice_bytes;
-  void *q;
-  int host;
-  hipError_t err;
-
-  if (p.ptr == NULL)
-    return hipErrorInvalidValue;
-  if (p.pitch < e.width) /* as hipMemset2D */
-    return hipErrorInvalidValue;
-  err = ah_stream_resolve(stream, &dev, &q);
-  if (err != hipSuccess || empty(e))
-    return err;
-  if ((err = locate(&p, origin, e, &b)) != hipSuccess ||
-      (err = ah_memset_check(p.ptr, b.end, &host)) != hipSuccess)
-    return err;
-  cmd.set.dst = p.ptr;
-  cmd.set.value = (uint8_t)value;
-  cmd.set.elem_size = 1;
-  cmd.set.count = e.width;
-  cmd.set.pitch = p.pitch;
-  cmd.set.height = e.height;
-  cmd.set.host = host;
-  slices = e.depth;
-  if (b.slice_rows == e.height) {
-    cmd.set.height = e.height * e.depth;
-    slices = 1;
-  }
-  slice_bytes = b.slice_rows * p.pitch; /* within b.end: no overflow */
-  for (size_t z = 0; z < slices; z++) {
-    err = ah_submit(dev, q, &cmd, sync && z == slices - 1);
-    if (err != hipSuccess)
-      return err;
-    cmd.set.dst = (char *)cmd.set.dst + slice_bytes;
-  }
-  return hipSuccess;
-}
-
-AH_EXPORT hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
-  AH_ENTER();
-  AH_RETURN(set_3d(pitchedDevPtr, value, extent, NULL, 1));
-}
-
-AH_EXPORT hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent,
-                                      hipStream_t stream) {
-  AH_ENTER();
-  AH_RETURN(set_3d(pitchedDevPtr, value, extent, stream, 0));
-}
-
-/* ---- hipMemcpyParam2D --------------------------------------------------- */
-
-/* One side of a hip_Memcpy2D: its base pointer by memory type and whether
- * the type names host memory (*host) or leaves it to the allocation map
- * (*unified, for managed and unified memory). */
-static hipError_t param_side(hipMemoryType type, const void *host_ptr, const void *dev_ptr,
-                             hipArray_t array, const void **out, int *host, int *unified) {
-  if (array != NULL)
-    return hipErrorInvalidValue; /* no arrays in anyhip */
-  *host = type == hipMemoryTypeHost;
-  *unified = type == hipMemoryTypeManaged || type == hipMemoryTypeUnified;
-  if (type == hipMemoryTypeHost)
-    *out = host_ptr;
-  else if (type == hipMemoryTypeDevice || *unified)
-    *out = dev_ptr;
-  else
-    return hipErrorInvalidValue;
-  return hipSuccess;
-}
-
-/* base + y * pitch + x with x + width within the pitch; NULL on overflow. */
-static const char *param_at(const void *base, size_t x, size_t y, size_t pitch, size_t width) {
-  size_t off;
-
-  if (x > pitch || width > pitch - x || !mul_add(y, pitch, x, &off) ||
-      off > UINTPTR_MAX - (uintptr_t)base)
-    return NULL;
-  return (const char *)base + off;
-}
-
-/* A side of memory type hipMemoryTypeDevice: its base pointer must be memory
- * the runtime allocated and the rows [at, at + (height - 1) * pitch + width)
- * must lie in that allocation (AMD's check; a row past the end is
- * hipErrorInvalidValue, not a copy from whatever lies there). */
-static hipError_t param_in_alloc(const void *base, const char *at, size_t pitch, size_t width,
-                                 size_t height) {
-  uintptr_t lo, x = (uintptr_t)base;
-  struct ah_alloc a;
-  size_t span;
-
-  if (!ah_alloc_find(base, &a))
-    return hipErrorInvalidValue;
-  lo = a.host_ptr != NULL && x >= (uintptr_t)a.host_ptr && x - (uintptr_t)a.host_ptr < a.bytes
-           ? (uintptr_t)a.host_ptr
-           : (uintptr_t)a.device_ptr;
-  if (!mul_add(height - 1, pitch, width, &span) || (uintptr_t)at < lo ||
-      (uintptr_t)at - lo > a.bytes || span > a.bytes - ((uintptr_t)at - lo))
-    return hipErrorInvalidValue;
-  return hipSuccess;
-}
-
-static hipError_t copy_param_2d(const hip_Memcpy2D *c, hipStream_t stream, int sync) {
-  const void *src, *dst;
-  const char *s, *d;
-  int shost, sunified, dhost, dunified;
-  hipMemcpyKind kind;
-  hipError_t err;
-
-  if (c == NULL)
-    return hipErrorInvalidValue;
-  if ((err = param_side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, &src, &shost,
-                        &sunified)) != hipSuccess ||
-      (err = param_side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, &dst, &dhost,
-                        &dunified)) != hipSuccess)
-    return err;
-  if (c->srcPitch < c->WidthInBytes || c->dstPitch < c->WidthInBytes)
-    return hipErrorInvalidPitchValue;
-  if (c->WidthInBytes == 0 || c->Height == 0) /* still checks the stream */
-    return ah_memcpy_2d(NULL, c->dstPitch, NULL, c->srcPitch, 0, 0, hipMemcpyDefault, stream, sync);
-  if (src == NULL || dst == NULL)
-    return hipErrorInvalidValue;
-  s = param_at(src, c->srcXInBytes, c->srcY, c->srcPitch, c->WidthInBytes);
-  d = param_at(dst, c->dstXInBytes, c->dstY, c->dstPitch, c->WidthInBytes);
-  if (s == NULL || d == NULL)
-    return hipErrorInvalidValue;
-  if ((c->srcMemoryType == hipMemoryTypeDevice &&
-       (err = param_in_alloc(src, s, c->srcPitch, c->WidthInBytes, c->Height)) != hipSuccess) ||
-      (c->dstMemoryType == hipMemoryTypeDevice &&
-       (err = param_in_alloc(dst, d, c->dstPitch, c->WidthInBytes, c->Height)) != hipSuccess))
-    return err;
-  /* The memory types say the direction, unless one is unified memory. */
-  if (sunified || dunified)
-    kind = hipMemcpyDefault;
-  else
-    kind = shost ? (dhost ? hipMemcpyHostToHost : hipMemcpyHostToDevice)
-                 : (dhost ? hipMemcpyDeviceToHost : hipMemcpyDeviceToDevice);
-  return ah_memcpy_2d((void *)d, c->dstPitch, s, c->srcPitch, c->WidthInBytes, c->Height, kind,
-                      stream, sync);
-}
-
 AH_EXPORT hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
   AH_ENTER();
-  AH_RETURN(copy_param_2d(pCopy, NULL, 1));
+  AH_RETURN(ah_memcpy_param_2d(pCopy, NULL, 1));
 }
 
 AH_EXPORT hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) {
   AH_ENTER();
-  AH_RETURN(copy_param_2d(pCopy, stream, 0));
+  AH_RETURN(ah_memcpy_param_2d(pCopy, stream, 0));
 }
 
 /* HIP's name for the same copy without alignment rules: anyhip has none. */
 AH_EXPORT hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
   AH_ENTER();
-  AH_RETURN(copy_param_2d(pCopy, NULL, 1));
-}
-
-/* ---- hipDrvMemcpy3D ------------------------------------------------------- */
-
-/* A driver-style 3D copy is Depth 2D copies, slice z at row (Z + z) * height of each side,
- * queued in order on the same stream (what hipMemset3D does with its slices). */
-static hipError_t copy_param_3d(const HIP_MEMCPY3D *c, hipStream_t stream, int sync) {
-  hip_Memcpy2D p;
-  hipError_t err;
-  size_t z;
-
-  if (c == NULL)
-    return hipErrorInvalidValue;
-  if (c->srcLOD != 0 || c->dstLOD != 0)
-    return hipErrorInvalidValue; /* levels are for mipmapped arrays */
-  if (c->Depth > 1 && (c->srcHeight < c->Height || c->dstHeight < c->Height))
-    return hipErrorInvalidValue;
-  p = (hip_Memcpy2D){
-      .srcXInBytes = c->srcXInBytes, .srcMemoryType = c->srcMemoryType,
-      .srcHost = c->srcHost, .srcDevice = c->srcDevice, .srcArray = c->srcArray,
-      .srcPitch = c->srcPitch, .dstXInBytes = c->dstXInBytes,
-      .dstMemoryType = c->dstMemoryType, .dstHost = c->dstHost, .dstDevice = c->dstDevice,
-      .dstArray = c->dstArray, .dstPitch = c->dstPitch, .WidthInBytes = c->WidthInBytes,
-      .Height = c->Height};
-  if (c->Depth == 0) {
-    p.Height = 0; /* checks the arguments and the stream, copies nothing */
-    return copy_param_2d(&p, stream, sync);
-  }
-  for (z = 0; z < c->Depth; z++) {
-    if (!mul_add(c->srcZ + z, c->srcHeight, c->srcY, &p.srcY) ||
-        !mul_add(c->dstZ + z, c->dstHeight, c->dstY, &p.dstY))
-      return hipErrorInvalidValue;
-    /* Only the last slice of a synchronous copy waits: the queue keeps the order. */
-    err = copy_param_2d(&p, stream, sync && z + 1 == c->Depth);
-    if (err != hipSuccess)
-      return err;
-  }
-  return hipSuccess;
+  AH_RETURN(ah_memcpy_param_2d(pCopy, NULL, 1));
 }
 
 AH_EXPORT hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
   AH_ENTER();
-  AH_RETURN(copy_param_3d(pCopy, NULL, 1));
+  AH_RETURN(ah_memcpy_param_3d(pCopy, NULL, 1));
 }
 
 AH_EXPORT hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
   AH_ENTER();
-  AH_RETURN(copy_param_3d(pCopy, stream, 0));
+  AH_RETURN(ah_memcpy_param_3d(pCopy, stream, 0));
 }

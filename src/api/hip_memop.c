@@ -8,7 +8,8 @@
  * device, they are host functions on the stream, the wait polling the word
  * (docs/semantics.md, "Stream memory operations"). */
 #include "../core/stream.h"
-#include "mem_internal.h"
+#include "device_ops.h"
+#include "memory.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -101,7 +102,8 @@ static hipError_t memop(hipStream_t stream, void *ptr, uint64_t value, uint64_t 
   struct memop *m;
   size_t bytes = wide ? 8 : 4;
   hipError_t err;
-  void *q, *host;
+  struct ah_queue *q;
+  void *host;
 
   if (ptr == NULL || ((uintptr_t)ptr & (bytes - 1)) != 0)
     return hipErrorInvalidValue;
@@ -113,10 +115,10 @@ static hipError_t memop(hipStream_t stream, void *ptr, uint64_t value, uint64_t 
   /* Memory HIP knows, the whole word inside it. */
   if (!ah_alloc_find(ptr, &a) || !ah_alloc_find((char *)ptr + bytes - 1, NULL))
     return hipErrorInvalidValue;
-  if (dev->backend->stream_memop != NULL && a.dev->backend == dev->backend) {
+  if (a.dev->backend == dev->backend) {
     req = (struct ah_memop_req){.ptr = ptr, .value = value, .mask = mask, .op = op,
                                 .wide = wide, .write = write};
-    err = dev->backend->stream_memop(dev, q, &req);
+    err = ah_dev_stream_memop(dev, q, &req);
     if (err != hipErrorNotSupported)
       return err;
   }
@@ -189,6 +191,6 @@ AH_EXPORT hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes,
   AH_REQUIRE(numAttributes != 0 && attributes != NULL && data != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ptr != NULL, hipErrorInvalidValue);
   for (unsigned i = 0; i < numAttributes; i++)
-    AH_REQUIRE_OK(ah_pointer_attribute(data[i], attributes[i], ptr));
+    AH_REQUIRE_OK(ah_mem_pointer_attribute(data[i], attributes[i], ptr));
   return hipSuccess;
 }

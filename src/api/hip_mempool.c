@@ -9,6 +9,7 @@
  * is hipErrorInvalidDevice. The work is in core/mempool.c. */
 #include "../core/graph.h" /* capture into memory nodes */
 #include "../core/mempool.h"
+#include "device_ops.h"
 
 #define HANDLE_TYPES                                                                             \
   (hipMemHandleTypePosixFileDescriptor | hipMemHandleTypeWin32 | hipMemHandleTypeWin32Kmt)
@@ -24,7 +25,7 @@ static hipError_t pool_arg(hipMemPool_t h, struct ah_mempool **out) {
 /* A stream handle the runtime does not know (destroyed, garbage) is an
  * invalid handle here, as AMD's runtime says (the other stream functions say
  * hipErrorContextIsDestroyed); anything else it cannot use an invalid value. */
-static hipError_t stream_arg(hipStream_t s, struct ah_device **dev, void **q) {
+static hipError_t stream_arg(hipStream_t s, struct ah_device **dev, struct ah_queue **q) {
   hipError_t err = ah_stream_resolve(s, dev, q);
 
   if (err == hipSuccess || err == hipErrorNoDevice)
@@ -41,7 +42,7 @@ static int location_ok(const hipMemLocation *loc) {
 AH_EXPORT hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
   struct ah_mempool *pool;
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
   int done;
 
   AH_ENTER();
@@ -65,7 +66,7 @@ AH_EXPORT hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemP
                                             hipStream_t stream) {
   struct ah_mempool *pool, *def;
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
   int done;
 
   AH_ENTER();
@@ -87,11 +88,11 @@ AH_EXPORT hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemP
 
 /* hipFreeAsync of hipMalloc memory (HIP and CUDA allow it): the stream is
  * waited for, then the memory is freed as hipFree would. */
-static hipError_t free_plain(const struct ah_alloc *a, struct ah_device *dev, void *q) {
+static hipError_t free_plain(const struct ah_alloc *a, struct ah_device *dev, struct ah_queue *q) {
   struct ah_alloc r;
   hipError_t err;
 
-  err = dev->backend->queue_sync(dev, q);
+  err = ah_dev_queue_sync(dev, q);
   if (err != hipSuccess)
     return err;
   if (!ah_alloc_remove((void *)a->base, a->kind, &r))
@@ -102,7 +103,7 @@ static hipError_t free_plain(const struct ah_alloc *a, struct ah_device *dev, vo
 AH_EXPORT hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   struct ah_device *dev;
   struct ah_alloc a;
-  void *q;
+  struct ah_queue *q;
   int done;
 
   AH_ENTER();

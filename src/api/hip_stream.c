@@ -6,6 +6,7 @@
  * thread's own); the backend queue does the work. */
 #include "../core/graph.h" /* capture refusals */
 #include "../core/stream.h"
+#include "device_ops.h"
 
 #include <stdlib.h>
 
@@ -66,17 +67,17 @@ AH_EXPORT hipError_t hipStreamDestroy(hipStream_t stream) {
 
 AH_EXPORT hipError_t hipStreamQuery(hipStream_t stream) {
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
   AH_REQUIRE_OK(ah_capture_check_sync(q));
-  AH_RETURN(dev->backend->queue_query(dev, q));
+  AH_RETURN(ah_dev_queue_query(dev, q));
 }
 
 AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   AH_NOT_IN_HOST_FN();
@@ -86,7 +87,7 @@ AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
    * 900 under this thread's Global or ThreadLocal capture or another
    * thread's Global one). */
   AH_REQUIRE_OK(ah_capture_check_unsafe());
-  AH_REQUIRE_OK(dev->backend->queue_sync(dev, q));
+  AH_REQUIRE_OK(ah_dev_queue_sync(dev, q));
   ah_mempool_sync(dev); /* pools give back memory above their release threshold */
   return hipSuccess;
 }
@@ -94,7 +95,7 @@ AH_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
 AH_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
   struct ah_device *dev;
   struct ah_event *e;
-  void *q;
+  struct ah_queue *q;
   hipError_t err;
 
   AH_ENTER();
@@ -108,25 +109,7 @@ AH_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, un
   err = ah_stream_resolve(stream, &dev, &q);
   AH_REQUIRE(err != hipErrorContextIsDestroyed, hipErrorInvalidHandle);
   AH_REQUIRE_OK(err);
-  if (atomic_load(&ah_capture_count) != 0) {
-    int done;
-
-    AH_REQUIRE_OK(ah_capture_wait_event(dev, q, e, &done)); /* edges between captured streams */
-    if (done)
-      return hipSuccess;
-  }
-  if (e->dev->backend != dev->backend) {
-    /* Different kinds of device cannot wait on each other's events: wait on
-     * the host now; everything queued on the stream later comes after. */
-    AH_REQUIRE_OK(e->dev->backend->event_sync(e->dev, e->impl));
-  } else {
-    AH_REQUIRE_OK(dev->backend->queue_wait_event(dev, q, e->impl));
-  }
-  if (e->dev == dev)
-    ah_mempool_note_wait(q, e); /* pool blocks freed before the record may go to q */
-  if (e->ipc != NULL) /* an interprocess event: records of other processes too */
-    AH_RETURN(ah_ipc_event_wait(e, dev, q));
-  return hipSuccess;
+  AH_RETURN(ah_event_wait_on(e, dev, q, atomic_load(&ah_capture_count) != 0));
 }
 
 AH_EXPORT hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
@@ -152,7 +135,7 @@ AH_EXPORT hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
 
 AH_EXPORT hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device) {
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   AH_REQUIRE(device != NULL, hipErrorInvalidValue);
@@ -164,7 +147,7 @@ AH_EXPORT hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device)
 AH_EXPORT hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData) {
   struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
   struct ah_device *dev;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   AH_REQUIRE(fn != NULL, hipErrorInvalidValue);
@@ -194,7 +177,7 @@ AH_EXPORT hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_
   struct ah_device *dev;
   struct callback *cb;
   hipError_t err;
-  void *q;
+  struct ah_queue *q;
 
   AH_ENTER();
   AH_REQUIRE(callback != NULL, hipErrorInvalidValue);

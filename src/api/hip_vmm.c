@@ -10,7 +10,8 @@
  * exports as a duplicate of its memfd, which another process imports.
  * Other devices: hipErrorNotSupported (docs/memory.md, "Virtual memory"). */
 #define _GNU_SOURCE
-#include "mem_internal.h"
+#include "device_ops.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -465,8 +466,8 @@ AH_EXPORT hipError_t hipMemUnmap(void *ptr, size_t size) {
   err = covered(p, size, &r, &n);
   if (err == hipSuccess)
     for (struct vmap *m = r->maps; m != NULL; m = m->next)
-      if (m->ptr >= p && m->ptr - p < size && m->a->dev->backend->device_sync != NULL)
-        (void)m->a->dev->backend->device_sync(m->a->dev);
+      if (m->ptr >= p && m->ptr - p < size)
+        (void)ah_dev_sync(m->a->dev);
   for (struct vmap *m = err == hipSuccess ? r->maps : NULL, *next; m != NULL; m = next) {
     next = m->next;
     if (m->ptr >= p && m->ptr - p < size)

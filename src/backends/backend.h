@@ -20,6 +20,12 @@
 #include <stdint.h>
 
 struct ah_device;
+/* A backend's queue (a stream's), event and executable graph: each backend
+ * defines its own and converts these pointers to them; the core only keeps
+ * and passes them. Distinct types, so that one is never passed for another. */
+struct ah_queue;
+struct ah_dev_event;
+struct ah_dev_graph;
 
 /* Kinds of allocation; the core's allocation map stores one per range. */
 enum ah_mem_kind {
@@ -107,7 +113,7 @@ struct ah_managed_hint {
   hipMemoryAdvise advice;  /* ADVISE */
   struct ah_device *target; /* ADVISE, PREFETCH: NULL is the host (hipCpuDeviceId); may
                              * be a device of another backend */
-  void *q;                 /* PREFETCH, ATTACH: a queue of this device */
+  struct ah_queue *q;       /* PREFETCH, ATTACH: a queue of this device */
   unsigned flags;          /* ATTACH: hipMemAttachGlobal, Host or Single */
 };
 
@@ -131,70 +137,109 @@ enum ah_gn_kind {
 struct ah_gn {
   enum ah_gn_kind kind;
   const struct ah_cmd *cmd; /* AH_GN_CMD; a kernel's args valid during graph_build only */
-  void *ev;                 /* AH_GN_EVENT_*: the backend event */
+  struct ah_dev_event *ev;  /* AH_GN_EVENT_*: the backend event */
   const size_t *deps;
   size_t ndeps;
 };
 
+/* The ops every backend fills: ah_backend_missing (registry.c) checks them
+ * once, before the backend is probed, and a backend lacking one is not used.
+ * The core calls them without a NULL check. */
+#define AH_BACKEND_REQUIRED(X)                                                                     \
+  X(probe)                                                                                         \
+  X(device_open) X(device_sync) X(mem_alloc) X(mem_free) X(queue_create) X(queue_destroy)          \
+      X(submit) X(queue_sync) X(queue_query) X(event_create) X(event_destroy) X(event_record)      \
+          X(event_query) X(event_sync) X(event_elapsed) X(queue_wait_event)
+
+/* Every other op is optional: NULL means the fallback its comment names,
+ * which the core applies in one place, the wrapper ah_dev_<op> of
+ * core/device_ops.h. Ops that go together (the ipc_mem trio, the two
+ * ipc_event ops, graph_build with graph_launch and graph_destroy) are all set
+ * or all NULL; registry.c checks that too. */
 struct ah_backend {
   const char *name; /* matched against ANYHIP_DEVICES only */
   /* Device memory is host memory at the same address (the CPU's): the core
    * then reads and maps it itself (stream memory operations, virtual memory
    * management through memfd mappings, docs/memory.md). */
   int host_addressable;
+  /* The core checks a kernel's static __shared__ bytes (counted by hipcc's
+   * CPU pass) against the device's limit at launch; 0 where the driver checks
+   * its own (NVIDIA's). */
+  int checks_static_shared;
 
-  /* Devices. probe runs once, under the init lock; returns how many devices
-   * this backend has (0 is fine: no driver, no devices). device_open fills
-   * dev->props, dev->impl and dev->null_queue for device `index`. */
+  /* ---- devices ---- */
+  /* Required. probe runs once, under the init lock, after the backend read
+   * its settings; returns how many devices this backend has (0 is fine: no
+   * driver, no devices). device_open fills dev->props, dev->impl and
+   * dev->null_queue for device `index`. device_sync waits for every queue of
+   * dev and returns a stored asynchronous failure. */
   int (*probe)(void);
   hipError_t (*device_open)(int index, struct ah_device *dev);
-  hipError_t (*device_sync)(struct ah_device *dev);  /* every queue of dev */
-  hipError_t (*device_reset)(struct ah_device *dev); /* after the core freed its objects */
+  hipError_t (*device_sync)(struct ah_device *dev);
+  /* Optional (NULL: nothing to reset). After the core freed dev's objects. */
+  hipError_t (*device_reset)(struct ah_device *dev);
+  /* Optional (NULL: free and total are props.totalGlobalMem). */
   hipError_t (*mem_info)(struct ah_device *dev, size_t *free_bytes, size_t *total_bytes);
-  /* Reads an attribute the core cannot derive from dev->props. */
+  /* Optional (NULL: hipErrorInvalidValue). An attribute the core cannot
+   * derive from dev->props. */
   hipError_t (*attribute)(struct ah_device *dev, hipDeviceAttribute_t attr, int *value);
-  /* Limits: the backend may round the value; it stores what it honours. */
+  /* Optional (NULL: the core keeps the value as given). The backend may
+   * round the value; it stores what it honours. */
   hipError_t (*set_limit)(struct ah_device *dev, hipLimit_t limit, size_t value);
-  /* Peer access between two devices of this backend (optional): NULL means
-   * every device of the backend reaches every other (the CPU's). */
+  /* Optional (NULL: every device of the backend reaches every other through
+   * one address space, the CPU's). Peer access between two devices of this
+   * backend, and turning it on or off (NULL: nothing to do). */
   int (*can_access_peer)(struct ah_device *dev, struct ah_device *peer);
   hipError_t (*peer_enable)(struct ah_device *dev, struct ah_device *peer, int enable);
 
-  /* Memory (synchronous). host_register returns the device-side address. */
+  /* ---- memory (synchronous) ---- */
+  /* Required. */
   hipError_t (*mem_alloc)(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
                           unsigned flags, void **out);
   hipError_t (*mem_free)(struct ah_device *dev, void *ptr, enum ah_mem_kind kind);
+  /* Optional (NULL: hipHostRegister is hipErrorNotSupported). Returns the
+   * device-side address; unregister ends what register began. */
   hipError_t (*host_register)(struct ah_device *dev, void *ptr, size_t bytes, unsigned flags,
                               void **device_ptr);
   hipError_t (*host_unregister)(struct ah_device *dev, void *ptr);
 
-  /* Queues. queue_destroy may return before the queue's work is done (as
-   * hipStreamDestroy does); that work still runs, and device_sync waits for it. */
-  hipError_t (*queue_create)(struct ah_device *dev, unsigned flags, int priority, void **q);
-  hipError_t (*queue_destroy)(struct ah_device *dev, void *q);
-  /* Enqueues cmd on q with HIP's null-stream rules (dev->null_queue is the
-   * null stream). With `wait` set, returns only once cmd has completed. */
-  hipError_t (*submit)(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
-  hipError_t (*queue_sync)(struct ah_device *dev, void *q);
-  hipError_t (*queue_query)(struct ah_device *dev, void *q); /* hipSuccess or hipErrorNotReady */
+  /* ---- queues ---- */
+  /* Required. queue_destroy may return before the queue's work is done (as
+   * hipStreamDestroy does); that work still runs, and device_sync waits for
+   * it. submit enqueues cmd on q with HIP's null-stream rules
+   * (dev->null_queue is the null stream); with `wait` set, it returns only
+   * once cmd has completed. queue_query: hipSuccess or hipErrorNotReady. */
+  hipError_t (*queue_create)(struct ah_device *dev, unsigned flags, int priority,
+                             struct ah_queue **q);
+  hipError_t (*queue_destroy)(struct ah_device *dev, struct ah_queue *q);
+  hipError_t (*submit)(struct ah_device *dev, struct ah_queue *q, const struct ah_cmd *cmd,
+                       int wait);
+  hipError_t (*queue_sync)(struct ah_device *dev, struct ah_queue *q);
+  hipError_t (*queue_query)(struct ah_device *dev, struct ah_queue *q);
 
-  /* Events. */
-  hipError_t (*event_create)(struct ah_device *dev, unsigned flags, void **ev);
-  hipError_t (*event_destroy)(struct ah_device *dev, void *ev);
-  hipError_t (*event_record)(struct ah_device *dev, void *q, void *ev);
-  hipError_t (*event_query)(struct ah_device *dev, void *ev);
-  hipError_t (*event_sync)(struct ah_device *dev, void *ev);
-  hipError_t (*event_elapsed)(struct ah_device *dev, void *start, void *stop, float *ms);
-  hipError_t (*queue_wait_event)(struct ah_device *dev, void *q, void *ev);
+  /* ---- events ---- */
+  /* Required. queue_wait_event makes q wait for ev's last record. */
+  hipError_t (*event_create)(struct ah_device *dev, unsigned flags, struct ah_dev_event **ev);
+  hipError_t (*event_destroy)(struct ah_device *dev, struct ah_dev_event *ev);
+  hipError_t (*event_record)(struct ah_device *dev, struct ah_queue *q, struct ah_dev_event *ev);
+  hipError_t (*event_query)(struct ah_device *dev, struct ah_dev_event *ev);
+  hipError_t (*event_sync)(struct ah_device *dev, struct ah_dev_event *ev);
+  hipError_t (*event_elapsed)(struct ah_device *dev, struct ah_dev_event *start,
+                              struct ah_dev_event *stop, float *ms);
+  hipError_t (*queue_wait_event)(struct ah_device *dev, struct ah_queue *q,
+                                 struct ah_dev_event *ev);
 
-  /* Device code. symbol_address finds the device copy of a __device__,
-   * __constant__ or __managed__ variable from its host address; function
-   * checks that the device has code for kernel `fn`. */
+  /* ---- device code ---- */
+  /* Optional (NULL: hipErrorInvalidSymbol). The device copy of a
+   * __device__, __constant__ or __managed__ variable from its host address. */
   hipError_t (*symbol_address)(struct ah_device *dev, const void *host_symbol, void **out,
                                size_t *bytes);
+  /* Optional (NULL: every registered kernel runs here). Checks that the
+   * device has code for kernel `fn`. */
   hipError_t (*function_check)(struct ah_device *dev, const void *fn);
   /* Optional: the compiled kernel's attributes (registers, static shared
-   * memory...). NULL: the core answers from the device's limits. */
+   * memory...). NULL: the core answers from the device's limits (launch.c
+   * for hipFuncGetAttributes, occupancy.c's model for occupancy). */
   hipError_t (*function_attributes)(struct ah_device *dev, const void *fn,
                                     hipFuncAttributes *out);
   /* Optional: the most blocks of `threads` threads, with `shmem` bytes of
@@ -210,6 +255,8 @@ struct ah_backend {
    * function_attributes (docs/occupancy.md). */
   hipError_t (*occupancy)(struct ah_device *dev, const void *fn, int threads, size_t shmem,
                           unsigned flags, int *blocks);
+
+  /* ---- memory hints and stream memory operations ---- */
   /* Optional: pass a managed-memory hint on to the device (the core has
    * checked the range, the device and the queue, and keeps what
    * hipMemRangeGetAttribute reports itself). NULL: nothing to tell it. */
@@ -218,40 +265,46 @@ struct ah_backend {
    * hipErrorNotSupported (or NULL) sends it to the core's fallback, a host
    * function that polls or writes the word; a backend without this op has
    * device memory the host can address directly (the CPU's). */
-  hipError_t (*stream_memop)(struct ah_device *dev, void *q, const struct ah_memop_req *req);
+  hipError_t (*stream_memop)(struct ah_device *dev, struct ah_queue *q,
+                             const struct ah_memop_req *req);
 
-  /* Optional: interprocess memory (hipIpc*MemHandle). export writes a handle
-   * (at most 64 bytes, zeroed by the caller) naming the device allocation
-   * [base, base + bytes); open maps a handle made by another process and
-   * gives the allocation's address and size here (hipErrorInvalidContext
-   * for a handle of this process); close unmaps what open gave. NULL:
-   * hipErrorNotSupported. */
+  /* ---- interprocess sharing ---- */
+  /* Optional, the three together: interprocess memory (hipIpc*MemHandle).
+   * export writes a handle (at most 64 bytes, zeroed by the caller) naming
+   * the device allocation [base, base + bytes); open maps a handle made by
+   * another process and gives the allocation's address and size here
+   * (hipErrorInvalidContext for a handle of this process); close unmaps what
+   * open gave. NULL: hipErrorNotSupported. */
   hipError_t (*ipc_mem_export)(struct ah_device *dev, void *base, size_t bytes, void *handle);
   hipError_t (*ipc_mem_open)(struct ah_device *dev, const void *handle, void **base,
                              size_t *bytes);
   hipError_t (*ipc_mem_close)(struct ah_device *dev, void *base);
-  /* Optional: interprocess events of the device itself (NVIDIA's). NULL:
-   * the core shares the event's state through shared memory (the CPU's). */
-  hipError_t (*ipc_event_export)(struct ah_device *dev, void *ev, void *handle);
-  hipError_t (*ipc_event_open)(struct ah_device *dev, const void *handle, void **ev);
+  /* Optional, the two together: interprocess events of the device itself
+   * (NVIDIA's). NULL: the core shares the event's state through shared
+   * memory (the CPU's). */
+  hipError_t (*ipc_event_export)(struct ah_device *dev, struct ah_dev_event *ev, void *handle);
+  hipError_t (*ipc_event_open)(struct ah_device *dev, const void *handle, struct ah_dev_event **ev);
 
-  /* Optional: executable graphs of the device itself (NVIDIA's CUgraphExec).
+  /* ---- executable graphs ---- */
+  /* Optional (graph_build, graph_launch and graph_destroy together):
+   * executable graphs of the device itself (NVIDIA's CUgraphExec).
    * graph_build makes one from nodes[0..n) (*out), or answers
    * hipErrorNotSupported for a graph it cannot express (a node kind, host
    * memory it would have to read when the graph is made, a missing driver
    * entry point): the core then replays the graph command by command, as it
    * does for a backend without these ops (the CPU's). graph_launch queues
    * the whole graph on q (hipErrorNotSupported: the core drops the native
-   * graph and replays); graph_set_kernel gives node `node` (an index into
-   * the list graph_build had, an AH_CMD_KERNEL node) new parameters for later
-   * launches (hipErrorNotSupported: the core rebuilds); graph_destroy frees
-   * it (launches in flight still complete). */
+   * graph and replays); graph_set_kernel (optional by itself; NULL: the core
+   * rebuilds) gives node `node` (an index into the list graph_build had, an
+   * AH_CMD_KERNEL node) new parameters for later launches
+   * (hipErrorNotSupported: the core rebuilds); graph_destroy frees it
+   * (launches in flight still complete). */
   hipError_t (*graph_build)(struct ah_device *dev, const struct ah_gn *nodes, size_t n,
-                            void **out);
-  hipError_t (*graph_launch)(struct ah_device *dev, void *q, void *graph);
-  hipError_t (*graph_set_kernel)(struct ah_device *dev, void *graph, size_t node,
+                            struct ah_dev_graph **out);
+  hipError_t (*graph_launch)(struct ah_device *dev, struct ah_queue *q, struct ah_dev_graph *graph);
+  hipError_t (*graph_set_kernel)(struct ah_device *dev, struct ah_dev_graph *graph, size_t node,
                                  const struct ah_cmd *cmd);
-  void (*graph_destroy)(struct ah_device *dev, void *graph);
+  void (*graph_destroy)(struct ah_device *dev, struct ah_dev_graph *graph);
 };
 
 #endif

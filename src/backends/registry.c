@@ -19,6 +19,23 @@ const struct ah_backend *ah_backend_find(const char *name, size_t len) {
   return NULL;
 }
 
+const char *ah_backend_missing(const struct ah_backend *b) {
+#define AH_REQUIRED(op)                                                                            \
+  if (b->op == NULL)                                                                               \
+    return #op;
+  AH_BACKEND_REQUIRED(AH_REQUIRED)
+#undef AH_REQUIRED
+  /* Optional ops that only work together. */
+  if ((b->ipc_mem_export == NULL) != (b->ipc_mem_open == NULL) ||
+      (b->ipc_mem_export == NULL) != (b->ipc_mem_close == NULL))
+    return "ipc_mem_export, ipc_mem_open and ipc_mem_close together";
+  if ((b->ipc_event_export == NULL) != (b->ipc_event_open == NULL))
+    return "ipc_event_export and ipc_event_open together";
+  if (b->graph_build != NULL && (b->graph_launch == NULL || b->graph_destroy == NULL))
+    return "graph_launch and graph_destroy with graph_build";
+  return NULL;
+}
+
 const struct ah_backend *ah_backend_at(size_t i) {
   return i < sizeof(all_backends) / sizeof(all_backends[0]) ? all_backends[i] : NULL;
 }

@@ -8,5 +8,8 @@
 
 const struct ah_backend *ah_backend_find(const char *name, size_t len);
 const struct ah_backend *ah_backend_at(size_t i); /* NULL past the end */
+/* NULL when b fills every required op of backend.h (and the optional ones
+ * that go together, together), else what it lacks. */
+const char *ah_backend_missing(const struct ah_backend *b);
 
 #endif

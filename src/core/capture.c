@@ -13,7 +13,7 @@
 /* One capturing stream. The stream that began the capture is its origin;
  * streams that waited for an event recorded during the capture join it. */
 struct capture {
-  void *q;
+  struct ah_queue *q;
   struct ah_device *dev;
   struct ah_graph *graph;
   hipStreamCaptureMode mode;
@@ -43,7 +43,7 @@ static struct cevent *cevents;
 static unsigned long long next_id = 1;
 
 /* cap_lock held, as for every helper below. */
-static struct capture *find(void *q) {
+static struct capture *find(struct ah_queue *q) {
   for (struct capture *c = caps; c != NULL; c = c->next)
     if (c->q == q)
       return c;
@@ -183,7 +183,8 @@ static hipGraphNodeType node_type(enum ah_cmd_kind k) {
   }
 }
 
-hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait) {
+hipError_t ah_capture_submit(struct ah_device *dev, struct ah_queue *q, const struct ah_cmd *cmd,
+                             int wait) {
   struct capture *c;
   struct ah_gnode *n;
   hipError_t err;
@@ -223,7 +224,7 @@ hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd
   return err;
 }
 
-hipError_t ah_capture_event_record(void *q, struct ah_event *e, int *done) {
+hipError_t ah_capture_event_record(struct ah_queue *q, struct ah_event *e, int *done) {
   struct capture *c;
   struct cevent *v;
   hipError_t err = hipSuccess;
@@ -255,7 +256,8 @@ hipError_t ah_capture_event_record(void *q, struct ah_event *e, int *done) {
   return err;
 }
 
-hipError_t ah_capture_wait_event(struct ah_device *dev, void *q, struct ah_event *e, int *done) {
+hipError_t ah_capture_wait_event(struct ah_device *dev, struct ah_queue *q, struct ah_event *e,
+                                 int *done) {
   struct capture *c, *o;
   struct cevent *v;
   hipError_t err = hipSuccess;
@@ -303,7 +305,7 @@ hipError_t ah_capture_wait_event(struct ah_device *dev, void *q, struct ah_event
   return err;
 }
 
-hipError_t ah_capture_check_sync(void *q) {
+hipError_t ah_capture_check_sync(struct ah_queue *q) {
   struct capture *c;
 
   if (atomic_load(&ah_capture_count) == 0)
@@ -316,7 +318,7 @@ hipError_t ah_capture_check_sync(void *q) {
   return c != NULL ? hipErrorStreamCaptureUnsupported : hipSuccess;
 }
 
-hipError_t ah_capture_begin(struct ah_device *dev, void *q, hipStreamCaptureMode mode,
+hipError_t ah_capture_begin(struct ah_device *dev, struct ah_queue *q, hipStreamCaptureMode mode,
                             struct ah_graph *into, struct ah_gnode *const *deps, size_t ndeps) {
   struct capture *c = calloc(1, sizeof(*c));
   int *invalid = calloc(1, sizeof(int));
@@ -405,7 +407,7 @@ static int all_joined(struct capture *o) {
   return ok;
 }
 
-hipError_t ah_capture_end(void *q, struct ah_graph **out) {
+hipError_t ah_capture_end(struct ah_queue *q, struct ah_graph **out) {
   struct capture *c;
   struct ah_graph *g;
   int invalid, owned;
@@ -435,7 +437,8 @@ hipError_t ah_capture_end(void *q, struct ah_graph **out) {
   return hipSuccess;
 }
 
-hipError_t ah_capture_update_deps(void *q, struct ah_gnode *const *deps, size_t n, int set) {
+hipError_t ah_capture_update_deps(struct ah_queue *q, struct ah_gnode *const *deps, size_t n,
+                                  int set) {
   struct capture *c;
   hipError_t err = hipSuccess;
 
@@ -459,9 +462,9 @@ hipError_t ah_capture_update_deps(void *q, struct ah_gnode *const *deps, size_t 
   return err;
 }
 
-hipError_t ah_capture_info(struct ah_device *dev, void *q, hipStreamCaptureStatus *status,
-                           unsigned long long *id, struct ah_graph **graph,
-                           struct ah_gnode *const **deps, size_t *ndeps) {
+hipError_t ah_capture_info(struct ah_device *dev, struct ah_queue *q,
+                           hipStreamCaptureStatus *status, unsigned long long *id,
+                           struct ah_graph **graph, struct ah_gnode *const **deps, size_t *ndeps) {
   struct capture *c;
   hipError_t err = hipSuccess;
 
@@ -495,7 +498,7 @@ hipError_t ah_capture_info(struct ah_device *dev, void *q, hipStreamCaptureStatu
   return err;
 }
 
-void ah_capture_drop(void *q) {
+void ah_capture_drop(struct ah_queue *q) {
   struct capture *c;
   struct ah_graph *g = NULL;
 
@@ -562,7 +565,7 @@ hipError_t ah_capture_check_event(struct ah_event *e) {
 
 void ah_capture_drop_device(struct ah_device *dev) {
   for (;;) {
-    void *q = NULL;
+    struct ah_queue *q = NULL;
 
     if (atomic_load(&ah_capture_count) == 0)
       return;
@@ -592,7 +595,7 @@ static hipError_t add_mem_node(struct capture *c, hipGraphNodeType type, struct 
 /* For a call that becomes a memory node: *c is q's live capture, with
  * cap_lock held, or NULL (nothing held) when q is not capturing or its
  * capture is invalidated (then *done is set and the error says so). */
-static hipError_t lock_live(void *q, int *done, struct capture **c) {
+static hipError_t lock_live(struct ah_queue *q, int *done, struct capture **c) {
   *done = 0;
   *c = NULL;
   if (atomic_load(&ah_capture_count) == 0)
@@ -612,7 +615,8 @@ static hipError_t lock_live(void *q, int *done, struct capture **c) {
   return hipSuccess;
 }
 
-hipError_t ah_capture_malloc(void *q, struct ah_device *dev, size_t bytes, void **out, int *done) {
+hipError_t ah_capture_malloc(struct ah_queue *q, struct ah_device *dev, size_t bytes, void **out,
+                             int *done) {
   struct capture *c;
   struct ah_gmem *m = NULL;
   hipError_t err = lock_live(q, done, &c);
@@ -633,7 +637,7 @@ hipError_t ah_capture_malloc(void *q, struct ah_device *dev, size_t bytes, void 
   return err;
 }
 
-hipError_t ah_capture_free(void *q, void *ptr, int *done) {
+hipError_t ah_capture_free(struct ah_queue *q, void *ptr, int *done) {
   struct capture *c;
   struct ah_gmem *m = NULL;
   hipError_t err = lock_live(q, done, &c);

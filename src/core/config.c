@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Every environment variable anyhip reads, read once at initialization
- * (docs/config.md lists them). Bad values are reported and replaced by the
- * default rather than failing the program. */
+/* The core's environment variables, read once at initialization, and the
+ * readers every backend uses for its own settings (each backend reads them
+ * when it is probed; docs/config.md lists them all). Bad values are reported
+ * and replaced by the default rather than failing the program. */
 #include "internal.h"
 
 #include <errno.h>
@@ -10,10 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ah_config ah_config = {.cpu_warp_size = 64, .cpu_devices = 1, .cpu_compiled = 1,
-                             .cpu_avx2 = 1, .cpu_watchdog = 10};
+struct ah_config ah_config;
 
-static long env_long(const char *name, long def, long min, long max) {
+long ah_env_long(const char *name, long def, long min, long max) {
   const char *s = getenv(name);
   char *end;
   long v;
@@ -28,9 +28,7 @@ static long env_long(const char *name, long def, long min, long max) {
   return v;
 }
 
-/* A size such as 8G, 512M, 65536 (K, M, G, T: powers of 1024). 0 when
- * unset; a bad value is reported and means the default (0). */
-static size_t env_size(const char *name) {
+size_t ah_env_size(const char *name) {
   const char *s = getenv(name);
   unsigned long long v;
   char *end;
@@ -57,8 +55,7 @@ static size_t env_size(const char *name) {
   return (size_t)v << shift;
 }
 
-/* Seconds, fractions allowed, 0 to a day; a bad value means the default. */
-static double env_seconds(const char *name, double def) {
+double ah_env_seconds(const char *name, double def) {
   const char *s = getenv(name);
   char *end;
   double v;
@@ -103,32 +100,11 @@ static unsigned parse_log(const char *s) {
 void ah_config_load(void) {
   const char *devices = getenv("ANYHIP_DEVICES");
   const char *visible = getenv("HIP_VISIBLE_DEVICES");
-  long warp;
 
   ah_config.devices = devices != NULL && *devices != '\0' ? devices : NULL;
   /* CUDA_VISIBLE_DEVICES is not read here: the CUDA driver applies it to
    * its own devices already, and filtering again would use wrong indices. */
   ah_config.visible = visible;
-  ah_config.cpu_threads = (int)env_long("ANYHIP_CPU_THREADS", 0, 0, 4096);
-  warp = env_long("ANYHIP_CPU_WARP_SIZE", 64, 32, 64);
-  if (warp != 32 && warp != 64) {
-    fprintf(stderr, "anyhip: ignoring ANYHIP_CPU_WARP_SIZE=%ld (32 or 64)\n", warp);
-    warp = 64;
-  }
-  ah_config.cpu_warp_size = (int)warp;
-  ah_config.cpu_devices = (int)env_long("ANYHIP_CPU_DEVICES", 1, 0, 64);
-  ah_config.cpu_compiled = (int)env_long("ANYHIP_CPU_COMPILED", 1, 0, 1);
-  ah_config.cpu_avx2 = (int)env_long("ANYHIP_CPU_AVX2", 1, 0, 1);
-  ah_config.cpu_memory = env_size("ANYHIP_CPU_MEMORY");
-  ah_config.cpu_watchdog = env_seconds("ANYHIP_CPU_WATCHDOG", 10);
   ah_config.log = parse_log(getenv("ANYHIP_LOG"));
-  {
-    const char *hf = getenv("ANYHIP_NVIDIA_HOST_FUNCS");
-
-    ah_config.nvidia_driver_host_fns = hf != NULL && strcmp(hf, "driver") == 0;
-  }
-  ah_config.graph_native = (int)env_long("ANYHIP_GRAPH_NATIVE", 1, 0, 1);
-  ah_config.cuda_lib = getenv("ANYHIP_CUDA_LIB");
-  if (ah_config.cuda_lib == NULL || *ah_config.cuda_lib == '\0')
-    ah_config.cuda_lib = "libcuda.so.1";
+  ah_config.graph_native = (int)ah_env_long("ANYHIP_GRAPH_NATIVE", 1, 0, 1);
 }

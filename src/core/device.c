@@ -24,9 +24,17 @@ struct candidate {
   int index;
 };
 
-/* Appends backend b's devices to list; returns the new length. */
+/* Appends backend b's devices to list (none when b lacks a required op);
+ * returns the new length. */
 static int add_backend(const struct ah_backend *b, struct candidate *list, int n) {
-  int count = b->probe();
+  const char *missing = ah_backend_missing(b);
+  int count;
+
+  if (missing != NULL) { /* a backend bug: the core would call a NULL op */
+    fprintf(stderr, "anyhip: backend %s lacks %s: not used\n", b->name, missing);
+    return n;
+  }
+  count = b->probe();
 
   AH_LOG(INIT, "backend %s: %d device(s)", b->name, count);
   for (int i = 0; i < count && n < AH_MAX_DEVICES; i++)
@@ -141,8 +149,6 @@ hipError_t ah_device_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_
   size_t used = atomic_load(&dev->mem_used);
   hipError_t err;
 
-  if (dev->backend->mem_alloc == NULL)
-    return hipErrorNotSupported;
   if (counted(kind) && total != 0) {
     do {
       if (bytes > total - used)
@@ -157,8 +163,7 @@ hipError_t ah_device_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_
 
 hipError_t ah_device_mem_free(struct ah_device *dev, void *ptr, size_t bytes,
                               enum ah_mem_kind kind) {
-  hipError_t err = dev->backend->mem_free != NULL ? dev->backend->mem_free(dev, ptr, kind)
-                                                  : hipErrorNotSupported;
+  hipError_t err = dev->backend->mem_free(dev, ptr, kind);
 
   if (counted(kind) && dev->props.totalGlobalMem != 0)
     atomic_fetch_sub(&dev->mem_used, bytes);
@@ -183,4 +188,70 @@ int ah_current_ordinal(void) {
 
 void ah_set_current_ordinal(int ordinal) {
   current_ordinal = ordinal;
+}
+
+hipError_t ah_device_arg(int ordinal, struct ah_device **out) {
+  if (ah_device_count() == 0)
+    return hipErrorNoDevice;
+  *out = ah_device_get(ordinal);
+  return *out != NULL ? hipSuccess : hipErrorInvalidDevice;
+}
+
+hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId) {
+  struct ah_device *dev;
+  hipError_t err;
+
+  if (prop == NULL)
+    return hipErrorInvalidValue;
+  err = ah_device_arg(deviceId, &dev);
+  if (err == hipSuccess) {
+    *prop = dev->props;
+    prop->memoryPoolsSupported = 1; /* the core's stream-ordered allocator, on any backend */
+  }
+  return err;
+}
+
+/* Scores each device by how many of the requested (nonzero) properties it
+ * meets or exceeds, and picks the best; ties go to the lowest ordinal. */
+hipError_t ah_device_choose(int *device, const hipDeviceProp_t *prop) {
+  int best = 0, best_score = -1;
+
+  if (device == NULL || prop == NULL)
+    return hipErrorInvalidValue;
+  if (ah_device_count() == 0)
+    return hipErrorNoDevice;
+  for (int i = 0; i < ah_device_count(); i++) {
+    const hipDeviceProp_t *p = &ah_device_get(i)->props;
+    int score = 0;
+
+#define AH_AT_LEAST(f) score += prop->f != 0 && p->f >= prop->f
+    AH_AT_LEAST(major);
+    AH_AT_LEAST(totalGlobalMem);
+    AH_AT_LEAST(sharedMemPerBlock);
+    AH_AT_LEAST(regsPerBlock);
+    AH_AT_LEAST(maxThreadsPerBlock);
+    AH_AT_LEAST(totalConstMem);
+    AH_AT_LEAST(multiProcessorCount);
+    AH_AT_LEAST(maxThreadsPerMultiProcessor);
+    AH_AT_LEAST(clockRate);
+    AH_AT_LEAST(memoryClockRate);
+    AH_AT_LEAST(memoryBusWidth);
+    AH_AT_LEAST(l2CacheSize);
+    AH_AT_LEAST(managedMemory);
+    AH_AT_LEAST(cooperativeLaunch);
+    AH_AT_LEAST(concurrentKernels);
+    AH_AT_LEAST(canMapHostMemory);
+    AH_AT_LEAST(integrated);
+#undef AH_AT_LEAST
+    score += prop->major != 0 && p->major == prop->major && p->minor >= prop->minor;
+    score += prop->warpSize != 0 && p->warpSize == prop->warpSize;
+    score += prop->name[0] != '\0' && strstr(p->name, prop->name) != NULL;
+    score += prop->gcnArchName[0] != '\0' && strcmp(p->gcnArchName, prop->gcnArchName) == 0;
+    if (score > best_score) {
+      best = i;
+      best_score = score;
+    }
+  }
+  *device = best;
+  return hipSuccess;
 }

@@ -111,14 +111,14 @@ struct ah_xnode {
   size_t *waits; /* positions in ah_gexec.nodes, all earlier than this node */
   size_t nwaits;
   int signals;   /* a node of another lane waits for this one: record ev after it */
-  void *ev;      /* backend event of lanes_dev, when signals */
+  struct ah_dev_event *ev; /* backend event of lanes_dev, when signals */
 };
 
 /* An event a native executable graph names (an event record or wait node):
  * looked up again at each launch, as the replay does. */
 struct ah_gnev {
   hipEvent_t h;
-  void *impl;
+  struct ah_dev_event *impl;
   int record;
 };
 
@@ -134,8 +134,8 @@ struct ah_gexec {
   size_t nlanes;
   size_t lane_tail[AH_GRAPH_LANES]; /* each lane's last node */
   struct ah_device *lanes_dev;      /* the device queues and events below belong to */
-  void *queues[AH_GRAPH_LANES];     /* [0] unused: lane 0 is the launch stream */
-  void *start_ev;                   /* recorded on the launch stream first */
+  struct ah_queue *queues[AH_GRAPH_LANES]; /* [0] unused: lane 0 is the launch stream */
+  struct ah_dev_event *start_ev;           /* recorded on the launch stream first */
   unsigned long long flags;         /* as instantiated */
   struct ah_uref *urefs;            /* the graph's user objects, referenced */
   size_t nurefs;
@@ -144,7 +144,7 @@ struct ah_gexec {
    * native_dev set with native NULL: the backend could not express it;
    * not asked again until a change drops both (graph_exec.c). */
   struct ah_device *native_dev;
-  void *native;
+  struct ah_dev_graph *native;
   size_t *native_idx; /* nodes[i] -> its index in the list graph_build had */
   struct ah_gnev *native_evs; /* its event nodes' events */
   size_t native_nevs;
@@ -187,6 +187,47 @@ void ah_gnode_get(struct ah_gnode *n, struct ah_gspec *out);
 /* Replaces n's spec with a copy of spec (n's type; child graph cloned). */
 hipError_t ah_gnode_set(struct ah_gnode *n, const struct ah_gspec *spec);
 
+/* graph_node.c: node parameters. One builder per node type: HIP's
+ * parameters, checked as the matching stream call checks them, to a spec on
+ * the current device (a kernel node's func may be a module's
+ * hipFunction_t). alloc reserves the block now (s->mem holds a reference the
+ * caller gives back) and writes its address to p->dptr; free needs the
+ * address of an alloc node of g. */
+hipError_t ah_gspec_kernel(const hipKernelNodeParams *p, struct ah_gspec *s);
+hipError_t ah_gspec_copy3d(const hipMemcpy3DParms *p, struct ah_gspec *s);
+hipError_t ah_gspec_copy1d(void *dst, const void *src, size_t count, hipMemcpyKind kind,
+                           struct ah_gspec *s);
+hipError_t ah_gspec_symbol(const void *symbol, void *mem, size_t count, size_t offset,
+                           hipMemcpyKind kind, int to_symbol, struct ah_gspec *s);
+hipError_t ah_gspec_set(const hipMemsetParams *p, struct ah_gspec *s);
+hipError_t ah_gspec_host(const hipHostNodeParams *p, struct ah_gspec *s);
+hipError_t ah_gspec_child(hipGraph_t graph, struct ah_gspec *s);
+hipError_t ah_gspec_event(hipEvent_t event, hipGraphNodeType type, struct ah_gspec *s);
+hipError_t ah_gspec_alloc(hipMemAllocNodeParams *p, struct ah_gspec *s);
+hipError_t ah_gspec_free(struct ah_graph *g, void *ptr, struct ah_gspec *s);
+/* The driver-style descriptors (hipDrvGraph*), kept as given in the spec. */
+hipError_t ah_gspec_drv_copy(const HIP_MEMCPY3D *c, struct ah_gspec *s);
+hipError_t ah_gspec_drv_set(const HIP_MEMSET_NODE_PARAMS *m, struct ah_gspec *s);
+/* The one node-parameter function: HIP's generic parameters (hipGraphAddNode,
+ * hipGraphNodeSetParams, hipGraphExecNodeSetParams) to a spec, through the
+ * builder of the node's type; g is the graph a node is added to, NULL when
+ * parameters are set. */
+hipError_t ah_gspec_params(hipGraphNodeParams *p, struct ah_graph *g, struct ah_gspec *s);
+/* The three uses of a spec. Adds a node doing s to graph after deps (gives
+ * back s's reference to a memory block); sets node h's parameters; sets
+ * executable graph x's copy of node h (h of s's type; a bad graph, node or
+ * executable graph is hipErrorInvalidValue, as are new 1D copy parameters
+ * whose source and destination overlap). */
+hipError_t ah_gnode_add_spec(hipGraphNode_t *out, hipGraph_t graph, const hipGraphNode_t *deps,
+                             size_t ndeps, struct ah_gspec *s);
+hipError_t ah_gnode_set_spec(hipGraphNode_t h, const struct ah_gspec *s);
+hipError_t ah_gexec_set_spec(hipGraphExec_t x, hipGraphNode_t h, const struct ah_gspec *s);
+/* The node behind h when it is of `type`, else NULL; its spec into s (1) or 0. */
+struct ah_gnode *ah_gnode_typed(hipGraphNode_t h, hipGraphNodeType type);
+int ah_gnode_spec_of(hipGraphNode_t h, hipGraphNodeType type, struct ah_gspec *s);
+/* The handles an exec-set entry point checks before its parameters. */
+hipError_t ah_gexec_handles(hipGraphExec_t x, hipGraphNode_t h, hipGraphNodeType type);
+
 /* User objects. */
 hipError_t ah_uobj_create(void *ptr, void (*destroy)(void *), unsigned long long refs,
                           struct ah_uobj **out);
@@ -221,9 +262,9 @@ void ah_gmem_reset_high(struct ah_device *dev, int attr);
 /* hipMallocAsync / hipFreeAsync on a capturing stream: a memory node
  * (*done set) instead of the call; a free of memory that is not the
  * capture's graph memory is refused (hipErrorStreamCaptureUnsupported). */
-hipError_t ah_capture_malloc(void *q, struct ah_device *dev, size_t bytes, void **out, int *done);
-hipError_t ah_capture_free(void *q, void *ptr, int *done);
-
+hipError_t ah_capture_malloc(struct ah_queue *q, struct ah_device *dev, size_t bytes, void **out,
+                             int *done);
+hipError_t ah_capture_free(struct ah_queue *q, void *ptr, int *done);
 
 /* Executable graphs (graph_exec.c). */
 /* Orders g's nodes (a cycle: hipErrorInvalidValue, *bad = a node on it);
@@ -236,12 +277,12 @@ void ah_gexec_destroy(struct ah_gexec *x);
 /* Queues x's nodes on q of dev: branches on internal queues joined with
  * events, or every node on q in x's order (during any capture, or with one
  * lane). */
+hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, struct ah_queue *q);
 /* Whether an enabled copy node of x (or of its child graphs) has an end in
  * host memory the runtime does not know (pageable memory): hipGraphLaunch
  * then waits for the launch, as a copy touching pageable memory completes
  * before hipMemcpyAsync returns. */
 int ah_gexec_has_pageable_copy(struct ah_gexec *x);
-hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, void *q);
 /* Makes x's internal queues and events on dev now (hipGraphUpload). */
 hipError_t ah_gexec_upload(struct ah_gexec *x, struct ah_device *dev);
 /* Replaces x's copy of node n's spec (a node of x's graph, same type, else
@@ -262,21 +303,22 @@ hipError_t ah_gexec_update(struct ah_gexec *x, struct ah_graph *g, struct ah_gno
 hipStreamCaptureMode ah_capture_exchange_mode(hipStreamCaptureMode mode);
 /* Begins capturing q into a new graph, or into `into` (a user's graph)
  * after deps, nodes of it. */
-hipError_t ah_capture_begin(struct ah_device *dev, void *q, hipStreamCaptureMode mode,
+hipError_t ah_capture_begin(struct ah_device *dev, struct ah_queue *q, hipStreamCaptureMode mode,
                             struct ah_graph *into, struct ah_gnode *const *deps, size_t ndeps);
 /* Ends the capture q began: *out is its graph, or NULL with
  * hipErrorStreamCaptureInvalidated. */
-hipError_t ah_capture_end(void *q, struct ah_graph **out);
+hipError_t ah_capture_end(struct ah_queue *q, struct ah_graph **out);
 /* The state of q's capture; deps (may be NULL) get the nodes the next
  * captured operation will depend on, valid until q's next capture call. */
-hipError_t ah_capture_info(struct ah_device *dev, void *q, hipStreamCaptureStatus *status,
-                           unsigned long long *id, struct ah_graph **graph,
-                           struct ah_gnode *const **deps, size_t *ndeps);
+hipError_t ah_capture_info(struct ah_device *dev, struct ah_queue *q,
+                           hipStreamCaptureStatus *status, unsigned long long *id,
+                           struct ah_graph **graph, struct ah_gnode *const **deps, size_t *ndeps);
 /* hipStreamUpdateCaptureDependencies: the nodes q's next captured
  * operation depends on become deps (set) or gain them; each must be a node
  * of the capture's graph (hipErrorInvalidValue). q not capturing:
  * hipErrorIllegalState. */
-hipError_t ah_capture_update_deps(void *q, struct ah_gnode *const *deps, size_t n, int set);
+hipError_t ah_capture_update_deps(struct ah_queue *q, struct ah_gnode *const *deps, size_t n,
+                                  int set);
 /* hipDeviceSynchronize (one of CUDA's "potentially unsafe" calls): refused
  * with hipErrorStreamCaptureUnsupported while a capture forbids the calling
  * thread work on the null stream (same rule and modes), invalidating those

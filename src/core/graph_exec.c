@@ -6,6 +6,7 @@
  * edges between lanes. A child graph node is an executable graph of its
  * own, launched on its node's lane. Setting one node's parameters, enabling
  * and disabling nodes, and hipGraphExecUpdate change the copies. */
+#include "device_ops.h"
 #include "graph.h"
 #include "stream.h"
 
@@ -297,7 +298,7 @@ static void flat_free(struct flat *f) {
 
 /* An event record or wait node's event, when it is an event of f->dev
  * (another device's, or one shared with other processes: replayed). */
-static hipError_t flat_event(struct flat *f, const struct ah_xnode *d, void **impl) {
+static hipError_t flat_event(struct flat *f, const struct ah_xnode *d, struct ah_dev_event **impl) {
   struct ah_event *e = ah_event_lookup(d->s.event);
   struct ah_gnev *v;
 
@@ -391,7 +392,7 @@ static hipError_t flatten(const struct ah_gexec *x, struct flat *f, const size_t
     } else if (native_cmd(d)) {
       err = flat_add(f, AH_GN_CMD, &d->s.cmd, deps, ndeps, &map[i]);
     } else if (is_event(d->s.type)) {
-      void *impl = NULL;
+      struct ah_dev_event *impl = NULL;
 
       err = flat_event(f, d, &impl);
       if (err == hipSuccess)
@@ -475,39 +476,25 @@ void ah_gexec_destroy(struct ah_gexec *x) {
 /* An event node on queue q of dev, as hipEventRecord and hipStreamWaitEvent
  * do it (through the capture hooks when `capture`). The event is looked up
  * now: one destroyed since the node was made is hipErrorInvalidHandle. */
-static hipError_t run_event(struct ah_device *dev, void *q, const struct ah_xnode *n, int capture) {
+static hipError_t run_event(struct ah_device *dev, struct ah_queue *q, const struct ah_xnode *n,
+                            int capture) {
   struct ah_event *e = ah_event_lookup(n->s.event);
-  int done = 0;
-  hipError_t err;
 
   if (e == NULL)
     return hipErrorInvalidHandle;
-  if (n->s.type == hipGraphNodeTypeEventRecord) {
-    if (e->dev != dev)
-      return hipErrorInvalidHandle; /* as hipEventRecord: a stream of the event's device */
-    if (capture && (err = ah_capture_event_record(q, e, &done)) != hipSuccess)
-      return err;
-    if (done)
-      return hipSuccess;
-    err = dev->backend->event_record(dev, q, e->impl);
-    if (err == hipSuccess)
-      e->recorded = 1;
-    return err;
-  }
-  if (capture && (err = ah_capture_wait_event(dev, q, e, &done)) != hipSuccess)
-    return err;
-  if (done)
-    return hipSuccess;
-  if (e->dev->backend != dev->backend) /* as hipStreamWaitEvent */
-    return e->dev->backend->event_sync(e->dev, e->impl);
-  return dev->backend->queue_wait_event(dev, q, e->impl);
+  if (n->s.type != hipGraphNodeTypeEventRecord)
+    return ah_event_wait_on(e, dev, q, capture); /* as hipStreamWaitEvent */
+  if (e->dev != dev)
+    return hipErrorInvalidHandle; /* as hipEventRecord: a stream of the event's device */
+  return ah_event_record_on(e, dev, q, capture);
 }
 
-static hipError_t replay(struct ah_gexec *x, struct ah_device *dev, void *q);
+static hipError_t replay(struct ah_gexec *x, struct ah_device *dev, struct ah_queue *q);
 
 /* One node on queue q of dev: its command, its event, or its child graph
  * (through the capture hooks when `capture`). */
-static hipError_t run_node(struct ah_device *dev, void *q, const struct ah_xnode *n, int capture) {
+static hipError_t run_node(struct ah_device *dev, struct ah_queue *q, const struct ah_xnode *n,
+                           int capture) {
   hipError_t err;
 
   if (n->sub != NULL)
@@ -516,8 +503,8 @@ static hipError_t run_node(struct ah_device *dev, void *q, const struct ah_xnode
     return run_event(dev, q, n, capture);
   if (ah_gspec_no_cmd(n->s.type))
     return hipSuccess;
-  if (n->s.cmd.kind == AH_CMD_KERNEL && dev->backend->function_check != NULL) {
-    err = dev->backend->function_check(dev, n->s.cmd.kernel.fn);
+  if (n->s.cmd.kind == AH_CMD_KERNEL) {
+    err = ah_dev_function_check(dev, n->s.cmd.kernel.fn);
     if (err != hipSuccess)
       return err;
   }
@@ -528,7 +515,7 @@ static hipError_t run_node(struct ah_device *dev, void *q, const struct ah_xnode
  * a node first waits for its dependencies on other lanes, and q ends
  * after every lane's last node. Nodes are queued in x's order, so each
  * wait finds the record it needs already made. x->lock held. */
-static hipError_t launch_lanes(struct ah_gexec *x, struct ah_device *dev, void *q) {
+static hipError_t launch_lanes(struct ah_gexec *x, struct ah_device *dev, struct ah_queue *q) {
   const struct ah_backend *b = dev->backend;
   hipError_t err = b->event_record(dev, q, x->start_ev);
 
@@ -536,7 +523,7 @@ static hipError_t launch_lanes(struct ah_gexec *x, struct ah_device *dev, void *
     err = b->queue_wait_event(dev, x->queues[l], x->start_ev);
   for (size_t i = 0; i < x->n && err == hipSuccess; i++) {
     const struct ah_xnode *n = &x->nodes[i];
-    void *lq = n->lane == 0 ? q : x->queues[n->lane];
+    struct ah_queue *lq = n->lane == 0 ? q : x->queues[n->lane];
 
     for (size_t w = 0; w < n->nwaits && err == hipSuccess; w++)
       err = b->queue_wait_event(dev, lq, x->nodes[n->waits[w]].ev);
@@ -551,7 +538,7 @@ static hipError_t launch_lanes(struct ah_gexec *x, struct ah_device *dev, void *
 }
 
 /* x's nodes one by one on q, or on its lanes (x->lock held). */
-static hipError_t replay_locked(struct ah_gexec *x, struct ah_device *dev, void *q) {
+static hipError_t replay_locked(struct ah_gexec *x, struct ah_device *dev, struct ah_queue *q) {
   hipError_t err = hipSuccess;
 
   /* During any capture the nodes go through ah_submit one by one, so a
@@ -565,7 +552,7 @@ static hipError_t replay_locked(struct ah_gexec *x, struct ah_device *dev, void 
 }
 
 /* A child graph node's executable graph, in its place. */
-static hipError_t replay(struct ah_gexec *x, struct ah_device *dev, void *q) {
+static hipError_t replay(struct ah_gexec *x, struct ah_device *dev, struct ah_queue *q) {
   hipError_t err;
 
   pthread_mutex_lock(&x->lock);
@@ -612,7 +599,7 @@ int ah_gexec_has_pageable_copy(struct ah_gexec *x) {
   return found;
 }
 
-hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, void *q) {
+hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, struct ah_queue *q) {
   hipError_t err = hipErrorNotSupported;
 
   pthread_mutex_lock(&x->lock);

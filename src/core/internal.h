@@ -61,7 +61,7 @@ struct ah_device {
   int ordinal; /* HIP device number after ANYHIP_DEVICES/HIP_VISIBLE_DEVICES */
   const struct ah_backend *backend;
   void *impl;       /* backend state */
-  void *null_queue; /* backend queue of the null stream, made by device_open */
+  struct ah_queue *null_queue; /* backend queue of the null stream, made by device_open */
   hipDeviceProp_t props;
   pthread_mutex_t lock; /* guards flags, limits, streams */
   unsigned flags;       /* hipSetDeviceFlags */
@@ -81,6 +81,13 @@ hipError_t ah_device_mem_free(struct ah_device *dev, void *ptr, size_t bytes,
                               enum ah_mem_kind kind);
 int ah_device_count(void);
 struct ah_device *ah_device_get(int ordinal); /* NULL when out of range */
+/* A device argument: hipErrorNoDevice without devices, hipErrorInvalidDevice out of range. */
+hipError_t ah_device_arg(int ordinal, struct ah_device **out);
+/* hipGetDeviceProperties of a device argument (prop NULL: hipErrorInvalidValue). */
+hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId);
+/* hipChooseDevice: the device meeting most of the requested (nonzero)
+ * properties, ties to the lowest ordinal. */
+hipError_t ah_device_choose(int *device, const hipDeviceProp_t *prop);
 /* The calling host thread's current device (hipSetDevice; default 0). NULL
  * when there are no devices: entry points then return hipErrorNoDevice. */
 struct ah_device *ah_current_device(void);
@@ -92,7 +99,7 @@ void ah_set_current_ordinal(int ordinal);
 struct ah_stream {
   struct ah_object obj;
   struct ah_device *dev;
-  void *queue; /* backend queue */
+  struct ah_queue *queue; /* backend queue */
   unsigned flags;
   int priority;
   uint32_t *cu_mask;      /* hipExtStreamCreateWithCUMask's mask (malloc'd), or NULL */
@@ -103,12 +110,12 @@ struct ah_stream {
 struct ah_event {
   struct ah_object obj;
   struct ah_device *dev;
-  void *impl; /* backend event */
+  struct ah_dev_event *impl; /* backend event */
   unsigned flags;
   atomic_int recorded; /* hipEventElapsedTime needs both; set by concurrent records */
   struct ah_ipc_event *ipc; /* shared with other processes (src/api/hip_ipc.c), or NULL */
   /* The last record's queue and the pool frees it follows (core/mempool.c). */
-  void *pool_q;
+  struct ah_queue *pool_q;
   uint64_t pool_seq;
 };
 
@@ -116,7 +123,7 @@ struct ah_event {
  * device's null stream, hipStreamPerThread the thread's own stream. Returns
  * hipErrorInvalidHandle (or hipErrorContextIsDestroyed) for a bad handle. On
  * success *dev and *queue say where to submit. */
-hipError_t ah_stream_resolve(hipStream_t s, struct ah_device **dev, void **queue);
+hipError_t ah_stream_resolve(hipStream_t s, struct ah_device **dev, struct ah_queue **queue);
 
 /* ---- allocation map ----------------------------------------------------- */
 
@@ -159,15 +166,15 @@ void ah_alloc_publish_variables(void);
 
 /* Returns the block at ptr to its pool: at once with q NULL (hipFree, after a
  * device sync), else when queue q of dev reaches this point. */
-hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q);
+hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, struct ah_queue *q);
 /* After a successful stream, event or device sync: pools of dev give back
  * freed memory above their release threshold. Cheap when no pool is used. */
 void ah_mempool_sync(struct ah_device *dev);
 /* Event dependencies (hipMemPoolReuseFollowEventDependencies): a record of
  * e on queue q notes the pool frees queued on q so far; a wait of queue q on
  * e makes q ordered after them (and after what e's queue was ordered after). */
-void ah_mempool_note_record(struct ah_event *e, void *q);
-void ah_mempool_note_wait(void *q, const struct ah_event *e);
+void ah_mempool_note_record(struct ah_event *e, struct ah_queue *q);
+void ah_mempool_note_wait(struct ah_queue *q, const struct ah_event *e);
 /* hipDeviceReset, after the device sync: drops dev's pools and their memory. */
 void ah_mempool_reset_device(struct ah_device *dev);
 
@@ -191,7 +198,8 @@ extern atomic_int ah_capture_count;
 /* ah_submit's slow path: cmd becomes a node of the graph q captures into
  * (its kernel arguments copied), or is refused on the null stream while a
  * capture forbids that; otherwise it is submitted. */
-hipError_t ah_capture_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
+hipError_t ah_capture_submit(struct ah_device *dev, struct ah_queue *q, const struct ah_cmd *cmd,
+                             int wait);
 /* Nonzero while this thread runs a host function (hipLaunchHostFunc, a
  * stream callback, a graph host node). A call that would wait for the
  * device from there could wait for the host function itself, forever: it
@@ -219,8 +227,8 @@ static inline void ah_host_fn_call(void (*fn)(void *), void *data) {
 
 /* The submit path of every entry point in src/api/. A waiting submit is
  * refused inside a host function (see ah_in_host_fn). */
-static inline hipError_t ah_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd,
-                                   int wait) {
+static inline hipError_t ah_submit(struct ah_device *dev, struct ah_queue *q,
+                                   const struct ah_cmd *cmd, int wait) {
   if (wait && ah_in_host_fn != 0)
     return hipErrorNotPermitted;
   if (atomic_load_explicit(&ah_capture_count, memory_order_relaxed) != 0)
@@ -229,34 +237,35 @@ static inline hipError_t ah_submit(struct ah_device *dev, void *q, const struct 
 }
 /* hipEventRecord / hipStreamWaitEvent on a capturing queue (or of a captured
  * event): *done set when the capture took the call (cross-stream edges). */
-hipError_t ah_capture_event_record(void *q, struct ah_event *e, int *done);
-hipError_t ah_capture_wait_event(struct ah_device *dev, void *q, struct ah_event *e, int *done);
+hipError_t ah_capture_event_record(struct ah_queue *q, struct ah_event *e, int *done);
+hipError_t ah_capture_wait_event(struct ah_device *dev, struct ah_queue *q, struct ah_event *e,
+                                 int *done);
 /* hipErrorStreamCaptureUnsupported when q captures (and invalidates that
  * capture): a synchronizing call cannot be part of a graph. */
-hipError_t ah_capture_check_sync(void *q);
+hipError_t ah_capture_check_sync(struct ah_queue *q);
 /* hipStreamDestroy: q's capture ends and is discarded (for the stream that
  * began it, the whole capture). */
-void ah_capture_drop(void *q);
+void ah_capture_drop(struct ah_queue *q);
 
 /* ---- configuration (read once from the environment) --------------------- */
 
+/* The core's settings; each backend owns its own (cpu_internal.h,
+ * nvidia_internal.h) and reads them with the ah_env_* readers below. */
 struct ah_config {
-  const char *devices;       /* ANYHIP_DEVICES, NULL for the default order */
-  const char *visible;       /* HIP_VISIBLE_DEVICES */
-  int cpu_threads;           /* ANYHIP_CPU_THREADS, 0 = one per core */
-  int cpu_warp_size;         /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
-  int cpu_devices;           /* ANYHIP_CPU_DEVICES, default 1 */
-  int cpu_compiled;          /* ANYHIP_CPU_COMPILED: run block functions (default 1) */
-  int cpu_avx2;              /* ANYHIP_CPU_AVX2: their AVX2 copies where the CPU has it (1) */
-  size_t cpu_memory;         /* ANYHIP_CPU_MEMORY in bytes, 0 = physical RAM */
-  double cpu_watchdog;       /* ANYHIP_CPU_WATCHDOG in seconds, 0 = off (10) */
-  unsigned log;              /* ANYHIP_LOG areas */
-  const char *cuda_lib;      /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
-  int nvidia_driver_host_fns; /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */
-  int graph_native;          /* ANYHIP_GRAPH_NATIVE: device-native executable graphs (1) */
+  const char *devices; /* ANYHIP_DEVICES, NULL for the default order */
+  const char *visible; /* HIP_VISIBLE_DEVICES */
+  unsigned log;        /* ANYHIP_LOG areas */
+  int graph_native;    /* ANYHIP_GRAPH_NATIVE: device-native executable graphs (1) */
 };
 extern struct ah_config ah_config;
 void ah_config_load(void);
+/* An integer in [min, max]; def when unset. A size such as 8G, 512M, 65536
+ * (K, M, G, T: powers of 1024), 0 when unset. Seconds, fractions allowed, 0
+ * to a day; def when unset. A bad value is reported on stderr and means the
+ * default. */
+long ah_env_long(const char *name, long def, long min, long max);
+size_t ah_env_size(const char *name);
+double ah_env_seconds(const char *name, double def);
 
 /* ---- logging ------------------------------------------------------------ */
 

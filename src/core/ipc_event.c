@@ -76,7 +76,7 @@ static void complete(void *p) {
 
 /* After a record of e on (dev, q): a new record number, completed when the
  * stream gets past this point. */
-hipError_t ah_ipc_event_recorded(struct ah_event *e, struct ah_device *dev, void *q) {
+hipError_t ah_ipc_event_recorded(struct ah_event *e, struct ah_device *dev, struct ah_queue *q) {
   struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
   struct completion *c = malloc(sizeof(*c));
   hipError_t err;
@@ -134,7 +134,7 @@ void ah_ipc_event_sync(struct ah_event *e) {
 
 /* hipStreamWaitEvent: (dev, q) goes on once the records made so far have
  * completed, wherever they were made. */
-hipError_t ah_ipc_event_wait(struct ah_event *e, struct ah_device *dev, void *q) {
+hipError_t ah_ipc_event_wait(struct ah_event *e, struct ah_device *dev, struct ah_queue *q) {
   struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
   struct ipc_wait *w = malloc(sizeof(*w));
   hipError_t err;

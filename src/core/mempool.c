@@ -15,6 +15,7 @@
  * NVIDIA device it may run inside the driver's callback). */
 #define _GNU_SOURCE /* memfd_create, fallocate */
 #include "mempool.h"
+#include "device_ops.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -73,7 +74,7 @@ struct block {
   size_t bytes; /* what the backend allocated */
   enum bstate state;
   struct ah_device *free_dev; /* PENDING: the free's stream; FREE: where it ran, NULL for hipFree */
-  void *free_q;
+  struct ah_queue *free_q;
   uint64_t free_seq; /* the free's number (free_seq below): for event dependencies */
   uint64_t gen; /* bumped at each hand-out: a free op of an older use does nothing */
   int ops;      /* queued free ops that point at this block: it lives until they ran */
@@ -543,12 +544,12 @@ void ah_mempool_reset_device(struct ah_device *dev) {
 #define DEP_MAX 16
 
 struct dep {
-  void *q;
+  struct ah_queue *q;
   uint64_t upto;
 };
 
 struct qdeps {
-  void *q;
+  struct ah_queue *q;
   uint64_t last_free; /* the number of the last free queued on q */
   int n;
   struct dep d[DEP_MAX];
@@ -560,7 +561,7 @@ static struct qdeps *qdeps;
 static uint64_t free_seq;
 
 /* deps_lock held; NULL when out of memory (nothing is then known). */
-static struct qdeps *qdeps_of(void *q, int make) {
+static struct qdeps *qdeps_of(struct ah_queue *q, int make) {
   struct qdeps *d;
 
   for (d = qdeps; d != NULL; d = d->next)
@@ -575,7 +576,7 @@ static struct qdeps *qdeps_of(void *q, int make) {
 }
 
 /* deps_lock held. */
-static void dep_raise(struct qdeps *d, void *q, uint64_t upto) {
+static void dep_raise(struct qdeps *d, struct ah_queue *q, uint64_t upto) {
   int i;
 
   if (upto == 0 || q == d->q)
@@ -594,7 +595,7 @@ static void dep_raise(struct qdeps *d, void *q, uint64_t upto) {
 }
 
 /* A number for a free queued on q. */
-static uint64_t note_free(void *q) {
+static uint64_t note_free(struct ah_queue *q) {
   struct qdeps *d;
   uint64_t n;
 
@@ -608,7 +609,7 @@ static uint64_t note_free(void *q) {
 }
 
 /* Whether queue q is ordered after free number `seq` queued on free_q. */
-static int ordered_after(void *q, void *free_q, uint64_t seq) {
+static int ordered_after(struct ah_queue *q, struct ah_queue *free_q, uint64_t seq) {
   struct qdeps *d;
   int yes = 0;
 
@@ -620,7 +621,7 @@ static int ordered_after(void *q, void *free_q, uint64_t seq) {
   return yes;
 }
 
-void ah_mempool_note_record(struct ah_event *e, void *q) {
+void ah_mempool_note_record(struct ah_event *e, struct ah_queue *q) {
   struct qdeps *d;
 
   if (!atomic_load_explicit(&any_pool, memory_order_relaxed)) {
@@ -634,7 +635,7 @@ void ah_mempool_note_record(struct ah_event *e, void *q) {
   pthread_mutex_unlock(&deps_lock);
 }
 
-void ah_mempool_note_wait(void *q, const struct ah_event *e) {
+void ah_mempool_note_wait(struct ah_queue *q, const struct ah_event *e) {
   struct qdeps *d, *src;
 
   if (e->pool_q == NULL || !atomic_load_explicit(&any_pool, memory_order_relaxed))
@@ -662,7 +663,8 @@ static void count_use(struct ah_mempool *p, size_t bytes) {
 
 /* The smallest block that fits `need` (and is not more than twice too big)
  * among those this stream may take. p->lock held. */
-static struct block *pick(struct ah_mempool *p, size_t need, struct ah_device *dev, void *q) {
+static struct block *pick(struct ah_mempool *p, size_t need, struct ah_device *dev,
+                          struct ah_queue *q) {
   struct block *best = NULL;
 
   for (struct block *b = p->blocks; b != NULL; b = b->next) {
@@ -736,10 +738,6 @@ static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
       return hipErrorOutOfMemory;
     }
   }
-  if (dev->backend->mem_alloc == NULL) {
-    free(b);
-    return hipErrorNotSupported;
-  }
   err = file_alloc(p, b, need, &ptr);
   if (err == hipErrorOutOfMemory) {
     /* Memory the pool keeps but nobody uses is worth more as this block:
@@ -771,8 +769,8 @@ static hipError_t grow(struct ah_mempool *p, size_t need, struct block **out) {
   return hipSuccess;
 }
 
-hipError_t ah_mempool_alloc(struct ah_mempool *p, size_t bytes, struct ah_device *dev, void *q,
-                            void **out) {
+hipError_t ah_mempool_alloc(struct ah_mempool *p, size_t bytes, struct ah_device *dev,
+                            struct ah_queue *q, void **out) {
   struct ah_alloc a = {0};
   struct block *b, saved;
   size_t need;
@@ -833,7 +831,7 @@ static void free_op_run(void *data) {
   pthread_mutex_unlock(&p->lock);
 }
 
-hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
+hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, struct ah_queue *q) {
   struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
   uint64_t seq;
   struct free_op *op = NULL;
@@ -877,7 +875,7 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, void *q) {
   err = dev->backend->submit(dev, q, &cmd, 0);
   if (err != hipSuccess) {
     /* Not queued: wait for the stream instead, then free at once. */
-    (void)dev->backend->queue_sync(dev, q);
+    (void)ah_dev_queue_sync(dev, q);
     free_op_run(op);
   }
   return err;

@@ -31,8 +31,8 @@ void ah_mempool_destroy(struct ah_mempool *pool);
 /* Hands out `bytes` (not 0) for work on queue q of dev: a block freed
  * earlier on q (even if that free has not run yet), a block whose free has
  * completed, or new memory from the pool's device. */
-hipError_t ah_mempool_alloc(struct ah_mempool *pool, size_t bytes, struct ah_device *dev, void *q,
-                            void **out);
+hipError_t ah_mempool_alloc(struct ah_mempool *pool, size_t bytes, struct ah_device *dev,
+                            struct ah_queue *q, void **out);
 /* Gives memory back until the pool holds at most `keep` reserved bytes. */
 void ah_mempool_trim(struct ah_mempool *pool, uint64_t keep);
 

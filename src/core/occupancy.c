@@ -5,6 +5,7 @@
  * variants, which asks the backend (or the model) about each candidate size
  * in turn, as CUDA's own helper does. */
 #include "occupancy.h"
+#include "device_ops.h"
 
 #include <limits.h>
 #include <string.h>
@@ -62,11 +63,11 @@ static hipError_t kernel_attributes(struct ah_device *dev, const void *fn, hipFu
   hipError_t err;
 
   memset(fa, 0, sizeof(*fa));
-  if (dev->backend->function_check != NULL &&
-      (err = dev->backend->function_check(dev, fn)) != hipSuccess)
+  if ((err = ah_dev_function_check(dev, fn)) != hipSuccess)
     return err;
-  if (dev->backend->function_attributes != NULL)
-    return dev->backend->function_attributes(dev, fn, fa);
+  err = ah_dev_function_attributes(dev, fn, fa);
+  if (err != hipErrorNotSupported)
+    return err;
   fa->maxThreadsPerBlock = dev->props.maxThreadsPerBlock;
   return hipSuccess;
 }

@@ -126,7 +126,7 @@ hipError_t ah_stream_create(struct ah_device *dev, unsigned flags, int priority,
 /* Clears the handle and hands the queue back; s must be unlinked already. */
 static void stream_release(struct ah_stream *s) {
   struct ah_device *dev = s->dev;
-  void *q = s->queue;
+  struct ah_queue *q = s->queue;
 
   ah_object_fini(&s->obj);
   s->queue = NULL;
@@ -243,7 +243,7 @@ hipError_t ah_stream_lookup(hipStream_t h, struct ah_stream **out) {
   return hipSuccess;
 }
 
-hipError_t ah_stream_resolve(hipStream_t h, struct ah_device **dev, void **queue) {
+hipError_t ah_stream_resolve(hipStream_t h, struct ah_device **dev, struct ah_queue **queue) {
   struct ah_stream *s;
   hipError_t err = ah_stream_lookup(h, &s);
 
@@ -265,7 +265,7 @@ hipError_t ah_stream_resolve(hipStream_t h, struct ah_device **dev, void **queue
 
 /* Makes the core event around impl (a backend event made by the caller, or
  * NULL to make one). */
-static hipError_t event_make(struct ah_device *dev, unsigned flags, void *impl,
+static hipError_t event_make(struct ah_device *dev, unsigned flags, struct ah_dev_event *impl,
                              struct ah_event **out) {
   struct event_obj *o = grave_take(&event_grave);
   hipError_t err;
@@ -303,7 +303,8 @@ hipError_t ah_event_create(struct ah_device *dev, unsigned flags, struct ah_even
   return event_make(dev, flags, NULL, out);
 }
 
-hipError_t ah_event_adopt(struct ah_device *dev, unsigned flags, void *impl, hipEvent_t *out) {
+hipError_t ah_event_adopt(struct ah_device *dev, unsigned flags, struct ah_dev_event *impl,
+                          hipEvent_t *out) {
   struct ah_event *e;
   hipError_t err = event_make(dev, flags, impl, &e);
 
@@ -329,7 +330,7 @@ static void event_unlink(struct event_obj *o) {
 /* Clears the handle and hands the backend event back; o is unlinked. */
 static void event_release(struct event_obj *o) {
   struct ah_device *dev = o->e.dev;
-  void *impl = o->e.impl;
+  struct ah_dev_event *impl = o->e.impl;
 
   ah_object_fini(&o->e.obj);
   o->e.impl = NULL;

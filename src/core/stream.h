@@ -36,24 +36,33 @@ void ah_events_destroy_all(struct ah_device *dev);
 struct ah_event *ah_event_lookup(hipEvent_t h);
 /* An event around a backend event made elsewhere (hipIpcOpenEventHandle of
  * a backend with its own interprocess events); the event owns impl. */
-hipError_t ah_event_adopt(struct ah_device *dev, unsigned flags, void *impl, hipEvent_t *out);
+hipError_t ah_event_adopt(struct ah_device *dev, unsigned flags, struct ah_dev_event *impl,
+                          hipEvent_t *out);
 
 /* Interprocess events shared through a page of shared memory
  * (core/ipc_event.c), for events with e->ipc set: a record's number and
  * its completion on (dev, q); whether all records so far are complete; a
  * host-side wait; a stream wait; and the release at destroy. */
-hipError_t ah_ipc_event_recorded(struct ah_event *e, struct ah_device *dev, void *q);
+hipError_t ah_ipc_event_recorded(struct ah_event *e, struct ah_device *dev, struct ah_queue *q);
 int ah_ipc_event_done(const struct ah_event *e);
 void ah_ipc_event_sync(struct ah_event *e);
-hipError_t ah_ipc_event_wait(struct ah_event *e, struct ah_device *dev, void *q);
+hipError_t ah_ipc_event_wait(struct ah_event *e, struct ah_device *dev, struct ah_queue *q);
 void ah_ipc_event_release(struct ah_event *e);
 /* The handle bytes (at most `size`) of e's shared page, made at the first
  * export; the event an imported handle names, of device dev. */
 hipError_t ah_ipc_event_export(struct ah_event *e, void *handle, size_t size);
 hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, struct ah_event **out);
 
-/* hipEventRecord's work (src/api/hip_event.c): records e on stream, or
- * adds it to the stream's capture. Leaves the last error alone. */
+/* event.c. Records e on queue q of dev (e's device), or adds it to q's
+ * capture when `capture`; and makes q wait for e's last record (on the host
+ * for an event of another kind of device). Leave the last error alone. */
+hipError_t ah_event_record_on(struct ah_event *e, struct ah_device *dev, struct ah_queue *q,
+                              int capture);
+hipError_t ah_event_wait_on(struct ah_event *e, struct ah_device *dev, struct ah_queue *q,
+                            int capture);
+/* hipEventRecord's work: records e on stream, a stream of e's device
+ * (hipErrorInvalidHandle otherwise), through the capture hooks while any
+ * capture runs. */
 hipError_t ah_event_record(struct ah_event *e, hipStream_t stream);
 
 #endif

@@ -9,6 +9,7 @@
 #include <hip/hip_complex.h>
 #include <hip/hip_bfloat16.h>
 #include <hip/math_functions.h>
+#include <hiprand/hiprand.h>
 
 #include <stddef.h>
 
@@ -149,3 +150,13 @@ AH_CHECK(bf16_size, sizeof(hip_bfloat16) == 2);
 AH_CHECK(complex_size, sizeof(hipDoubleComplex) == 16);
 AH_CHECK(pool_props_max, offsetof(hipMemPoolProps, maxSize) + sizeof(size_t) + 56 ==
                             sizeof(hipMemPoolProps));
+
+/* hipRAND's host API (hiprand/hiprand.h): hipRAND's values (also cuRAND's statuses). */
+AH_CHECK(rand_success, HIPRAND_STATUS_SUCCESS == 0);
+AH_CHECK(rand_not_init, HIPRAND_STATUS_NOT_INITIALIZED == 101);
+AH_CHECK(rand_length, HIPRAND_STATUS_LENGTH_NOT_MULTIPLE == 105);
+AH_CHECK(rand_launch, HIPRAND_STATUS_LAUNCH_FAILURE == 201);
+AH_CHECK(rand_not_impl, HIPRAND_STATUS_NOT_IMPLEMENTED == 1000);
+AH_CHECK(rand_xorwow, HIPRAND_RNG_PSEUDO_XORWOW == 401);
+AH_CHECK(rand_philox, HIPRAND_RNG_PSEUDO_PHILOX4_32_10 == 405);
+AH_CHECK(rand_sobol, HIPRAND_RNG_QUASI_SOBOL32 == 501);

@@ -40,6 +40,18 @@
 #                     warning, and the object builds
 #   CASE=headers      launches and kernels in user headers (e2e/headers/), one
 #                     command and separate compiles; the .d file names them
+#   CASE=rdc          relocatable device code (e2e/rdc/): a __device__ function
+#                     and variable of another source; without -fgpu-rdc the
+#                     link fails naming the function; with it (one command,
+#                     -c then a link, a static library named before the
+#                     program, --relocatable-device-code=true) the program
+#                     runs; a library of host code from --emit-static-lib
+#                     links with the host compiler and -lanyhip; the refused
+#                     flags and inputs name themselves
+#   CASE=rdc_nvcc     with nvcc (skipped without it): the same builds through
+#                     the NVIDIA pass (--offload-arch=sm_90): objects carry
+#                     __nv_relfatbin, the program one linked .nv_fatbin;
+#                     without -fgpu-rdc nvcc's unresolved symbol fails it
 #   CASE=<dir>        e2e/<dir>/*.hip built together (-s), run (header_vars)
 #   CASE=<name>       any other: e2e/<name>.hip built with -Wall -Wextra
 #                     -Werror, run, PASSED expected (ggl_macro, spelling, ...)
@@ -170,7 +182,10 @@ elseif(CASE STREQUAL "kernel_compiler")
   must(${HIPCC} --offload-arch=cpu -O2 -c ${SRC}/block_loop_opts.hip -o ${WORK}/block_loop_opts.o)
   unset(ENV{ANYHIP_KERNEL_COMPILER_DEBUG})
   foreach(want "tree_sum[^:]*: [0-9]+ thread loops split at a uniform bound"
-               "warp_sums[^:]*: exchange arrays of 32-bit values")
+               "warp_sums[^:]*: exchange arrays of 32-bit values"
+               "warp0_sum[^:]*: [1-9][0-9]* thread loops split at a uniform bound"
+               "warp0_sum[^:]*: block function, [0-9]+ split points, 1 uniform values kept once per block, [0-9]+ shuffles inline, [1-9][0-9]* loop values read again"
+               "stride_copy[^:]*: 1 grid-stride loops interchanged with their thread loops")
     if(NOT err MATCHES "${want}")
       message(FATAL_ERROR "the kernel compiler's debug lines lack '${want}':\n${err}")
     endif()
@@ -289,6 +304,88 @@ elseif(CASE STREQUAL "long_line")
     message(FATAL_ERROR
       "long line: exit ${rc}, ${nerr} errors, ${n} bytes, a line of ${longest}:\n${head}")
   endif()
+  expect_no_temporaries()
+elseif(CASE STREQUAL "rdc" OR CASE STREQUAL "rdc_nvcc")
+  set(d ${SRC}/rdc)
+  set(arch --offload-arch=cpu)
+  if(CASE STREQUAL "rdc_nvcc")
+    find_program(nvcc NAMES nvcc PATHS /usr/local/cuda/bin /opt/cuda/bin NO_CACHE)
+    if(NOT nvcc)
+      message("skipped: no nvcc")
+      return()
+    endif()
+    set(ENV{HIPCC_NVCC} ${nvcc})
+    set(arch --offload-arch=sm_90)
+  endif()
+  # Without -fgpu-rdc each source's device code stands alone, as in HIP.
+  execute_process(COMMAND ${HIPCC} ${arch} ${d}/main.hip ${d}/devfns.hip -o nordc
+    WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "a device function of another source linked without -fgpu-rdc")
+  endif()
+  if(CASE STREQUAL "rdc" AND NOT e MATCHES
+      "undefined reference to `scaled\\.defined_in_another_source\\.needs_fgpu_rdc'")
+    message(FATAL_ERROR "the link error does not name the function and -fgpu-rdc:\n${e}")
+  endif()
+  if(CASE STREQUAL "rdc_nvcc" AND NOT e MATCHES "Unresolved extern function '_Z6scaledi'")
+    message(FATAL_ERROR "nvcc did not refuse the unresolved device function:\n${e}")
+  endif()
+  must(${HIPCC} ${arch} -fgpu-rdc ${d}/main.hip ${d}/devfns.hip -o one)
+  must(${HIPCC} ${arch} --relocatable-device-code=true -c ${d}/devfns.hip -o devfns.o)
+  must(${HIPCC} ${arch} -fgpu-rdc -c ${d}/main.hip -o main.o)
+  must(${HIPCC} ${arch} -fgpu-rdc main.o devfns.o -o separate)
+  must(${HIPCC} ${arch} -fgpu-rdc --emit-static-lib ${d}/devfns.hip -o libdevfns.a)
+  must(${HIPCC} ${arch} -fgpu-rdc libdevfns.a ${d}/main.hip -o lib_first)
+  must(${HIPCC} ${arch} -fgpu-rdc ${d}/main.hip -L. -ldevfns -o lib_flag)
+  set(programs one separate lib_first lib_flag)
+  if(CASE STREQUAL "rdc_nvcc")
+    foreach(f devfns.o libdevfns.a)
+      execute_process(COMMAND readelf -S -W ${f} WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE s)
+      if(NOT s MATCHES "__nv_relfatbin" OR s MATCHES "\\.nv_fatbin ")
+        message(FATAL_ERROR "${f}: no relocatable device code, or a registered fatbin:\n${s}")
+      endif()
+    endforeach()
+    foreach(p one separate lib_first)
+      execute_process(COMMAND readelf -S -W ${p} WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE s)
+      if(NOT s MATCHES "\\.nv_fatbin ")
+        message(FATAL_ERROR "${p}: no linked device code:\n${s}")
+      endif()
+    endforeach()
+  endif()
+  foreach(p ${programs})
+    expect_passed(${WORK}/${p})
+  endforeach()
+  # --emit-static-lib of host code, linked by the host compiler and -lanyhip.
+  file(WRITE ${WORK}/host_lib.hip "#include <hip/hip_runtime.h>\n"
+    "__global__ void fill(int *p, int v) { p[threadIdx.x] = v + threadIdx.x; }\n"
+    "int host_fill(int v) { int *d, h[64]; if (hipMalloc(&d, sizeof(h))) return -1;\n"
+    "  fill<<<1, 64>>>(d, v); if (hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost)) return -1;\n"
+    "  hipFree(d); int s = 0; for (int i = 0; i < 64; i++) s += h[i]; return s; }\n")
+  file(WRITE ${WORK}/use.cpp "#include <cstdio>\nint host_fill(int);\n"
+    "int main() { int s = host_fill(5); if (s != 64 * 5 + 2016) { printf(\"FAILED %d\\n\", s);"
+    " return 1; } printf(\"PASSED\\n\"); return 0; }\n")
+  must(${HIPCC} ${arch} --emit-static-lib host_lib.hip -o libhost.a)
+  must(${HIPCC} ${arch} --emit-static-lib host_lib.hip -o libhost.a) # replaces it
+  execute_process(COMMAND ar t libhost.a WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE members)
+  string(REGEX MATCHALL "\\.o" objs "${members}")
+  list(LENGTH objs nobjs)
+  if(NOT nobjs EQUAL 1)
+    message(FATAL_ERROR "libhost.a should hold one object:\n${members}")
+  endif()
+  get_filename_component(bindir ${HIPCC} DIRECTORY)
+  get_filename_component(libdir ${bindir}/../lib ABSOLUTE)
+  must(c++ use.cpp libhost.a -L${libdir} -lanyhip -Wl,-rpath,${libdir} -lpthread -o use_cxx)
+  expect_passed(${WORK}/use_cxx)
+  # What cannot be done says so.
+  foreach(bad "--cuda-device-only|-c|host_lib.hip" "--emit-static-lib|libhost.a|use.cpp|-o|x.a")
+    string(REPLACE "|" ";" bad "${bad}")
+    execute_process(COMMAND ${HIPCC} ${arch} ${bad} WORKING_DIRECTORY ${WORK}
+      RESULT_VARIABLE rc ERROR_VARIABLE e)
+    list(GET bad 0 flag)
+    if(rc EQUAL 0 OR NOT e MATCHES "hipcc: error: .*(${flag}|libhost\\.a)")
+      message(FATAL_ERROR "hipcc ${bad}: no error naming it (${rc}):\n${e}")
+    endif()
+  endforeach()
   expect_no_temporaries()
 elseif(CASE STREQUAL "nvcc_errors")
   find_program(nvcc NAMES nvcc PATHS /usr/local/cuda/bin /opt/cuda/bin NO_CACHE)

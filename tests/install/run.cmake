@@ -57,7 +57,9 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed (${rc}):\n${out}${err}")
 endif()
 foreach(f bin/hipcc bin/hipconfig bin/hipInfo include/hip/hip_runtime.h
-    include/hip/hip_runtime_api.h include/hiprand/hiprand_kernel.h ${LIBDIR}/libanyhip.so
+    include/hip/hip_runtime_api.h include/hiprand/hiprand_kernel.h include/hiprand/hiprand.h
+    include/hipcub/hipcub.hpp ${LIBDIR}/libhiprand.so ${LIBDIR}/cmake/hiprand/hiprand-config.cmake
+    ${LIBDIR}/cmake/hipcub/hipcub-config.cmake ${LIBDIR}/libanyhip.so
     ${LIBDIR}/cmake/hip/hip-config.cmake
     ${LIBDIR}/cmake/hip/hip-config-version.cmake ${LIBDIR}/pkgconfig/anyhip.pc
     llvm/bin/clang++ bin/rocm_agent_enumerator lib/cmake/hip-lang/hip-lang-config.cmake)
@@ -112,6 +114,8 @@ function(build_consumer dir)
   expect("host_app" "${out}" "host_app: devices>=1 copy ok")
   run(out ${dir}/hip_app)
   expect("hip_app" "${out}" "^hip_app: block_sum ok saxpy ok")
+  run(out ${dir}/rand_app)
+  expect("rand_app" "${out}" "^rand_app: ok")
   if(NOT "-DCONSUMER_PLAIN_TARGETS=ON" IN_LIST ARGN) # the consumer makes it otherwise
     run(out ${dir}/findhip_app)
     expect("findhip_app" "${out}" "^findhip_app: block_sum ok saxpy ok")

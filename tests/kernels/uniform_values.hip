@@ -13,7 +13,11 @@
 //  - a barrier's count as a loop bound;
 //  - a per-thread accumulator beside a uniform counter (tiled product);
 //  - counters in divergent code with barriers (AMD's any-barrier rule):
-//    those must stay per thread, and both modes agree.
+//    those must stay per thread, and both modes agree;
+//  - a shuffle loop's counter under a divergent branch (`if (warp < 2)`):
+//    the same for the threads that run it, kept once per block;
+//  - values that merge where threads went different ways (a loop left at
+//    different trip counts, an if/else), live across a barrier: per thread.
 #include "engine_test.h"
 
 #include <vector>
@@ -121,6 +125,33 @@ __global__ void divergent_counters(int *out) {
     }
   }
   out[t] = acc;
+}
+
+// Warps below 2 sum their lanes with a shuffle loop inside a divergent
+// branch: d is uniform there; the others store their own value.
+__global__ void warps_below_two(const unsigned *in, unsigned *out) {
+  unsigned t = threadIdx.x, v = in[t];
+  __syncthreads();
+  if (t / warpSize < 2) {
+    for (int d = warpSize / 2; d > 0; d /= 2)
+      v += __shfl_down(v, d);
+  }
+  out[t] = v;
+}
+
+// k leaves its loop at a different count in each thread, and x comes from
+// one side of an if/else or the other: both live across the barrier.
+__global__ void merged_values(int *out) {
+  unsigned t = threadIdx.x;
+  int k = 0, x;
+  while (k < (int)(t % 5))
+    k++;
+  if (t & 1)
+    x = 3;
+  else
+    x = 5;
+  __syncthreads();
+  out[t] = k * 10 + x;
 }
 
 static int body(int) {
@@ -232,6 +263,53 @@ static int body(int) {
     CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(int), hipMemcpyDeviceToHost));
     for (unsigned t = 0; t < n; t++)
       CHECK_EQ(got[t], t < n / 2 ? 1 + 11 + 21 : 2 + 102 + 202);
+    CHECK_HIP(hipFree(dout));
+  }
+
+  // warps_below_two: 160 threads (the last warp partial at either size).
+  {
+    const unsigned n = 160;
+    std::vector<unsigned> in(n), got(n);
+    unsigned *din, *dout;
+    int ws = 0;
+    CHECK_HIP(hipDeviceGetAttribute(&ws, hipDeviceAttributeWarpSize, 0));
+    for (unsigned t = 0; t < n; t++)
+      in[t] = t * 7u + 1u;
+    CHECK_HIP(hipMalloc(&din, n * sizeof(unsigned)));
+    CHECK_HIP(hipMalloc(&dout, n * sizeof(unsigned)));
+    CHECK_HIP(hipMemcpy(din, in.data(), n * sizeof(unsigned), hipMemcpyHostToDevice));
+    warps_below_two<<<1, n>>>(din, dout);
+    CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(unsigned), hipMemcpyDeviceToHost));
+    for (unsigned t = 0; t < n; t++) {
+      unsigned want = in[t];
+      if (t / (unsigned)ws < 2) {
+        // __shfl_down tree: a source past the warp's end reads the
+        // caller's own value.
+        std::vector<unsigned> v(in.begin() + t / ws * ws, in.begin() + t / ws * ws + ws);
+        for (int d = ws / 2; d > 0; d /= 2) {
+          std::vector<unsigned> next(v);
+          for (int l = 0; l < ws; l++)
+            next[l] = v[l] + v[l + d < ws ? l + d : l];
+          v = next;
+        }
+        want = v[t % ws];
+      }
+      CHECK_EQ(got[t], want);
+    }
+    CHECK_HIP(hipFree(din));
+    CHECK_HIP(hipFree(dout));
+  }
+
+  // merged_values: 70 threads.
+  {
+    const unsigned n = 70;
+    std::vector<int> got(n);
+    int *dout;
+    CHECK_HIP(hipMalloc(&dout, n * sizeof(int)));
+    merged_values<<<1, n>>>(dout);
+    CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(int), hipMemcpyDeviceToHost));
+    for (unsigned t = 0; t < n; t++)
+      CHECK_EQ(got[t], (int)(t % 5) * 10 + (t & 1 ? 3 : 5));
     CHECK_HIP(hipFree(dout));
   }
 

@@ -9,13 +9,16 @@
 // pass: a block whose threads meet at barriers, a block of one thread, and
 // (fiber engine, which sees every thread start) threads that each run a
 // while without a barrier. Runs as a compiled block function and on fibers
-// (cpu-fibers/). CPU device only.
+// (cpu-fibers/). While no block runs, the watchdog thread sleeps: it does
+// not wake every tick in an idle process. CPU device only.
 #include "engine_test.h"
 #include "fault_capture.h"
 
 #include <chrono>
-#include <thread>
+#include <dirent.h>
+#include <fstream>
 #include <string>
+#include <thread>
 
 __global__ void spin_on_mate(volatile int *flag, int *out) {
   if (threadIdx.x == 0) {
@@ -85,6 +88,27 @@ static unsigned long long calibrate(double ms) {
       return (unsigned long long)((double)n * ms / took) + 1;
     n *= 2;
   }
+}
+
+// The watchdog thread's voluntary context switches (each wake-up from its
+// tick's sleep is one), or -1 when no thread is named anyhip-watchdog.
+static long watchdog_wakeups() {
+  DIR *d = opendir("/proc/self/task");
+  long n = -1;
+  if (d == nullptr)
+    return -1;
+  while (struct dirent *e = readdir(d)) {
+    std::string dir = std::string("/proc/self/task/") + e->d_name, line;
+    std::ifstream comm(dir + "/comm");
+    if (!std::getline(comm, line) || line != "anyhip-watchdog")
+      continue;
+    std::ifstream status(dir + "/status");
+    while (std::getline(status, line))
+      if (line.rfind("voluntary_ctxt_switches:", 0) == 0)
+        n = std::atol(line.c_str() + 24);
+  }
+  closedir(d);
+  return n;
 }
 
 static double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -201,6 +225,16 @@ int main() {
   CHECK_HIP(hipFree(o));
   CHECK_HIP(hipFree(flag));
   CHECK_HIP(hipFree(out));
+
+  // Idle: with a limit of 0.5 s the watchdog ticks every 0.125 s while a
+  // block runs; with none running it sleeps until the next launch.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  long before = watchdog_wakeups();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  long after = watchdog_wakeups();
+  CHECK(before >= 0);
+  CHECK(after - before <= 1);
+  std::printf("watchdog wake-ups in 1 s idle: %ld\n", after - before);
   std::printf("passed\n");
   return AH_PASS;
 }

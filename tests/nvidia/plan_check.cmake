@@ -66,4 +66,34 @@ refuse("${out}" "nvcc|hipcc-embed")
 run(out none "-###" --offload-arch=sm_90 ${SOURCE} -o app)
 expect("${out}" "warning: the NVIDIA pass is not available")
 refuse("${out}" "--fatbin|hipcc-embed")
+
+# -fgpu-rdc: nvcc -rdc=true per source, the relocatable fatbin embedded for
+# the device link (no registration), then one `nvcc --device-link --fatbin`
+# over every object and archive of the link (an archive named first too,
+# -lNAME found in a -L directory), SASS only, and its embedding registered.
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/rdc_libs)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/rdc_libs/libdevfns.a "")
+run(out ${fake_nvcc} "-###" -fgpu-rdc --offload-arch=sm_80,sm_90 libfirst.a ${SOURCE} prebuilt.o
+  -L${CMAKE_CURRENT_BINARY_DIR}/rdc_libs -ldevfns -lm -o app)
+message("${out}")
+expect("${out}" "${fake_nvcc} --fatbin -rdc=true ")
+expect("${out}" "hipcc-embed [^ ]*-hip-nvidia\\.fatbin [^\n]*__nv_relfatbin")
+expect("${out}" "${fake_nvcc} --device-link --fatbin -gencode=arch=compute_80,code=sm_80 "
+  "-gencode=arch=compute_90,code=sm_90 libfirst\\.a [^ ]+\\.o [^ ]*-hip-nvidia-embed\\.o "
+  "prebuilt\\.o [^ ]*/rdc_libs/libdevfns\\.a -o [^ ]*app-hip-nvidia-dlink\\.fatbin\n")
+refuse("${out}" "--device-link[^\n]*(code=compute_|-lm)")
+expect("${out}" "hipcc-embed [^ ]*-hip-nvidia-dlink\\.fatbin [^\n]*__ahRegisterFatbin")
+expect("${out}" "g\\+\\+ -Wl,--start-group libfirst\\.a [^\n]*-hip-nvidia-dlink\\.o -Wl,--end-group ")
+# Without -fgpu-rdc: no -rdc, no device link; -fno-gpu-rdc undoes it.
+run(out ${fake_nvcc} "-###" -fgpu-rdc -fno-gpu-rdc ${SOURCE} -o app)
+refuse("${out}" "-rdc=true|--device-link|__nv_relfatbin")
+# -c with -fgpu-rdc: the relocatable code merged into the object, no device link.
+run(out ${fake_nvcc} "-###" -c -fgpu-rdc ${SOURCE} -o app.o)
+expect("${out}" "-r [^\n]*-hip-cpu\\.o [^\n]*-hip-nvidia-embed\\.o -o app\\.o")
+refuse("${out}" "--device-link")
+# --emit-static-lib: one merged object per source, archived; no device link.
+run(out ${fake_nvcc} "-###" --emit-static-lib -fgpu-rdc ${SOURCE} -o libx.a)
+expect("${out}" "-r [^\n]*-hip-cpu\\.o [^\n]*-hip-nvidia-embed\\.o -o [^ ]+\\.o\n")
+expect("${out}" "\nrm -f libx\\.a\nar rcs libx\\.a [^ ]+\\.o\n")
+refuse("${out}" "--device-link|-lanyhip")
 message("PASS")

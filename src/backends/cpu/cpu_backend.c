@@ -27,8 +27,27 @@
 /* AMD's: 4 KiB for each of 1024 work-items (buffered printf, cpu_printf.c) */
 #define PRINTF_FIFO_DEFAULT ((size_t)4096 * 1024)
 
+struct ah_cpu_config ah_cpu_config = {
+    .warp_size = 64, .devices = 1, .compiled = 1, .avx2 = 1, .watchdog = 10};
+
+/* Reads the settings, then says how many virtual devices there are. */
 static int probe(void) {
-  return ah_config.cpu_devices;
+  struct ah_cpu_config *c = &ah_cpu_config;
+  long warp;
+
+  c->threads = (int)ah_env_long("ANYHIP_CPU_THREADS", 0, 0, 4096);
+  warp = ah_env_long("ANYHIP_CPU_WARP_SIZE", 64, 32, 64);
+  if (warp != 32 && warp != 64) {
+    fprintf(stderr, "anyhip: ignoring ANYHIP_CPU_WARP_SIZE=%ld (32 or 64)\n", warp);
+    warp = 64;
+  }
+  c->warp_size = (int)warp;
+  c->devices = (int)ah_env_long("ANYHIP_CPU_DEVICES", 1, 0, 64);
+  c->compiled = (int)ah_env_long("ANYHIP_CPU_COMPILED", 1, 0, 1);
+  c->avx2 = (int)ah_env_long("ANYHIP_CPU_AVX2", 1, 0, 1);
+  c->memory = ah_env_size("ANYHIP_CPU_MEMORY");
+  c->watchdog = ah_env_seconds("ANYHIP_CPU_WATCHDOG", 10);
+  return c->devices;
 }
 
 /* ---- facts about the host ----------------------------------------------- */
@@ -212,7 +231,7 @@ static size_t round_stack(size_t bytes) {
  * meaning on a CPU are 0 (docs/semantics.md, "The CPU device"). */
 static void fill_props(int index, hipDeviceProp_t *p) {
   char model[200];
-  int workers = ah_config.cpu_threads > 0 ? ah_config.cpu_threads : online_cores();
+  int workers = ah_cpu_config.threads > 0 ? ah_cpu_config.threads : online_cores();
 
   memset(p, 0, sizeof(*p));
   cpu_model(model, sizeof(model));
@@ -221,7 +240,7 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   snprintf(p->gcnArchName, sizeof(p->gcnArchName), "cpu");
 
   /* Memory: device memory is host memory. */
-  p->totalGlobalMem = ah_config.cpu_memory != 0 ? ah_config.cpu_memory : physical_memory();
+  p->totalGlobalMem = ah_cpu_config.memory != 0 ? ah_cpu_config.memory : physical_memory();
   p->sharedMemPerBlock = 64 * 1024;
   p->sharedMemPerBlockOptin = 64 * 1024;
   p->sharedMemPerMultiprocessor = 64 * 1024;
@@ -239,9 +258,9 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   /* Execution: a multiprocessor is a worker thread, which runs one block at
    * a time, so it holds at most one block of HIP's maximum size. */
   p->multiProcessorCount = workers;
-  p->warpSize = ah_config.cpu_warp_size;
+  p->warpSize = ah_cpu_config.warp_size;
   /* The kernel language's warpSize, for host code too, from the first HIP call. */
-  __atomic_store_n(&warpSize, ah_config.cpu_warp_size, __ATOMIC_RELAXED);
+  __atomic_store_n(&warpSize, ah_cpu_config.warp_size, __ATOMIC_RELAXED);
   p->maxThreadsPerBlock = 1024;
   p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsDim[2] = 1024;
   p->maxGridSize[0] = p->maxGridSize[1] = p->maxGridSize[2] = INT_MAX; /* as HIP on AMD */
@@ -280,7 +299,7 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->localL1CacheSupported = 1;
   p->unifiedFunctionPointers = 1; /* a device function pointer is a host one */
   p->isLargeBar = 1;              /* the host reaches all device memory directly */
-  p->isMultiGpuBoard = ah_config.cpu_devices > 1;
+  p->isMultiGpuBoard = ah_cpu_config.devices > 1;
   p->multiGpuBoardGroupID = 0;
   p->ECCEnabled = 0;
   p->kernelExecTimeoutEnabled = 0;
@@ -423,6 +442,7 @@ const struct ah_backend ah_backend_cpu = {
     .attribute = attribute,
     .set_limit = set_limit,
     .host_addressable = 1,
+    .checks_static_shared = 1,
     .ipc_mem_export = ah_cpu_ipc_mem_export,
     .ipc_mem_open = ah_cpu_ipc_mem_open,
     .ipc_mem_close = ah_cpu_ipc_mem_close,

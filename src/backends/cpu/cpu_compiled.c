@@ -120,7 +120,7 @@ static int avx2_ok(void) {
 
   if (ok < 0) {
     __builtin_cpu_init();
-    ok = ah_config.cpu_avx2 && __builtin_cpu_supports("avx2");
+    ok = ah_cpu_config.avx2 && __builtin_cpu_supports("avx2");
   }
   return ok;
 #else
@@ -163,7 +163,7 @@ void ah_cpu_compiled_pick(struct ah_cpu_grid *g) {
 
   g->block_fn = NULL;
   g->block_k = NULL;
-  if (!log && (!ah_config.cpu_compiled || atomic_load_explicit(&nblock, memory_order_relaxed) == 0))
+  if (!log && (!ah_cpu_config.compiled || atomic_load_explicit(&nblock, memory_order_relaxed) == 0))
     return;
   pthread_rwlock_rdlock(&lock);
   p = cap != 0 ? find(table, cap, g->fn) : NULL;
@@ -183,7 +183,7 @@ void ah_cpu_compiled_pick(struct ah_cpu_grid *g) {
     }
     pthread_rwlock_unlock(&lock);
   }
-  if (e.block_fn != NULL && e.k->abi == AH_CPU_BLOCK_ABI && ah_config.cpu_compiled) {
+  if (e.block_fn != NULL && e.k->abi == AH_CPU_BLOCK_ABI && ah_cpu_config.compiled) {
     g->block_fn = e.block_fn_avx2 != NULL && avx2_ok() ? e.block_fn_avx2 : e.block_fn;
     g->block_k = e.k;
   }

@@ -12,6 +12,19 @@
 
 #include "../../core/internal.h"
 
+/* The CPU device's settings (docs/config.md), read by its probe with the
+ * core's ah_env_* readers; the defaults hold until then. */
+struct ah_cpu_config {
+  int threads;     /* ANYHIP_CPU_THREADS, 0 = one per core */
+  int warp_size;   /* ANYHIP_CPU_WARP_SIZE: 64 or 32 */
+  int devices;     /* ANYHIP_CPU_DEVICES, default 1 */
+  int compiled;    /* ANYHIP_CPU_COMPILED: run block functions (default 1) */
+  int avx2;        /* ANYHIP_CPU_AVX2: their AVX2 copies where the CPU has it (1) */
+  size_t memory;   /* ANYHIP_CPU_MEMORY in bytes, 0 = physical RAM */
+  double watchdog; /* ANYHIP_CPU_WATCHDOG in seconds, 0 = off (10) */
+};
+extern struct ah_cpu_config ah_cpu_config;
+
 /* Per-device state (dev->impl). */
 struct ah_cpu_queues;
 struct ah_cpu_device {
@@ -41,19 +54,23 @@ hipError_t ah_cpu_function_check(struct ah_device *dev, const void *fn);
 /* ---- cpu_queue.c ---- */
 hipError_t ah_cpu_queues_init(struct ah_cpu_device *cd); /* makes dev->null_queue */
 void ah_cpu_queues_reset(struct ah_device *dev); /* hipDeviceReset: clears the sticky error */
-hipError_t ah_cpu_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q);
-hipError_t ah_cpu_queue_destroy(struct ah_device *dev, void *q);
-hipError_t ah_cpu_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
-hipError_t ah_cpu_queue_sync(struct ah_device *dev, void *q);
-hipError_t ah_cpu_queue_query(struct ah_device *dev, void *q);
+hipError_t ah_cpu_queue_create(struct ah_device *dev, unsigned flags, int priority,
+                               struct ah_queue **q);
+hipError_t ah_cpu_queue_destroy(struct ah_device *dev, struct ah_queue *q);
+hipError_t ah_cpu_submit(struct ah_device *dev, struct ah_queue *q, const struct ah_cmd *cmd,
+                         int wait);
+hipError_t ah_cpu_queue_sync(struct ah_device *dev, struct ah_queue *q);
+hipError_t ah_cpu_queue_query(struct ah_device *dev, struct ah_queue *q);
 hipError_t ah_cpu_device_sync(struct ah_device *dev);
-hipError_t ah_cpu_event_create(struct ah_device *dev, unsigned flags, void **ev);
-hipError_t ah_cpu_event_destroy(struct ah_device *dev, void *ev);
-hipError_t ah_cpu_event_record(struct ah_device *dev, void *q, void *ev);
-hipError_t ah_cpu_event_query(struct ah_device *dev, void *ev);
-hipError_t ah_cpu_event_sync(struct ah_device *dev, void *ev);
-hipError_t ah_cpu_event_elapsed(struct ah_device *dev, void *start, void *stop, float *ms);
-hipError_t ah_cpu_queue_wait_event(struct ah_device *dev, void *q, void *ev);
+hipError_t ah_cpu_event_create(struct ah_device *dev, unsigned flags, struct ah_dev_event **ev);
+hipError_t ah_cpu_event_destroy(struct ah_device *dev, struct ah_dev_event *ev);
+hipError_t ah_cpu_event_record(struct ah_device *dev, struct ah_queue *q, struct ah_dev_event *ev);
+hipError_t ah_cpu_event_query(struct ah_device *dev, struct ah_dev_event *ev);
+hipError_t ah_cpu_event_sync(struct ah_device *dev, struct ah_dev_event *ev);
+hipError_t ah_cpu_event_elapsed(struct ah_device *dev, struct ah_dev_event *start,
+                                struct ah_dev_event *stop, float *ms);
+hipError_t ah_cpu_queue_wait_event(struct ah_device *dev, struct ah_queue *q,
+                                   struct ah_dev_event *ev);
 
 /* ---- the kernel engine (cpu_sched.c and friends) ---- */
 
@@ -89,7 +106,7 @@ struct ah_cpu_printf_buf {
 };
 
 /* Runs every block of g on the worker pool (started on first use, with
- * ah_config.cpu_threads workers) and returns when all have finished. Called
+ * ah_cpu_config.threads workers) and returns when all have finished. Called
  * from a queue dispatcher thread; several grids may run at once. A fault in
  * the kernel (SIGSEGV, SIGBUS, SIGFPE, SIGILL) is printed with the kernel's
  * name, block and thread, and returned as hipErrorLaunchFailure. */

@@ -95,6 +95,16 @@ static struct ah_cpu_queues *dev_queues(struct ah_device *dev) {
   return ((struct ah_cpu_device *)dev->impl)->queues;
 }
 
+/* The seam's queues and events (backend.h) are this file's struct cq and
+ * struct cpu_event. */
+static struct cq *CQ(struct ah_queue *q) {
+  return (struct cq *)q;
+}
+
+static struct cpu_event *CEV(struct ah_dev_event *ev) {
+  return (struct cpu_event *)ev;
+}
+
 /* ---- queue lifetime (qlock held) ---- */
 
 static void cq_unlink(struct cq *q) {
@@ -229,7 +239,7 @@ static hipError_t run_kernel(const struct qcmd *q) {
       .shared_bytes = c->kernel.shared_bytes,
       .cooperative = c->kernel.cooperative,
       .stack_size = q->stack_size,
-      .warp_size = ah_config.cpu_warp_size == 32 ? 32 : 64,
+      .warp_size = ah_cpu_config.warp_size == 32 ? 32 : 64,
       .printf_buf = &pbuf,
   };
 
@@ -610,7 +620,7 @@ hipError_t ah_cpu_queues_init(struct ah_cpu_device *cd) {
     return hipErrorOutOfMemory;
   }
   cd->queues = dq;
-  cd->dev->null_queue = dq->null_q;
+  cd->dev->null_queue = (struct ah_queue *)dq->null_q;
   return hipSuccess;
 }
 
@@ -622,7 +632,8 @@ void ah_cpu_queues_reset(struct ah_device *dev) {
   pthread_mutex_unlock(&qlock);
 }
 
-hipError_t ah_cpu_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q) {
+hipError_t ah_cpu_queue_create(struct ah_device *dev, unsigned flags, int priority,
+                               struct ah_queue **q) {
   struct ah_cpu_queues *dq = dev_queues(dev);
   hipError_t sticky;
 
@@ -631,14 +642,14 @@ hipError_t ah_cpu_queue_create(struct ah_device *dev, unsigned flags, int priori
   pthread_mutex_unlock(&qlock);
   if (sticky != hipSuccess)
     return sticky;
-  *q = cq_new(dq, flags, priority, 0);
+  *q = (struct ah_queue *)cq_new(dq, flags, priority, 0);
   return *q != NULL ? hipSuccess : hipErrorOutOfMemory;
 }
 
 /* Returns at once: queued work still runs (HIP and CUDA let hipStreamDestroy
  * return before the stream's work is done), then the dispatcher frees q. */
-hipError_t ah_cpu_queue_destroy(struct ah_device *dev, void *qp) {
-  struct cq *q = qp;
+hipError_t ah_cpu_queue_destroy(struct ah_device *dev, struct ah_queue *qp) {
+  struct cq *q = CQ(qp);
 
   pthread_mutex_lock(&qlock);
   q->closing = 1;
@@ -650,12 +661,13 @@ hipError_t ah_cpu_queue_destroy(struct ah_device *dev, void *qp) {
   return hipSuccess;
 }
 
-hipError_t ah_cpu_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait) {
+hipError_t ah_cpu_submit(struct ah_device *dev, struct ah_queue *q, const struct ah_cmd *cmd,
+                         int wait) {
   if (cmd->kind == AH_CMD_KERNEL && cmd->kernel.sig == NULL)
     return hipErrorInvalidDeviceFunction; /* the CPU calls kernels through their signature */
   if (cmd->kind == AH_CMD_HOST_FN && cmd->host_fn.fn == NULL)
     return hipErrorInvalidValue;
-  return submit_op(q, cmd->kind, cmd, NULL, NULL, wait);
+  return submit_op(CQ(q), cmd->kind, cmd, NULL, NULL, wait);
 }
 
 /* Waits (qlock held) until each queue in qs reached its target. */
@@ -716,14 +728,14 @@ static hipError_t sync_set(struct ah_cpu_queues *dq, struct cq *only, int blocki
   return err;
 }
 
-hipError_t ah_cpu_queue_sync(struct ah_device *dev, void *qp) {
-  struct cq *q = qp;
+hipError_t ah_cpu_queue_sync(struct ah_device *dev, struct ah_queue *qp) {
+  struct cq *q = CQ(qp);
 
   return sync_set(q->dq, q->is_null ? NULL : q, 1);
 }
 
-hipError_t ah_cpu_queue_query(struct ah_device *dev, void *qp) {
-  struct cq *q = qp;
+hipError_t ah_cpu_queue_query(struct ah_device *dev, struct ah_queue *qp) {
+  struct cq *q = CQ(qp);
   hipError_t err;
 
   pthread_mutex_lock(&qlock);
@@ -744,7 +756,7 @@ hipError_t ah_cpu_device_sync(struct ah_device *dev) {
 
 /* ---- events ---- */
 
-hipError_t ah_cpu_event_create(struct ah_device *dev, unsigned flags, void **out) {
+hipError_t ah_cpu_event_create(struct ah_device *dev, unsigned flags, struct ah_dev_event **out) {
   struct cpu_event *ev;
   hipError_t sticky;
 
@@ -758,29 +770,29 @@ hipError_t ah_cpu_event_create(struct ah_device *dev, unsigned flags, void **out
     return hipErrorOutOfMemory;
   ev->flags = flags;
   ev->refs = 1;
-  *out = ev;
+  *out = (struct ah_dev_event *)ev;
   return hipSuccess;
 }
 
 /* Pending records keep the event alive until they ran (HIP and CUDA let an
  * event be destroyed before it completes). */
-hipError_t ah_cpu_event_destroy(struct ah_device *dev, void *evp) {
+hipError_t ah_cpu_event_destroy(struct ah_device *dev, struct ah_dev_event *evp) {
   pthread_mutex_lock(&qlock);
-  event_unref(evp);
+  event_unref(CEV(evp));
   pthread_mutex_unlock(&qlock);
   return hipSuccess;
 }
 
-hipError_t ah_cpu_event_record(struct ah_device *dev, void *q, void *ev) {
-  return submit_op(q, OP_RECORD, NULL, NULL, ev, 0);
+hipError_t ah_cpu_event_record(struct ah_device *dev, struct ah_queue *q, struct ah_dev_event *ev) {
+  return submit_op(CQ(q), OP_RECORD, NULL, NULL, CEV(ev), 0);
 }
 
 static int event_done(const struct cpu_event *ev) {
   return ev->q == NULL || ev->q->completed >= ev->seq;
 }
 
-hipError_t ah_cpu_event_query(struct ah_device *dev, void *evp) {
-  struct cpu_event *ev = evp;
+hipError_t ah_cpu_event_query(struct ah_device *dev, struct ah_dev_event *evp) {
+  struct cpu_event *ev = CEV(evp);
   hipError_t err;
 
   pthread_mutex_lock(&qlock);
@@ -791,8 +803,8 @@ hipError_t ah_cpu_event_query(struct ah_device *dev, void *evp) {
   return err;
 }
 
-hipError_t ah_cpu_event_sync(struct ah_device *dev, void *evp) {
-  struct cpu_event *ev = evp;
+hipError_t ah_cpu_event_sync(struct ah_device *dev, struct ah_dev_event *evp) {
+  struct cpu_event *ev = CEV(evp);
   struct cq *q;
   uint64_t seq;
   hipError_t err;
@@ -811,8 +823,9 @@ hipError_t ah_cpu_event_sync(struct ah_device *dev, void *evp) {
   return err;
 }
 
-hipError_t ah_cpu_event_elapsed(struct ah_device *dev, void *startp, void *stopp, float *ms) {
-  struct cpu_event *a = startp, *b = stopp;
+hipError_t ah_cpu_event_elapsed(struct ah_device *dev, struct ah_dev_event *startp,
+                                struct ah_dev_event *stopp, float *ms) {
+  struct cpu_event *a = CEV(startp), *b = CEV(stopp);
   hipError_t err = hipSuccess;
 
   pthread_mutex_lock(&qlock);
@@ -828,6 +841,7 @@ hipError_t ah_cpu_event_elapsed(struct ah_device *dev, void *startp, void *stopp
   return err;
 }
 
-hipError_t ah_cpu_queue_wait_event(struct ah_device *dev, void *q, void *ev) {
-  return submit_op(q, OP_MARKER, NULL, ev, NULL, 0);
+hipError_t ah_cpu_queue_wait_event(struct ah_device *dev, struct ah_queue *q,
+                                   struct ah_dev_event *ev) {
+  return submit_op(CQ(q), OP_MARKER, NULL, CEV(ev), NULL, 0);
 }

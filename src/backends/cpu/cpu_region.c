@@ -226,6 +226,44 @@ static int plain_split(uint32_t info) {
          (!(info & AH_CPU_SPLIT_WARP) && (info & 0xffu) == AH_CPU_BAR_SYNC);
 }
 
+/* The usual divergent stop: every live thread waits at one plain split
+ * point, in one range of whole warps (after `if (warp == 0)`, warp 0 at its
+ * first shuffle and the others returned). The range then runs unmasked, as
+ * release_live would have it, and no pc[] entry is written. One pass that
+ * vectorises (cpu/CMakeLists.txt): the live threads are one range exactly
+ * when their indices add up to the range's sum, the smallest any `live`
+ * distinct indices from `first` on can have. -2 when the threads are not so. */
+static int32_t one_plain_range(struct ah_cpu_region *r) {
+  const uint32_t *pc = r->ctx.pc;
+  unsigned n = r->nthreads, ws = r->warp_size, first = 0, live = 0, other = 0, sum = 0, end;
+  uint32_t p;
+
+  if (!r->one_d)
+    return -2;
+  while (first < n && pc[first] == AH_CPU_PC_DONE)
+    first++;
+  if (first == n)
+    return -2;
+  p = pc[first];
+  if (p == 0 || p > r->k->nsplits || !plain_split(r->k->split_info[p]))
+    return -2;
+  for (unsigned i = first; i < n; i++) {
+    unsigned is_live = pc[i] != AH_CPU_PC_DONE;
+
+    live += is_live;
+    other |= is_live & (pc[i] != p);
+    sum += is_live * i;
+  }
+  end = first + live;
+  if (other || sum != live * first + live * (live - 1) / 2 || first % ws != 0 ||
+      (end % ws != 0 && end != n))
+    return -2;
+  r->sub = 1;
+  r->ctx.x_begin = first;
+  r->ctx.x_end = end;
+  return (int32_t)(p * 2);
+}
+
 /* The threads stopped at different places, or some did not run: scan them. */
 static int32_t general(struct ah_cpu_region *r) {
   uint32_t *pc = r->ctx.pc;
@@ -236,11 +274,14 @@ static int32_t general(struct ah_cpu_region *r) {
   unsigned first = n, last = 0; /* of the live threads */
   uint32_t run = PC_NONE, warp = PC_NONE, bar_lo = PC_NONE, bar_hi = 0;
   int preds = 0; /* some barrier needs the predicates */
+  int32_t fast;
 
   r->all_live = 0;
   r->sub = 0;
   r->ctx.x_begin = 0;
   r->ctx.x_end = r->dx;
+  if ((fast = one_plain_range(r)) != -2)
+    return fast;
 
   for (unsigned i = 0; i < n; i++) {
     uint32_t p = pc[i];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The CPU engine's worker pool and grid scheduling. One pool per process,
  * shared by every virtual CPU device, started by the first launch with
- * ah_config.cpu_threads - 1 workers (0: one per core the process may run on,
+ * ah_cpu_config.threads - 1 workers (0: one per core the process may run on,
  * less one), since the launching thread runs blocks too.
  * A grid joins a FIFO list; idle workers take it and claim its blocks from an
  * atomic counter, in shares that shrink towards the end of the grid, so
@@ -47,8 +47,12 @@ static struct {
   int nworkers, idle;
   struct ah_cpu_worker *workers; /* every worker ever made, for the counters */
   _Atomic unsigned long long grids; /* counted without the lock */
-} pool = {
-    .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER};
+  pthread_cond_t wd_wake; /* the watchdog waits here while no block runs */
+  int wd_asleep;
+} pool = {.once = PTHREAD_ONCE_INIT,
+          .lock = PTHREAD_MUTEX_INITIALIZER,
+          .work = PTHREAD_COND_INITIALIZER,
+          .wd_wake = PTHREAD_COND_INITIALIZER};
 
 /* Launching threads that ran a block themselves: freed at their exit. */
 static pthread_key_t caller_key;
@@ -337,7 +341,7 @@ static void report_compiled_stall(const void *fn, double seconds) {
 }
 
 static void *watchdog_main(void *arg) {
-  const double limit = ah_config.cpu_watchdog;
+  const double limit = ah_cpu_config.watchdog;
   double tick = limit / 4;
   struct timespec ts;
 
@@ -347,11 +351,13 @@ static void *watchdog_main(void *arg) {
   ts.tv_nsec = (long)((tick - (double)ts.tv_sec) * 1e9);
   for (;;) {
     double now;
+    int busy = 0;
 
     nanosleep(&ts, NULL);
     now = now_s();
     pthread_mutex_lock(&pool.lock);
     for (struct ah_cpu_worker *w = pool.workers; w != NULL; w = w->next) {
+      busy |= atomic_load_explicit(&w->running, memory_order_relaxed);
       unsigned long p = atomic_load_explicit(&w->progress, memory_order_relaxed);
 
       if (!w->watched || !atomic_load_explicit(&w->running, memory_order_relaxed) ||
@@ -373,6 +379,15 @@ static void *watchdog_main(void *arg) {
         pthread_kill(w->thread, AH_CPU_WATCHDOG_SIG);
       }
     }
+    /* No block runs and no grid is listed: sleep until one is (a block
+     * starts only from a listed grid), so an idle process is not woken
+     * every tick. */
+    if (!busy && atomic_load(&pool.listed) == 0) {
+      pool.wd_asleep = 1;
+      while (atomic_load(&pool.listed) == 0)
+        pthread_cond_wait(&pool.wd_wake, &pool.lock);
+      pool.wd_asleep = 0;
+    }
     pthread_mutex_unlock(&pool.lock);
   }
   return NULL;
@@ -383,9 +398,9 @@ static void watchdog_start(void) {
   sigset_t all, old;
   pthread_t t;
 
-  if (!(ah_config.cpu_watchdog > 0))
+  if (!(ah_cpu_config.watchdog > 0))
     return;
-  ah_cpu_watchdog_install(ah_config.cpu_watchdog);
+  ah_cpu_watchdog_install(ah_cpu_config.watchdog);
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 64 * 1024);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -393,6 +408,8 @@ static void watchdog_start(void) {
   pthread_sigmask(SIG_SETMASK, &all, &old);
   if (pthread_create(&t, &attr, watchdog_main, NULL) != 0)
     AH_LOG(CPU, "no watchdog thread");
+  else
+    pthread_setname_np(t, "anyhip-watchdog"); /* for gdb, top, and the tests */
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   pthread_attr_destroy(&attr);
 }
@@ -401,7 +418,7 @@ static void watchdog_start(void) {
  * thread (a stream's) is one of them, the pool has the rest. With 1, every
  * block of a stream runs on that stream's thread, in order. */
 static void pool_start(void) {
-  int n = (ah_config.cpu_threads > 0 ? ah_config.cpu_threads : online_cpus()) - 1;
+  int n = (ah_cpu_config.threads > 0 ? ah_cpu_config.threads : online_cpus()) - 1;
   pthread_attr_t attr;
 
   ah_cpu_fault_install();
@@ -714,6 +731,8 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *launch) {
   atomic_fetch_add(&pool.listed, 1);
   if (pool.idle > 0)
     pthread_cond_signal(&pool.work); /* that worker wakes more (wake_more) */
+  if (pool.wd_asleep)
+    pthread_cond_signal(&pool.wd_wake);
   pthread_mutex_unlock(&pool.lock);
   run_blocks(w, &r, UINT64_MAX);
   pthread_mutex_lock(&pool.lock);

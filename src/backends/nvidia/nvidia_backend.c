@@ -14,14 +14,22 @@
 /* CUDA's shared memory per block without a per-function opt-in. */
 #define DEFAULT_SMEM_LIMIT (48u * 1024)
 
+struct ah_nv_config ah_nv_config = {.cuda_lib = "libcuda.so.1"};
+
+/* Reads the settings, loads the driver and counts its devices. */
 static int probe(void) {
   size_t bytes = 0, n_images = ah_nv_images(&bytes);
+  const char *lib = getenv("ANYHIP_CUDA_LIB"), *hf = getenv("ANYHIP_NVIDIA_HOST_FUNCS");
   int count = 0;
+
+  if (lib != NULL && *lib != '\0')
+    ah_nv_config.cuda_lib = lib;
+  ah_nv_config.driver_host_fns = hf != NULL && strcmp(hf, "driver") == 0;
 
   /* Registration happens in constructors, before logging is configured, so
    * it is reported here. */
   AH_LOG(NVIDIA, "%zu embedded device image(s) registered (%zu bytes)", n_images, bytes);
-  if (!ah_cuda_load(ah_config.cuda_lib))
+  if (!ah_cuda_load(ah_nv_config.cuda_lib))
     return 0;
   if (ah_cuda.cuDeviceGetCount(&count) != CUDA_SUCCESS)
     return 0;
@@ -210,7 +218,7 @@ static hipError_t device_open(int index, struct ah_device *dev) {
   nd->static_smem_limit = DEFAULT_SMEM_LIMIT;
   dev->impl = nd;
   ah_nv_null_queue_init(nd);
-  dev->null_queue = &nd->null_queue;
+  dev->null_queue = (struct ah_queue *)&nd->null_queue;
   err = context_setup(nd);
   if (err != hipSuccess) {
     dev->impl = NULL;

@@ -201,7 +201,7 @@ static void graph_free(struct ah_nv_device *nd, struct ah_nv_graph *ng) {
 }
 
 hipError_t ah_nv_graph_build(struct ah_device *dev, const struct ah_gn *nodes, size_t n,
-                             void **out) {
+                             struct ah_dev_graph **out) {
   struct ah_nv_device *nd = AH_NV(dev);
   struct ah_nv_graph *ng;
   CUgraphNode *deps = NULL;
@@ -246,13 +246,14 @@ hipError_t ah_nv_graph_build(struct ah_device *dev, const struct ah_gn *nodes, s
     return err;
   }
   AH_LOG(NVIDIA, "device %d: an executable graph of %zu nodes as a CUDA graph", dev->ordinal, n);
-  *out = ng;
+  *out = (struct ah_dev_graph *)ng;
   return hipSuccess;
 }
 
-hipError_t ah_nv_graph_launch(struct ah_device *dev, void *q, void *graph) {
+hipError_t ah_nv_graph_launch(struct ah_device *dev, struct ah_queue *q,
+                              struct ah_dev_graph *graph) {
   struct ah_nv_device *nd = AH_NV(dev);
-  struct ah_nv_graph *ng = graph;
+  struct ah_nv_graph *ng = (struct ah_nv_graph *)graph;
   hipError_t err;
   CUresult r;
 
@@ -266,10 +267,10 @@ hipError_t ah_nv_graph_launch(struct ah_device *dev, void *q, void *graph) {
   return ah_cuda_status(r);
 }
 
-hipError_t ah_nv_graph_set_kernel(struct ah_device *dev, void *graph, size_t node,
+hipError_t ah_nv_graph_set_kernel(struct ah_device *dev, struct ah_dev_graph *graph, size_t node,
                                   const struct ah_cmd *cmd) {
   struct ah_nv_device *nd = AH_NV(dev);
-  struct ah_nv_graph *ng = graph;
+  struct ah_nv_graph *ng = (struct ah_nv_graph *)graph;
   CUDA_KERNEL_NODE_PARAMS p;
   hipError_t err;
   CUresult r;
@@ -291,10 +292,10 @@ hipError_t ah_nv_graph_set_kernel(struct ah_device *dev, void *graph, size_t nod
   return hipSuccess;
 }
 
-void ah_nv_graph_destroy(struct ah_device *dev, void *graph) {
+void ah_nv_graph_destroy(struct ah_device *dev, struct ah_dev_graph *graph) {
   struct ah_nv_device *nd = AH_NV(dev);
 
   if (ah_nv_enter(nd) != hipSuccess)
     return; /* a context that cannot be entered: leak rather than crash */
-  graph_free(nd, graph);
+  graph_free(nd, (struct ah_nv_graph *)graph);
 }

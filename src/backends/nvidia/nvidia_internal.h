@@ -8,8 +8,9 @@
  *   nvidia_queue.c    streams, events, command submission
  *   nvidia_module.c   embedded fatbins: registration, eager loading on every
  *                     device, kernel and variable lookup by symbol name
- *   nvidia_managed.c  occupancy (the driver's calculator) and managed-memory
- *                     hints (cuMemAdvise, cuMemPrefetchAsync, attach)
+ *   nvidia_occupancy.c  occupancy (the driver's calculator)
+ *   nvidia_managed.c  managed-memory hints (cuMemAdvise, cuMemPrefetchAsync,
+ *                     attach)
  *   nvidia_graph.c    executable graphs as CUgraphExecs (the graph_* ops)
  * A queue handle is a struct ah_nv_queue around its CUstream (the null
  * stream's is CU_STREAM_LEGACY, kept in the device); an event handle is the
@@ -19,6 +20,13 @@
 
 #include "../../core/internal.h"
 #include "cuda_types.h"
+
+/* The NVIDIA device's settings (docs/config.md), read by its probe. */
+struct ah_nv_config {
+  const char *cuda_lib; /* ANYHIP_CUDA_LIB, default libcuda.so.1 */
+  int driver_host_fns;  /* ANYHIP_NVIDIA_HOST_FUNCS=driver: cuLaunchHostFunc only */
+};
+extern struct ah_nv_config ah_nv_config;
 
 /* ---- cuda_dl.c ---- */
 
@@ -120,26 +128,32 @@ void ah_nv_null_queue_init(struct ah_nv_device *nd);
 void ah_nv_flags_reset(struct ah_nv_device *nd);
 /* Forgets the staging buffers of pageable copies (the same). */
 void ah_nv_stages_reset(struct ah_nv_device *nd);
-hipError_t ah_nv_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q);
-hipError_t ah_nv_queue_destroy(struct ah_device *dev, void *q);
-hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait);
-hipError_t ah_nv_queue_sync(struct ah_device *dev, void *q);
-hipError_t ah_nv_queue_query(struct ah_device *dev, void *q);
+hipError_t ah_nv_queue_create(struct ah_device *dev, unsigned flags, int priority,
+                              struct ah_queue **q);
+hipError_t ah_nv_queue_destroy(struct ah_device *dev, struct ah_queue *q);
+hipError_t ah_nv_submit(struct ah_device *dev, struct ah_queue *q, const struct ah_cmd *cmd,
+                        int wait);
+hipError_t ah_nv_queue_sync(struct ah_device *dev, struct ah_queue *q);
+hipError_t ah_nv_queue_query(struct ah_device *dev, struct ah_queue *q);
 hipError_t ah_nv_device_sync(struct ah_device *dev);
-hipError_t ah_nv_event_create(struct ah_device *dev, unsigned flags, void **ev);
-hipError_t ah_nv_event_destroy(struct ah_device *dev, void *ev);
-hipError_t ah_nv_event_record(struct ah_device *dev, void *q, void *ev);
-hipError_t ah_nv_event_query(struct ah_device *dev, void *ev);
-hipError_t ah_nv_event_sync(struct ah_device *dev, void *ev);
-hipError_t ah_nv_event_elapsed(struct ah_device *dev, void *start, void *stop, float *ms);
-hipError_t ah_nv_queue_wait_event(struct ah_device *dev, void *q, void *ev);
+hipError_t ah_nv_event_create(struct ah_device *dev, unsigned flags, struct ah_dev_event **ev);
+hipError_t ah_nv_event_destroy(struct ah_device *dev, struct ah_dev_event *ev);
+hipError_t ah_nv_event_record(struct ah_device *dev, struct ah_queue *q, struct ah_dev_event *ev);
+hipError_t ah_nv_event_query(struct ah_device *dev, struct ah_dev_event *ev);
+hipError_t ah_nv_event_sync(struct ah_device *dev, struct ah_dev_event *ev);
+hipError_t ah_nv_event_elapsed(struct ah_device *dev, struct ah_dev_event *start,
+                               struct ah_dev_event *stop, float *ms);
+hipError_t ah_nv_queue_wait_event(struct ah_device *dev, struct ah_queue *q,
+                                  struct ah_dev_event *ev);
 hipError_t ah_nv_ipc_mem_export(struct ah_device *dev, void *base, size_t bytes, void *handle);
 hipError_t ah_nv_ipc_mem_open(struct ah_device *dev, const void *handle, void **base,
                               size_t *bytes);
 hipError_t ah_nv_ipc_mem_close(struct ah_device *dev, void *base);
-hipError_t ah_nv_ipc_event_export(struct ah_device *dev, void *ev, void *handle);
-hipError_t ah_nv_ipc_event_open(struct ah_device *dev, const void *handle, void **ev);
-hipError_t ah_nv_stream_memop(struct ah_device *dev, void *q, const struct ah_memop_req *r);
+hipError_t ah_nv_ipc_event_export(struct ah_device *dev, struct ah_dev_event *ev, void *handle);
+hipError_t ah_nv_ipc_event_open(struct ah_device *dev, const void *handle,
+                                struct ah_dev_event **ev);
+hipError_t ah_nv_stream_memop(struct ah_device *dev, struct ah_queue *q,
+                              const struct ah_memop_req *r);
 
 /* ---- nvidia_module.c ---- */
 /* Loads every registered image into nd's context and remembers nd so that
@@ -162,17 +176,20 @@ hipError_t ah_nv_function_check(struct ah_device *dev, const void *fn);
 hipError_t ah_nv_function_attributes(struct ah_device *dev, const void *fn,
                                      hipFuncAttributes *out);
 
-/* ---- nvidia_managed.c ---- */
+/* ---- nvidia_occupancy.c ---- */
 hipError_t ah_nv_occupancy(struct ah_device *dev, const void *fn, int threads, size_t shmem,
                            unsigned flags, int *blocks);
+
+/* ---- nvidia_managed.c ---- */
 hipError_t ah_nv_managed_hint(struct ah_device *dev, const struct ah_managed_hint *h);
 
 /* ---- nvidia_graph.c ---- */
 hipError_t ah_nv_graph_build(struct ah_device *dev, const struct ah_gn *nodes, size_t n,
-                             void **out);
-hipError_t ah_nv_graph_launch(struct ah_device *dev, void *q, void *graph);
-hipError_t ah_nv_graph_set_kernel(struct ah_device *dev, void *graph, size_t node,
+                             struct ah_dev_graph **out);
+hipError_t ah_nv_graph_launch(struct ah_device *dev, struct ah_queue *q,
+                              struct ah_dev_graph *graph);
+hipError_t ah_nv_graph_set_kernel(struct ah_device *dev, struct ah_dev_graph *graph, size_t node,
                                   const struct ah_cmd *cmd);
-void ah_nv_graph_destroy(struct ah_device *dev, void *graph);
+void ah_nv_graph_destroy(struct ah_device *dev, struct ah_dev_graph *graph);
 
 #endif

@@ -1,30 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The NVIDIA device's occupancy and managed-memory ops: the driver's
- * occupancy calculator on the kernel's CUfunction, and managed-memory hints
- * passed to cuMemAdvise / cuMemPrefetchAsync / cuStreamAttachMemAsync. The
- * core keeps its own record of the hints for hipMemRangeGetAttribute. */
+/* The NVIDIA device's managed-memory op: hints passed to cuMemAdvise /
+ * cuMemPrefetchAsync / cuStreamAttachMemAsync. The core keeps its own record
+ * of the hints for hipMemRangeGetAttribute. */
 #include "nvidia_internal.h"
 
 extern const struct ah_backend ah_backend_nvidia;
-
-hipError_t ah_nv_occupancy(struct ah_device *dev, const void *fn, int threads, size_t shmem,
-                           unsigned flags, int *blocks) {
-  struct ah_nv_device *nd = AH_NV(dev);
-  CUfunction f;
-  hipError_t err;
-
-  if ((err = ah_nv_enter(nd)) != hipSuccess || (err = ah_nv_function(nd, fn, 0, &f)) != hipSuccess)
-    return err;
-  /* HIP has no opt-in step for large dynamic shared memory; a launch opts in
-   * (ah_nv_function), so the calculator must count with it too. More than the
-   * device allows fits no block at all. */
-  if (shmem > 0 && ah_nv_function(nd, fn, shmem, &f) != hipSuccess) {
-    *blocks = 0;
-    return hipSuccess;
-  }
-  return ah_cuda_status(ah_cuda.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
-      blocks, f, threads, shmem, flags));
-}
 
 /* A HIP location as the driver's: a device of this backend, else the host
  * (the CPU device's memory is the host's). */

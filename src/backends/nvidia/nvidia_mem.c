@@ -153,7 +153,7 @@ hipError_t ah_nv_ipc_mem_close(struct ah_device *dev, void *base) {
                            : ah_cuda_status(ah_cuda.cuIpcCloseMemHandle((CUdeviceptr)(uintptr_t)base));
 }
 
-hipError_t ah_nv_ipc_event_export(struct ah_device *dev, void *ev, void *handle) {
+hipError_t ah_nv_ipc_event_export(struct ah_device *dev, struct ah_dev_event *ev, void *handle) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
   CUipcEventHandle h;
 
@@ -167,7 +167,8 @@ hipError_t ah_nv_ipc_event_export(struct ah_device *dev, void *ev, void *handle)
   return err;
 }
 
-hipError_t ah_nv_ipc_event_open(struct ah_device *dev, const void *handle, void **ev) {
+hipError_t ah_nv_ipc_event_open(struct ah_device *dev, const void *handle,
+                                struct ah_dev_event **ev) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
   CUipcEventHandle h;
   CUevent e = NULL;
@@ -179,6 +180,6 @@ hipError_t ah_nv_ipc_event_open(struct ah_device *dev, const void *handle, void 
   memcpy(&h, handle, sizeof(h));
   err = ah_cuda_status(ah_cuda.cuIpcOpenEventHandle(&e, h));
   if (err == hipSuccess)
-    *ev = e;
+    *ev = (struct ah_dev_event *)e;
   return err;
 }

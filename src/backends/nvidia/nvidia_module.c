@@ -36,6 +36,71 @@ static const void *object_of(const void *addr) {
     return NULL;
   return info.dli_fbase;
 }
+/* The functions of module mod (CUDA 12.4's enumeration; NULL and *n = 0
+ * where the driver has none). The caller frees the list. */
+static CUfunction *module_functions(CUmodule mod, unsigned int *n) {
+  CUfunction *fns = NULL;
+
+  *n = 0;
+  if (mod == NULL || ah_cuda.cuModuleGetFunctionCount == NULL ||
+      ah_cuda.cuModuleEnumerateFunctions == NULL ||
+      ah_cuda.cuModuleGetFunctionCount(n, mod) != CUDA_SUCCESS || *n == 0 ||
+      (fns = calloc(*n, sizeof(*fns))) == NULL ||
+      ah_cuda.cuModuleEnumerateFunctions(fns, *n, mod) != CUDA_SUCCESS) {
+    free(fns);
+    *n = 0;
+    return NULL;
+  }
+  return fns;
+}
+
+/* A kernel in an anonymous namespace: the host compiler names the
+ * namespace `12_GLOBAL__N_1`, nvcc `<n>_GLOBAL__N__<hash>_<file>_<hash>`
+ * (n its length), so the device name differs from the host's. Whether
+ * device name d is host name h so renamed. */
+static int anonymous_match(const char *h, const char *d) {
+  static const char host_ns[] = "12_GLOBAL__N_1";
+  const char *a = strstr(h, host_ns);
+  size_t pre;
+  unsigned long n;
+  char *end;
+
+  if (a == NULL)
+    return 0;
+  pre = (size_t)(a - h);
+  if (strncmp(h, d, pre) != 0 || d[pre] < '0' || d[pre] > '9')
+    return 0;
+  n = strtoul(d + pre, &end, 10);
+  if (strncmp(end, "_GLOBAL__N__", 12) != 0 || strlen(end) < n)
+    return 0;
+  return strcmp(end + n, a + sizeof(host_ns) - 1) == 0;
+}
+
+/* Module mod's function for host kernel name h when h is in an anonymous
+ * namespace (anonymous_match); the driver must name its functions (CUDA
+ * 12.3). Two sources of one program with the same anonymous kernel (name
+ * and parameters) cannot be told apart: the first image's is taken. */
+static int anonymous_function(CUmodule mod, const char *h, CUfunction *out) {
+  unsigned int n = 0;
+  CUfunction *fns;
+  int found = 0;
+
+  if (strstr(h, "12_GLOBAL__N_1") == NULL || ah_cuda.cuFuncGetName == NULL)
+    return 0;
+  fns = module_functions(mod, &n);
+  for (unsigned int k = 0; k < n && !found; k++) {
+    const char *name = NULL;
+
+    if (ah_cuda.cuFuncGetName(&name, fns[k]) == CUDA_SUCCESS && name != NULL &&
+        anonymous_match(h, name)) {
+      *out = fns[k];
+      found = 1;
+    }
+  }
+  free(fns);
+  return found;
+}
+
 
 /* Lock order: reg_lock -> ah_nv_device.lock. */
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -77,20 +142,15 @@ static void load_image(struct ah_nv_device *nd, size_t i) {
     mod = NULL;
   } else if (ah_cuda.cuModuleGetLoadingMode != NULL &&
              ah_cuda.cuModuleGetLoadingMode(&mode) == CUDA_SUCCESS &&
-             mode == CU_MODULE_LAZY_LOADING && ah_cuda.cuModuleGetFunctionCount != NULL &&
-             ah_cuda.cuModuleEnumerateFunctions != NULL && ah_cuda.cuFuncLoad != NULL) {
+             mode == CU_MODULE_LAZY_LOADING && ah_cuda.cuFuncLoad != NULL) {
     /* The user asked for lazy loading (or the driver was initialized before
      * us): load every kernel now, so no launch waits for other streams. */
     unsigned int n = 0;
-    CUfunction *fns;
+    CUfunction *fns = module_functions(mod, &n);
 
-    if (ah_cuda.cuModuleGetFunctionCount(&n, mod) == CUDA_SUCCESS && n > 0 &&
-        (fns = calloc(n, sizeof(*fns))) != NULL) {
-      if (ah_cuda.cuModuleEnumerateFunctions(fns, n, mod) == CUDA_SUCCESS)
-        for (unsigned int k = 0; k < n; k++)
-          ah_cuda.cuFuncLoad(fns[k]);
-      free(fns);
-    }
+    for (unsigned int k = 0; k < n; k++)
+      ah_cuda.cuFuncLoad(fns[k]);
+    free(fns);
   }
   if (mod != NULL)
     AH_LOG(NVIDIA, "device %d: loaded image %zu (%zu bytes)", nd->dev->ordinal, i,
@@ -285,7 +345,8 @@ static struct ah_nv_entry *lookup(struct ah_nv_device *nd, const void *key,
     if (obj != NULL && nd->module_objs[i] != NULL && nd->module_objs[i] != obj)
       continue;
     if (want == ENTRY_FUNCTION &&
-        ah_cuda.cuModuleGetFunction(&e->fn, nd->modules[i], sym.name) == CUDA_SUCCESS) {
+        (ah_cuda.cuModuleGetFunction(&e->fn, nd->modules[i], sym.name) == CUDA_SUCCESS ||
+         anonymous_function(nd->modules[i], sym.name, &e->fn))) {
       int static_smem = 0;
 
       /* Without an opt-in, static and dynamic shared memory share 48 KiB. */

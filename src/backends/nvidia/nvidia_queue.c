@@ -340,7 +340,8 @@ void ah_nv_null_queue_init(struct ah_nv_device *nd) {
   queue_init(&nd->null_queue, nd, CU_STREAM_LEGACY);
 }
 
-hipError_t ah_nv_queue_create(struct ah_device *dev, unsigned flags, int priority, void **q) {
+hipError_t ah_nv_queue_create(struct ah_device *dev, unsigned flags, int priority,
+                              struct ah_queue **q) {
   struct ah_nv_device *nd = AH_NV(dev);
   struct ah_nv_queue *nq;
   CUstream s = NULL;
@@ -362,14 +363,14 @@ hipError_t ah_nv_queue_create(struct ah_device *dev, unsigned flags, int priorit
     return err;
   }
   queue_init(nq, nd, s);
-  *q = nq;
+  *q = (struct ah_queue *)nq;
   return hipSuccess;
 }
 
 /* Returns at once, as hipStreamDestroy does: CUDA releases the stream once its
  * work is done, and a pending host function still runs, after which its
  * worker frees the queue. */
-hipError_t ah_nv_queue_destroy(struct ah_device *dev, void *qp) {
+hipError_t ah_nv_queue_destroy(struct ah_device *dev, struct ah_queue *qp) {
   struct ah_nv_queue *q = QUEUE(qp);
   hipError_t err = ah_nv_enter(AH_NV(dev));
   int busy;
@@ -615,7 +616,7 @@ static CUresult copy_staged(struct ah_nv_device *nd, struct ah_nv_queue *q,
     return CUDA_SUCCESS;
   }
   *j = (struct stage_job){st->buf, cmd->copy.src, cmd->copy.bytes};
-  r = ah_config.nvidia_driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED : host_fn(q, stage_in, j);
+  r = ah_nv_config.driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED : host_fn(q, stage_in, j);
   if (r != CUDA_SUCCESS)
     r = ah_cuda.cuLaunchHostFunc(q->s, stage_in, j);
   if (r != CUDA_SUCCESS) {
@@ -650,7 +651,8 @@ static CUresult launch(struct ah_nv_device *nd, const struct ah_cmd *cmd, CUstre
                                 NULL);
 }
 
-hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd, int wait) {
+hipError_t ah_nv_submit(struct ah_device *dev, struct ah_queue *q, const struct ah_cmd *cmd,
+                        int wait) {
   struct ah_nv_device *nd = AH_NV(dev);
   CUstream s = QUEUE(q)->s;
   int legacy = s == CU_STREAM_LEGACY, done = 0;
@@ -667,8 +669,8 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
     if (op == NULL)
       return hipErrorOutOfMemory;
     *op = *cmd;
-    r = ah_config.nvidia_driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
-                                         : host_fn(QUEUE(q), host_op_run, op);
+    r = ah_nv_config.driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
+                                     : host_fn(QUEUE(q), host_op_run, op);
     if (r != CUDA_SUCCESS)
       r = ah_cuda.cuLaunchHostFunc(s, host_op_run, op);
     if (r != CUDA_SUCCESS)
@@ -728,8 +730,8 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
     r = cmd->set.height <= 1 ? memset_1d(cmd, s) : memset_2d(cmd, s);
     break;
   case AH_CMD_HOST_FN:
-    r = ah_config.nvidia_driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
-                                         : host_fn(QUEUE(q), cmd->host_fn.fn, cmd->host_fn.data);
+    r = ah_nv_config.driver_host_fns ? CUDA_ERROR_NOT_SUPPORTED
+                                     : host_fn(QUEUE(q), cmd->host_fn.fn, cmd->host_fn.data);
     if (r != CUDA_SUCCESS) {
       /* No stream memory operations here: CUDA's host-function thread, which
        * one blocking function holds for every stream. */
@@ -751,13 +753,13 @@ hipError_t ah_nv_submit(struct ah_device *dev, void *q, const struct ah_cmd *cmd
   return hipSuccess;
 }
 
-hipError_t ah_nv_queue_sync(struct ah_device *dev, void *q) {
+hipError_t ah_nv_queue_sync(struct ah_device *dev, struct ah_queue *q) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
   return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuStreamSynchronize(QUEUE(q)->s));
 }
 
-hipError_t ah_nv_queue_query(struct ah_device *dev, void *q) {
+hipError_t ah_nv_queue_query(struct ah_device *dev, struct ah_queue *q) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
   return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuStreamQuery(QUEUE(q)->s));
@@ -769,7 +771,7 @@ hipError_t ah_nv_device_sync(struct ah_device *dev) {
   return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuCtxSynchronize());
 }
 
-hipError_t ah_nv_event_create(struct ah_device *dev, unsigned flags, void **ev) {
+hipError_t ah_nv_event_create(struct ah_device *dev, unsigned flags, struct ah_dev_event **ev) {
   unsigned cu_flags = CU_EVENT_DEFAULT;
   CUevent e = NULL;
   hipError_t err = ah_nv_enter(AH_NV(dev));
@@ -784,35 +786,36 @@ hipError_t ah_nv_event_create(struct ah_device *dev, unsigned flags, void **ev) 
     cu_flags |= CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING;
   err = ah_cuda_status(ah_cuda.cuEventCreate(&e, cu_flags));
   if (err == hipSuccess)
-    *ev = e;
+    *ev = (struct ah_dev_event *)e;
   return err;
 }
 
-hipError_t ah_nv_event_destroy(struct ah_device *dev, void *ev) {
+hipError_t ah_nv_event_destroy(struct ah_device *dev, struct ah_dev_event *ev) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
   return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuEventDestroy(EVENT(ev)));
 }
 
-hipError_t ah_nv_event_record(struct ah_device *dev, void *q, void *ev) {
+hipError_t ah_nv_event_record(struct ah_device *dev, struct ah_queue *q, struct ah_dev_event *ev) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
   return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuEventRecord(EVENT(ev), QUEUE(q)->s));
 }
 
-hipError_t ah_nv_event_query(struct ah_device *dev, void *ev) {
+hipError_t ah_nv_event_query(struct ah_device *dev, struct ah_dev_event *ev) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
   return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuEventQuery(EVENT(ev)));
 }
 
-hipError_t ah_nv_event_sync(struct ah_device *dev, void *ev) {
+hipError_t ah_nv_event_sync(struct ah_device *dev, struct ah_dev_event *ev) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
   return err != hipSuccess ? err : ah_cuda_status(ah_cuda.cuEventSynchronize(EVENT(ev)));
 }
 
-hipError_t ah_nv_event_elapsed(struct ah_device *dev, void *start, void *stop, float *ms) {
+hipError_t ah_nv_event_elapsed(struct ah_device *dev, struct ah_dev_event *start,
+                               struct ah_dev_event *stop, float *ms) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
   if (err != hipSuccess)
@@ -820,7 +823,8 @@ hipError_t ah_nv_event_elapsed(struct ah_device *dev, void *start, void *stop, f
   return ah_cuda_status(ah_cuda.cuEventElapsedTime(ms, EVENT(start), EVENT(stop)));
 }
 
-hipError_t ah_nv_queue_wait_event(struct ah_device *dev, void *q, void *ev) {
+hipError_t ah_nv_queue_wait_event(struct ah_device *dev, struct ah_queue *q,
+                                  struct ah_dev_event *ev) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
 
   return err != hipSuccess ? err
@@ -832,7 +836,8 @@ hipError_t ah_nv_queue_wait_event(struct ah_device *dev, void *q, void *ev) {
  * wait with one is hipErrorNotSupported here, which sends it to the core's
  * host-function fallback (host-visible words only). CUDA's GEQ is cyclic
  * ((int)(*addr - value) >= 0), HIP's on AMD a plain comparison. */
-hipError_t ah_nv_stream_memop(struct ah_device *dev, void *q, const struct ah_memop_req *r) {
+hipError_t ah_nv_stream_memop(struct ah_device *dev, struct ah_queue *q,
+                              const struct ah_memop_req *r) {
   hipError_t err = ah_nv_enter(AH_NV(dev));
   CUstream s = QUEUE(q)->s;
   CUdeviceptr p = (CUdeviceptr)(uintptr_t)r->ptr;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Two kernels whose block functions the kernel compiler optimises in ways
+// Kernels whose block functions the kernel compiler optimises in ways
 // that change no result (e2e.cmake, CASE=kernel_compiler, reads its debug
-// lines): a tree level's `if (tid < s)` splits its thread loop at s, and a
-// shuffle of 32-bit values uses 32-bit exchange arrays.
+// lines): a tree level's `if (tid < s)` splits its thread loop at s, a
+// shuffle of 32-bit values uses 32-bit exchange arrays, and warp 0's sum of
+// the partial sums (below) keeps its loop counter and its value lean, and a
+// grid-stride loop runs step by step across the threads.
 #include <hip/hip_runtime.h>
 
 __global__ void tree_sum(const unsigned *in, unsigned *out) {
@@ -25,4 +27,31 @@ __global__ void warp_sums(const unsigned *in, unsigned *out) {
   for (int d = warpSize / 2; d > 0; d /= 2)
     v += __shfl_down(v, d);
   out[t] = v;
+}
+
+// After the barrier only warp 0 sums the warps' partial sums: `tid /
+// warpSize == 0` splits its thread loop at warpSize, the loop counter `d`
+// under that divergent branch is still uniform (kept once per block), and
+// the loop's `v`, past each shuffle, is read again from its own slot
+// instead of moving to a second frame array.
+__global__ void warp0_sum(const unsigned *in, unsigned *out) {
+  __shared__ unsigned part[16];
+  unsigned tid = threadIdx.x;
+  unsigned v = in[blockIdx.x * blockDim.x + tid];
+  if (tid % warpSize == 0)
+    part[tid / warpSize] = v;
+  __syncthreads();
+  if (tid / warpSize == 0) {
+    v = tid < blockDim.x / warpSize ? part[tid] : 0;
+    for (int d = warpSize / 2; d > 0; d /= 2)
+      v += __shfl_down(v, d);
+    if (tid == 0)
+      out[blockIdx.x] = v;
+  }
+}
+
+// A grid-stride loop runs step by step across the block's threads.
+__global__ void stride_copy(const unsigned *in, unsigned *out, unsigned n) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    out[i] = in[i] + 1;
 }

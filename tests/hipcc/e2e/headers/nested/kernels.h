@@ -10,3 +10,5 @@ static __global__ void fill(int *p, int v) {
 template <typename T> __global__ void scale(T *p, T f) {
   p[threadIdx.x] *= f;
 }
+
+#include "deep.h"

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* Launches (launch.c) and modules (module.c): the one launch path every
+ * launching entry point and the graph's kernel nodes use, and the code
+ * objects loaded at run time with their function handles. Each function does
+ * what its HIP call does after the argument checks of src/api/, returning
+ * HIP's error codes; none touches the thread's last error. */
+#ifndef AH_LAUNCH_H
+#define AH_LAUNCH_H
+
+#include "internal.h"
+
+/* ---- launch.c ---- */
+
+/* Launches kernel fn (its host address) with layout sig (NULL when the
+ * backend needs none) on stream, a stream of the current device; cooperative:
+ * every block resident at once (hipLaunchCooperativeKernel). */
+hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
+                            size_t shmem, hipStream_t stream, void **args, int cooperative);
+/* The current device in *out, and whether it has code for kernel fn. */
+hipError_t ah_launch_device(const void *fn, struct ah_device **out);
+/* hipFuncGetAttributes for fn on the current device (arguments unchecked). */
+hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr);
+/* Whether func is a kernel: hipcc registers every __global__ function (and
+ * each template specialisation whose address is taken) before main, so a
+ * pointer the registry does not know (a host function, data, garbage) is no
+ * kernel, as on HIP: hipErrorInvalidDeviceFunction. Module functions come as
+ * hipFunction_t, not here. */
+hipError_t ah_launch_is_kernel(const void *func);
+
+/* ---- module.c ---- */
+
+/* hipModuleLoad of a file, hipModuleLoadData(Ex) of an image in memory. */
+hipError_t ah_module_load_file(const char *fname, hipModule_t *out);
+hipError_t ah_module_load_image(const void *image, hipModule_t *out);
+/* Ends a module's handle and its function handles (NULL:
+ * hipErrorInvalidResourceHandle; one unloaded already: hipErrorNotFound). */
+hipError_t ah_module_unload(hipModule_t module);
+/* The handle of kernel `kname` of module (one per name, made on first ask). */
+hipError_t ah_module_get_function(hipFunction_t *function, hipModule_t module, const char *kname);
+/* The handle of one of the program's own kernels (hipGetFuncBySymbol). */
+hipError_t ah_module_func_by_symbol(hipFunction_t *function, const void *symbol);
+/* A module's device variable `name` on the current device (either output may be NULL). */
+hipError_t ah_module_get_global(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod,
+                                const char *name);
+/* The kernel behind a function handle (its host address in the code object
+ * and its layout), or hipErrorInvalidResourceHandle (graph kernel nodes take
+ * hipFunction_t as func, as in AMD's runtime). */
+hipError_t ah_module_function(const void *h, const void **fn, const ahKernelSig **sig);
+/* hipModuleLaunchKernel's launch (kernelParams or extra) of a function handle. */
+hipError_t ah_module_launch(hipFunction_t f, dim3 grid, dim3 block, size_t shmem,
+                            hipStream_t stream, void **kernelParams, void **extra, int cooperative);
+
+#endif
