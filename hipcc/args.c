@@ -312,6 +312,9 @@ int ah_args_parse(int argc, char **argv, int cxx_as_hip, struct ah_opts *o) {
       add_xcompiler(o, v);
     } else if (starts(a, "-Xcompiler=") || starts(a, "--compiler-options=")) {
       add_xcompiler(o, strchr(a, '=') + 1);
+    } else if (strcmp(a, "-mprintf-kind=buffered") == 0) {
+      /* AMD's buffered device printf: the kernel header binds printf to it */
+      ah_strv_push(&o->compile_flags, "-D__ANYHIP_PRINTF_BUFFERED=1");
     } else if (in_list(amd_only, a) || prefix_of(amd_only_prefix, a)) {
       continue;
     } else if (strcmp(a, "-Xlinker") == 0) {

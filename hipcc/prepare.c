@@ -61,9 +61,15 @@ static void scan(struct prep *p) {
     int ns = ah_prep_at_namespace_scope(p);
 
     if (t->kind == AH_TOK_DIRECTIVE) {
+      size_t depth = p->nscopes;
+
       ah_prep_directive(p, t);
       if (decl == i)
         decl = i + 1;
+      if (p->nscopes < depth && ah_prep_at_namespace_scope(p)) {
+        decl = i + 1; /* back at namespace scope: the #else branch starts a declaration */
+        paren = 0;
+      }
       continue;
     }
     if (is(p, t, "<<<")) {

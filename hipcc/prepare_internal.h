@@ -40,6 +40,7 @@ struct scope {
 struct cond {
   struct ah_strv chain;
   int guard; /* an include guard (#ifndef X / #define X): not a condition to repeat */
+  size_t nscopes; /* scope depth at the #if: each branch starts from it (ah_prep_directive) */
 };
 
 struct kernel {

@@ -228,10 +228,16 @@ void ah_prep_directive(struct prep *p, const struct ah_token *t) {
     p->conds = grow_array(p->conds, &p->capconds, p->nconds + 1, sizeof(*p->conds));
     memset(&p->conds[p->nconds], 0, sizeof(*p->conds));
     ah_strv_push(&p->conds[p->nconds].chain, text);
+    p->conds[p->nconds].nscopes = p->nscopes;
     p->nconds++;
   } else if (top && (strcmp(name, "elif") == 0 || strcmp(name, "else") == 0 ||
                      strcmp(name, "elifdef") == 0 || strcmp(name, "elifndef") == 0)) {
     ah_strv_push(&top->chain, text);
+    /* Only one branch is compiled: a branch that opened braces (two
+     * spellings of one function's head, `#if A f(x) { #else f(y) { #endif`)
+     * must not leave them open for the next one to open again. */
+    while (p->nscopes > top->nscopes)
+      ah_prep_pop_scope(p);
   } else if (top && strcmp(name, "endif") == 0) {
     ah_strv_free(&top->chain);
     p->nconds--;

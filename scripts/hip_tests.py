@@ -47,6 +47,7 @@ class Ctx:
                       "-I" + os.path.join(self.catch, "kernels"),
                       "-DKERNELS_PATH=\"%s/\"" % os.path.join(self.catch, "kernels")]
         self.flags += os.environ.get("HIPCC_FLAGS", "").split()
+        self.src_flags = {}  # (area, source) -> the flags its CMake build adds (source_flags)
 
 
 def run(cmd, log, timeout, cwd=None, env=None):
@@ -72,6 +73,35 @@ def newer(target, *sources):
 # ---------------------------------------------------------------------------------------------
 # Sources
 
+def source_flags(cm):
+    """{source: [flags]} of the set_source_files_properties(<source> PROPERTIES COMPILE_OPTIONS
+    or COMPILE_FLAGS "<flags>") calls of an area's CMakeLists.txt that its build for AMD makes
+    (-mprintf-kind=buffered for printfNonHost.cc, for instance): those inside an
+    if(HIP_PLATFORM ... "nvidia") branch (or the else() of an "amd" one) are left out."""
+    out, stack = {}, []  # stack: "amd", "nvidia" or "" per open if()
+    for line in cm.splitlines():
+        line = line.split("#", 1)[0].strip()
+        m = re.match(r"(if|elseif|else|endif)\s*\((.*)\)?", line, re.I)
+        if m:
+            kw, cond = m.group(1).lower(), m.group(2) or ""
+            plat = ("nvidia" if "nvidia" in cond else "amd" if re.search(r'"amd"', cond) else "") \
+                if "HIP_PLATFORM" in cond else ""
+            if kw == "if":
+                stack.append(plat)
+            elif kw == "elseif" and stack:
+                stack[-1] = plat
+            elif kw == "else" and stack:
+                stack[-1] = {"amd": "nvidia", "nvidia": "amd"}.get(stack[-1], "")
+            elif kw == "endif" and stack:
+                stack.pop()
+            continue
+        m = re.match(r'set_source_files_properties\(\s*([\w.]+)\s+PROPERTIES\s+'
+                     r'COMPILE_(?:OPTIONS|FLAGS)\s+"?([^")]*)"?\s*\)', line)
+        if m and "nvidia" not in stack:
+            out.setdefault(m.group(1), []).extend(m.group(2).split())
+    return out
+
+
 def classify(ctx, area):
     """Returns (tests, helpers, exes{name: src}, codeobjs) of one area, read from its files and
     CMakeLists.txt: test sources hold TEST_CASE; helpers (*common.cc, DriverContext.cc) are linked
@@ -87,6 +117,8 @@ def classify(ctx, area):
     for m in re.finditer(r"add_executable\(\s*(\w+)\s+(?:EXCLUDE_FROM_ALL\s+)?([\w.]+)\s*\)", cm):
         exes[m.group(1)] = m.group(2)
     exe_srcs = set(exes.values())
+    for f, fl in source_flags(cm).items():
+        ctx.src_flags[(area, f)] = fl
     tests, helpers, codeobjs = [], [], []
     for f in sorted(os.listdir(d)):
         if not f.endswith((".cc", ".cpp")):
@@ -166,7 +198,8 @@ def build_test(ctx, area, f, main_objs, helper_objs):
         return area, f, True, log
     os.makedirs(os.path.dirname(obj), exist_ok=True)
     open(log, "w").close()
-    ok = run([ctx.hipcc] + ctx.flags + ["-c", src, "-o", obj], log, ctx.compile_timeout) == 0
+    flags = ctx.flags + ctx.src_flags.get((area, f), [])
+    ok = run([ctx.hipcc] + flags + ["-c", src, "-o", obj], log, ctx.compile_timeout) == 0
     if ok:
         ok = run([ctx.hipcc, "-o", exe, obj] + main_objs + helper_objs + ["-lpthread"], log,
                  ctx.compile_timeout) == 0

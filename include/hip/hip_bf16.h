@@ -15,6 +15,15 @@
 #else
 #include <hip/anyhip/cpu/fp16_bf16.hpp>
 #endif
+
+/* HIP's named bfloat16 values (AMD's amd_hip_bf16.h; CUDA's CUDART_*_BF16). */
+#define HIPRT_INF_BF16 __ushort_as_bfloat16((unsigned short)0x7F80U)
+#define HIPRT_MAX_NORMAL_BF16 __ushort_as_bfloat16((unsigned short)0x7F7FU)
+#define HIPRT_MIN_DENORM_BF16 __ushort_as_bfloat16((unsigned short)0x0001U)
+#define HIPRT_NAN_BF16 __ushort_as_bfloat16((unsigned short)0x7FFFU)
+#define HIPRT_NEG_ZERO_BF16 __ushort_as_bfloat16((unsigned short)0x8000U)
+#define HIPRT_ONE_BF16 __ushort_as_bfloat16((unsigned short)0x3F80U)
+#define HIPRT_ZERO_BF16 __ushort_as_bfloat16((unsigned short)0x0000U)
 #endif
 
 #endif

@@ -1609,6 +1609,8 @@ hipError_t hipGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t no
 /* Issue 11's second round: hip_ext's C functions, stream memory operations,
  * virtual memory, IPC. */
 #include <hip/anyhip/common/ext_api.h>
+/* External resource interoperability (no device imports any). */
+#include <hip/anyhip/common/external_api.h>
 /* HIP 5's device properties (gcnArch), as HIP 6 keeps them. */
 #include <hip/hip_deprecated.h>
 

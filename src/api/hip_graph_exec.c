@@ -7,6 +7,7 @@
  * src/core/graph_exec.c. */
 #include "../core/graph.h"
 #include "../core/stream.h"
+#include "device_ops.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -135,7 +136,12 @@ AH_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream
   x = ah_gexec_lookup(graphExec);
   AH_REQUIRE(x != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
-  AH_RETURN(ah_gexec_launch(x, dev, q));
+  AH_REQUIRE_OK(ah_gexec_launch(x, dev, q));
+  /* A copy node touching pageable host memory is done when the launch
+   * returns, as AMD's runtime does it (and hipMemcpyAsync does it here). */
+  if (atomic_load(&ah_capture_count) == 0 && ah_gexec_has_pageable_copy(x))
+    AH_RETURN(ah_dev_queue_sync(dev, q));
+  return hipSuccess;
 }
 
 AH_EXPORT hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {

@@ -102,6 +102,9 @@ AH_EXPORT hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int 
   struct ah_stream *s;
 
   AH_ENTER();
+  /* A NULL or empty range is hipErrorInvalidValue before the device is
+   * looked at (AMD's order; ROCm's unit suite passes both wrong). */
+  AH_REQUIRE(dev_ptr != NULL && count != 0, hipErrorInvalidValue);
   AH_REQUIRE_OK(hint_location(device, &h.target));
   AH_REQUIRE_OK(ah_stream_lookup(stream, &s));
   AH_REQUIRE_OK(hint_range(dev_ptr, count, &owner));

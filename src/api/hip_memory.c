@@ -209,9 +209,9 @@ AH_EXPORT hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
 
 /* ---- questions about pointers ------------------------------------------- */
 
-/* Unknown pointers give hipErrorInvalidValue with the attributes zeroed
- * (type hipMemoryTypeUnregistered): HIP's documented behaviour, which is
- * CUDA's before 11.0. */
+/* Unknown host memory the process can read is hipMemoryTypeUnregistered
+ * (HIP 6, CUDA 11); other unknown pointers give hipErrorInvalidValue with
+ * the attributes zeroed (core/memory.c). */
 AH_EXPORT hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr) {
   AH_ENTER();
   AH_REQUIRE(attributes != NULL && ptr != NULL, hipErrorInvalidValue);

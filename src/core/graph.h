@@ -278,6 +278,11 @@ void ah_gexec_destroy(struct ah_gexec *x);
  * events, or every node on q in x's order (during any capture, or with one
  * lane). */
 hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, struct ah_queue *q);
+/* Whether an enabled copy node of x (or of its child graphs) has an end in
+ * host memory the runtime does not know (pageable memory): hipGraphLaunch
+ * then waits for the launch, as a copy touching pageable memory completes
+ * before hipMemcpyAsync returns. */
+int ah_gexec_has_pageable_copy(struct ah_gexec *x);
 /* Makes x's internal queues and events on dev now (hipGraphUpload). */
 hipError_t ah_gexec_upload(struct ah_gexec *x, struct ah_device *dev);
 /* Replaces x's copy of node n's spec (a node of x's graph, same type, else

@@ -561,6 +561,44 @@ static hipError_t replay(struct ah_gexec *x, struct ah_device *dev, struct ah_qu
   return err;
 }
 
+/* Whether [p, p + n) touches host memory the runtime does not know. */
+static int pageable_end(const void *p) {
+  struct ah_alloc a;
+
+  return p != NULL && !ah_alloc_find(p, &a);
+}
+
+static int copy_pageable(const struct ah_cmd *c) {
+  switch (c->kind) {
+  case AH_CMD_COPY:
+    return pageable_end(c->copy.dst) || pageable_end(c->copy.src);
+  case AH_CMD_COPY_2D:
+    return pageable_end(c->copy2d.dst) || pageable_end(c->copy2d.src);
+  case AH_CMD_COPY_3D:
+    return pageable_end(c->copy3d.dst) || pageable_end(c->copy3d.src);
+  default:
+    return 0;
+  }
+}
+
+int ah_gexec_has_pageable_copy(struct ah_gexec *x) {
+  int found = 0;
+
+  pthread_mutex_lock(&x->lock);
+  for (size_t i = 0; i < x->n && !found; i++) {
+    const struct ah_xnode *d = &x->nodes[i];
+
+    if (d->disabled)
+      continue;
+    if (d->sub != NULL)
+      found = ah_gexec_has_pageable_copy(d->sub);
+    else if (d->s.type == hipGraphNodeTypeMemcpy)
+      found = copy_pageable(&d->s.cmd);
+  }
+  pthread_mutex_unlock(&x->lock);
+  return found;
+}
+
 hipError_t ah_gexec_launch(struct ah_gexec *x, struct ah_device *dev, struct ah_queue *q) {
   hipError_t err = hipErrorNotSupported;
 

@@ -5,10 +5,12 @@
  * and double frees, answers hipPointerGetAttributes and
  * hipMemGetAddressRange, and lets the copy functions check ranges. No
  * argument checks here: src/api/hip_memory.c. */
+#define _GNU_SOURCE /* process_vm_readv */
 #include "memory.h"
 #include "device_ops.h"
 
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* Rows of hipMallocPitch start on this boundary (HIP's texture pitch alignment). */
@@ -162,13 +164,32 @@ size_t ah_alloc_offset(const struct ah_alloc *a, const void *p) {
   return x - (uintptr_t)a->device_ptr;
 }
 
+/* Whether the process can read the byte at p (a mapped, readable page):
+ * process_vm_readv on itself reports EFAULT instead of faulting. */
+static int host_readable(const void *p) {
+  char c;
+  struct iovec local = {&c, 1}, remote = {(void *)p, 1};
+
+  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1;
+}
+
+/* Memory the runtime does not know: HIP 6's (and CUDA 11's) answer for host
+ * memory the process can read (malloc, the stack, mmap) is success with
+ * hipMemoryTypeUnregistered and device -1; an address that is not mapped
+ * (unmapped, or reserved without access) stays hipErrorInvalidValue
+ * (docs/semantics.md, "hipPointerGetAttributes of unknown memory"). */
 hipError_t ah_mem_attributes(const void *ptr, hipPointerAttribute_t *attributes) {
   struct ah_alloc a;
   size_t off;
 
   memset(attributes, 0, sizeof(*attributes));
-  if (!ah_alloc_find(ptr, &a))
-    return hipErrorInvalidValue;
+  if (!ah_alloc_find(ptr, &a)) {
+    if (!host_readable(ptr))
+      return hipErrorInvalidValue;
+    attributes->type = hipMemoryTypeUnregistered;
+    attributes->device = -1;
+    return hipSuccess;
+  }
   off = ah_alloc_offset(&a, ptr);
   switch (a.kind) {
   case AH_MEM_DEVICE:

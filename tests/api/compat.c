@@ -329,3 +329,46 @@ AH_TEST(compat_arrays_not_supported) {
   CHECK_ERR(hipMemcpyHtoA((hipArray_t)&d, 0, &e, 4), hipErrorInvalidValue);
   return AH_PASS;
 }
+
+/* External resource interoperability: declared with HIP's types (ROCm's unit
+ * suite's errorHandling/hipGetLastError.cc builds against them); no device
+ * imports anything, and the calls check their arguments, recording the
+ * error as the last one. */
+AH_TEST(compat_external_interop) {
+  hipExternalSemaphoreWaitParams wait = {0};
+  hipExternalSemaphoreSignalParams signal = {0};
+  hipExternalSemaphoreHandleDesc sd = {0};
+  hipExternalMemoryHandleDesc md = {0};
+  hipExternalMemoryBufferDesc bd = {0};
+  hipExternalSemaphore_t sem = NULL;
+  hipExternalMemory_t mem = NULL;
+  void *p = &p;
+
+  wait.params.fence.value = 1;
+  signal.params.fence.value = 1;
+  CHECK_RECORDS(hipWaitExternalSemaphoresAsync(NULL, &wait, 1, NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipSignalExternalSemaphoresAsync(NULL, &signal, 1, NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipSignalExternalSemaphoresAsync(&sem, NULL, 1, NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipImportExternalSemaphore(NULL, &sd), hipErrorInvalidValue);
+  CHECK_RECORDS(hipImportExternalSemaphore(&sem, &sd), hipErrorInvalidValue); /* type 0 */
+  sd.type = hipExternalSemaphoreHandleTypeOpaqueFd;
+  sd.handle.fd = 0;
+  CHECK_RECORDS(hipImportExternalSemaphore(&sem, &sd), hipErrorNotSupported);
+  sem = &sd; /* never imported */
+  CHECK_RECORDS(hipWaitExternalSemaphoresAsync(&sem, &wait, 1, NULL), hipErrorInvalidValue);
+  CHECK_HIP(hipWaitExternalSemaphoresAsync(&sem, &wait, 0, NULL)); /* nothing to wait for */
+  CHECK_RECORDS(hipDestroyExternalSemaphore(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipDestroyExternalSemaphore(sem), hipErrorInvalidValue);
+
+  md.type = hipExternalMemoryHandleTypeOpaqueFd;
+  md.size = 4096;
+  CHECK_RECORDS(hipImportExternalMemory(NULL, &md), hipErrorInvalidValue);
+  CHECK_RECORDS(hipImportExternalMemory(&mem, &md), hipErrorNotSupported);
+  mem = &md;
+  CHECK_RECORDS(hipExternalMemoryGetMappedBuffer(&p, mem, &bd), hipErrorInvalidValue);
+  CHECK(p == NULL);
+  CHECK_RECORDS(hipExternalMemoryGetMappedBuffer(NULL, mem, &bd), hipErrorInvalidValue);
+  CHECK_RECORDS(hipDestroyExternalMemory(NULL), hipErrorInvalidValue);
+  CHECK_RECORDS(hipDestroyExternalMemory(mem), hipErrorInvalidValue);
+  return AH_PASS;
+}

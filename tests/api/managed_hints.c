@@ -176,6 +176,9 @@ AH_TEST(managed_prefetch_errors) {
   CHECK_ERR(hipMemPrefetchAsync(p, SIZE_MAX, 0, NULL), hipErrorInvalidValue);
   CHECK_ERR(hipMemPrefetchAsync(p, N, count, NULL), hipErrorInvalidDevice);
   CHECK_ERR(hipMemPrefetchAsync(p, N, -3, NULL), hipErrorInvalidDevice);
+  /* A NULL or empty range is refused before the device (AMD's order). */
+  CHECK_ERR(hipMemPrefetchAsync(NULL, 0, count, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipMemPrefetchAsync(p, 0, -3, NULL), hipErrorInvalidValue);
   CHECK_ERR(hipMemPrefetchAsync(d, N, 0, NULL), hipErrorInvalidValue); /* not managed */
   CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
   CHECK_EQ(hipGetLastError(), hipSuccess);

@@ -429,11 +429,34 @@ AH_TEST(pointer_attributes) {
   CHECK_EQ(at.isManaged, 1);
   CHECK(at.devicePointer == m);
 
-  /* Unknown memory: HIP's documented answer is an error, attributes zeroed. */
+  /* Unknown host memory (HIP 6, CUDA 11): success, hipMemoryTypeUnregistered,
+   * device -1, no pointers; an address no page backs stays an error. */
   at.device = 42;
-  CHECK_ERR(hipPointerGetAttributes(&at, &local), hipErrorInvalidValue);
+  at.devicePointer = &at;
+  CHECK_HIP(hipPointerGetAttributes(&at, &local));
   CHECK_EQ(at.type, hipMemoryTypeUnregistered);
-  CHECK_ERR(hipPointerGetAttributes(&at, (char *)d + 1000), hipErrorInvalidValue); /* one past */
+  CHECK_EQ(at.device, -1);
+  CHECK(at.devicePointer == NULL && at.hostPointer == NULL);
+  {
+    long pg = sysconf(_SC_PAGESIZE);
+    char *gone = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *none = mmap(NULL, (size_t)pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    CHECK(gone != MAP_FAILED && none != MAP_FAILED);
+    CHECK_HIP(hipPointerGetAttributes(&at, gone + 8));
+    CHECK_EQ(at.type, hipMemoryTypeUnregistered);
+    CHECK_EQ(munmap(gone, (size_t)pg), 0);
+    at.device = 42;
+    CHECK_ERR(hipPointerGetAttributes(&at, gone + 8), hipErrorInvalidValue); /* unmapped */
+    CHECK_EQ(at.type, hipMemoryTypeUnregistered);
+    CHECK_ERR(hipPointerGetAttributes(&at, none), hipErrorInvalidValue); /* no access */
+    CHECK_EQ(munmap(none, (size_t)pg), 0);
+  }
+  /* one past the end: not the allocation's (what backs it, if anything, is not) */
+  {
+    hipError_t e = hipPointerGetAttributes(&at, (char *)d + 1000);
+    CHECK(e == hipErrorInvalidValue || (e == hipSuccess && at.type == hipMemoryTypeUnregistered));
+  }
   CHECK_ERR(hipPointerGetAttributes(NULL, d), hipErrorInvalidValue);
   CHECK_ERR(hipPointerGetAttributes(&at, NULL), hipErrorInvalidValue);
 

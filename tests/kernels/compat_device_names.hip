@@ -10,6 +10,7 @@
 #include <hip/hip_fp16.h>
 
 #include <cmath>
+#include <type_traits>
 
 static bool operator!=(__half x, __half y) {
   return static_cast<__half_raw>(x).x != static_cast<__half_raw>(y).x;
@@ -78,6 +79,41 @@ int main() {
   CHECK_EQ(raw.data.x, 0x3c00);
   CHECK_EQ(raw.data.y, 0x4000);
   CHECK_EQ(raw.x, raw.data.x);
+  // __half assigned from a volatile __half_raw (AMD's operators).
+  static_assert(std::is_assignable<__half, volatile __half_raw &>::value &&
+                    std::is_assignable<__half, volatile __half_raw &&>::value,
+                "__half = volatile __half_raw");
+  volatile __half_raw vr;
+  vr.x = 0x4200; // 3.0
+  __half hv;
+  hv = vr;
+  CHECK_EQ(__half2float(hv), 3.0f);
+  // A number on the right of a __half2 compound assignment is both halves'.
+  __half2 v = __floats2half2_rn(1.5f, -2.0f);
+  v += 2;
+  CHECK(__low2float(v) == 3.5f && __high2float(v) == 0.0f);
+  v -= 0.5;
+  v *= 2;
+  CHECK(__low2float(v) == 6.0f && __high2float(v) == -1.0f);
+  v /= 4u;
+  CHECK(__low2float(v) == 1.5f && __high2float(v) == -0.25f);
+  // amd_mixed_dot: lane products plus c; saturate clamps, else it wraps.
+  CHECK_EQ(amd_mixed_dot(make_short2(3, -4), make_short2(5, 6), 7, false), 3 * 5 - 4 * 6 + 7);
+  CHECK_EQ(amd_mixed_dot(make_short2(32767, 32767), make_short2(32767, 32767), INT32_MAX, true),
+           INT32_MAX);
+  CHECK_EQ(amd_mixed_dot(make_short2(32767, 32767), make_short2(32767, 32767), INT32_MAX, false),
+           (int)(uint32_t)(2ll * 32767 * 32767 + INT32_MAX));
+  CHECK_EQ(amd_mixed_dot(make_ushort2(65535, 2), make_ushort2(65535, 3), 1u, false),
+           65535u * 65535u + 6u + 1u);
+  CHECK_EQ(amd_mixed_dot(make_ushort2(65535, 65535), make_ushort2(65535, 65535), 0xffffffffu, true),
+           0xffffffffu);
+  CHECK_EQ(amd_mixed_dot(make_char4(-1, 2, -3, 4), make_char4(5, -6, 7, 8), -10, false),
+           -5 - 12 - 21 + 32 - 10);
+  CHECK_EQ(amd_mixed_dot(make_uchar4(255, 1, 2, 3), make_uchar4(255, 4, 5, 6), 1u, false),
+           255u * 255u + 4u + 10u + 18u + 1u);
+  // 4-bit lanes, lowest first: a = (1, -1, 7, -8, 0, ...), b = (2, 3, -8, 7, 0, ...)
+  CHECK_EQ(amd_mixed_dot((int)0x87f1, (int)0x7832, 5, false), 1 * 2 - 1 * 3 - 7 * 8 - 8 * 7 + 5);
+  CHECK_EQ(amd_mixed_dot(0xffffffffu, 0xffffffffu, 1u, false), 8u * 225u + 1u);
 #endif
   printf("compat_device_names: ok\n");
   return 0;

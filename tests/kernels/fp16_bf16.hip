@@ -178,6 +178,15 @@ int main() {
   CHECK_EQ(__bfloat16_as_ushort(__hip_bfloat16(259)), 0x4382); // 259 -> 260
   CHECK_EQ(__bfloat16_as_ushort(__hip_bfloat16((1ll << 60) + (1ll << 52) + 1)), 0x5d81);
   CHECK_EQ(__bfloat162int_rz(__float2bfloat16(-2.75f)), -2);
+  // HIP's named values (HIPRT_*_BF16), by their bits and by value.
+  CHECK_EQ(__bfloat16_as_ushort(HIPRT_ONE_BF16), 0x3f80);
+  CHECK_EQ(__bfloat16_as_ushort(HIPRT_ZERO_BF16), 0x0000);
+  CHECK_EQ(__bfloat16_as_ushort(HIPRT_NEG_ZERO_BF16), 0x8000);
+  CHECK_EQ(__bfloat16_as_ushort(HIPRT_INF_BF16), 0x7f80);
+  CHECK_EQ(__bfloat16_as_ushort(HIPRT_MAX_NORMAL_BF16), 0x7f7f);
+  CHECK_EQ(__bfloat16_as_ushort(HIPRT_MIN_DENORM_BF16), 0x0001);
+  CHECK(std::isnan(__bfloat162float(HIPRT_NAN_BF16)));
+  CHECK(__bfloat162float(HIPRT_ONE_BF16) == 1.0f && __bfloat162float(HIPRT_MAX_NORMAL_BF16) == 0x1.fep127f);
   std::printf("bfloat16: %zu float inputs, %d operand triples\n", fs.size(), n);
   CHECK_EQ(bad, 0);
   return AH_PASS;

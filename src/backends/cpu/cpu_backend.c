@@ -24,7 +24,8 @@
 #define STACK_MAX ((size_t)64 * 1024 * 1024)
 /* Reported only: device malloc and printf use the host's heap and stdout. */
 #define HEAP_DEFAULT ((size_t)8 * 1024 * 1024)
-#define PRINTF_FIFO_DEFAULT ((size_t)1024 * 1024)
+/* AMD's: 4 KiB for each of 1024 work-items (buffered printf, cpu_printf.c) */
+#define PRINTF_FIFO_DEFAULT ((size_t)4096 * 1024)
 
 struct ah_cpu_config ah_cpu_config = {
     .warp_size = 64, .devices = 1, .compiled = 1, .avx2 = 1, .watchdog = 10};
@@ -398,6 +399,10 @@ static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t attr, in
   case hipDeviceAttributeVirtualMemoryManagementSupported: /* memfd mappings (core/vmm.c) */
     *value = 1;
     return hipSuccess;
+  case hipDeviceAttributeHdpMemFlushCntl: /* AMD writes the register's address through */
+  case hipDeviceAttributeHdpRegFlushCntl: /* the int *: there is none here, it is NULL, */
+    *value = 0;                           /* and an int of 0 overruns no caller */
+    return hipSuccess;
   case hipDeviceAttributeImageSupport: /* textures: not yet */
     *value = 0;
     return hipSuccess;
@@ -417,7 +422,7 @@ static hipError_t set_limit(struct ah_device *dev, hipLimit_t limit, size_t valu
     __atomic_store_n(&cd->stack_size, round_stack(value), __ATOMIC_RELAXED); /* read by launches */
     return hipSuccess;
   case hipLimitPrintfFifoSize:
-    cd->printf_fifo = value;
+    __atomic_store_n(&cd->printf_fifo, value, __ATOMIC_RELAXED); /* read by launches */
     return hipSuccess;
   case hipLimitMallocHeapSize:
     cd->heap_size = value;

@@ -31,7 +31,7 @@ struct ah_cpu_device {
   struct ah_device *dev;
   size_t stack_size;  /* honoured hipLimitStackSize of fibers, bytes */
   size_t heap_size;   /* hipLimitMallocHeapSize (reported; device malloc is the host's) */
-  size_t printf_fifo; /* hipLimitPrintfFifoSize (reported; printf is unbuffered) */
+  size_t printf_fifo; /* hipLimitPrintfFifoSize: a launch's buffer for buffered printf */
   struct ah_cpu_queues *queues; /* cpu_queue.c's state */
 };
 
@@ -94,6 +94,15 @@ struct ah_cpu_grid {
    * it (set by ah_cpu_grid_run; the queue leaves them NULL). */
   const void *block_fn;
   const struct ahCpuBlockKernel *block_k;
+  /* The launch's buffer of device printf compiled with -mprintf-kind=buffered
+   * (cpu_printf.c); NULL: none (such printf always succeeds). */
+  struct ah_cpu_printf_buf *printf_buf;
+};
+
+/* Bytes a launch's buffered printf has taken of its hipLimitPrintfFifoSize. */
+struct ah_cpu_printf_buf {
+  size_t cap;
+  _Atomic size_t used;
 };
 
 /* Runs every block of g on the worker pool (started on first use, with

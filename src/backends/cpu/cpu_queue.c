@@ -50,6 +50,7 @@ struct qcmd {
   unsigned ndeps;
   struct dep *deps;
   size_t stack_size; /* a kernel's fiber stacks: hipLimitStackSize when launched */
+  size_t printf_fifo; /* its buffered printf's bytes: hipLimitPrintfFifoSize when launched */
 };
 
 struct cq {
@@ -228,6 +229,7 @@ static void event_unref(struct cpu_event *ev) {
 
 static hipError_t run_kernel(const struct qcmd *q) {
   const struct ah_cmd *c = &q->cmd;
+  struct ah_cpu_printf_buf pbuf = {.cap = q->printf_fifo};
   struct ah_cpu_grid g = {
       .fn = c->kernel.fn,
       .sig = c->kernel.sig,
@@ -238,6 +240,7 @@ static hipError_t run_kernel(const struct qcmd *q) {
       .cooperative = c->kernel.cooperative,
       .stack_size = q->stack_size,
       .warp_size = ah_cpu_config.warp_size == 32 ? 32 : 64,
+      .printf_buf = &pbuf,
   };
 
   return ah_cpu_grid_run(&g);
@@ -536,6 +539,7 @@ static hipError_t submit_op(struct cq *q, int op, const struct ah_cmd *cmd,
     goto done;
   /* The limit in force at the launch, not when the stream gets to it. */
   c->stack_size = __atomic_load_n(&q->dq->cd->stack_size, __ATOMIC_RELAXED);
+  c->printf_fifo = __atomic_load_n(&q->dq->cd->printf_fifo, __ATOMIC_RELAXED);
   c->ndeps = stream_deps(q, c->deps);
   if (wait_ev != NULL)
     c->deps[c->ndeps++] = (struct dep){wait_ev->q, wait_ev->seq};

@@ -347,6 +347,62 @@ AH_DEV_INLINE void __builtin_amdgcn_s_sleep(int n) {
   sched_yield();
 }
 
+/* ---- AMD's mixed-precision dot products ---- */
+
+/* amd_mixed_dot(a, b, c, saturate): the sum of the lanes' products plus c,
+ * as AMD's v_dot instructions compute it: 2 lanes of 16 bits, 4 of 8 bits,
+ * or 8 of 4 bits packed in an int; signed or unsigned as the operands. With
+ * saturate the sum is clamped to the result type's range, else it wraps. */
+namespace anyhip {
+namespace cpu {
+AH_DEV_INLINE int dot_result(long long sum, bool saturate) {
+  if (saturate)
+    return sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : (int)sum;
+  return (int)(uint32_t)(unsigned long long)sum;
+}
+AH_DEV_INLINE unsigned int dot_result_u(unsigned long long sum, bool saturate) {
+  if (saturate && sum > UINT32_MAX)
+    return UINT32_MAX;
+  return (unsigned int)sum;
+}
+} // namespace cpu
+} // namespace anyhip
+
+AH_DEV_INLINE int amd_mixed_dot(short2 a, short2 b, int c, bool saturate) {
+  return anyhip::cpu::dot_result((long long)a.x * b.x + (long long)a.y * b.y + c, saturate);
+}
+AH_DEV_INLINE unsigned int amd_mixed_dot(ushort2 a, ushort2 b, unsigned int c, bool saturate) {
+  return anyhip::cpu::dot_result_u(
+      (unsigned long long)a.x * b.x + (unsigned long long)a.y * b.y + c, saturate);
+}
+AH_DEV_INLINE int amd_mixed_dot(char4 a, char4 b, int c, bool saturate) {
+  long long s = (long long)(signed char)a.x * (signed char)b.x +
+                (long long)(signed char)a.y * (signed char)b.y +
+                (long long)(signed char)a.z * (signed char)b.z +
+                (long long)(signed char)a.w * (signed char)b.w;
+  return anyhip::cpu::dot_result(s + c, saturate);
+}
+AH_DEV_INLINE unsigned int amd_mixed_dot(uchar4 a, uchar4 b, unsigned int c, bool saturate) {
+  unsigned long long s = (unsigned long long)a.x * b.x + (unsigned long long)a.y * b.y +
+                         (unsigned long long)a.z * b.z + (unsigned long long)a.w * b.w;
+  return anyhip::cpu::dot_result_u(s + c, saturate);
+}
+AH_DEV_INLINE int amd_mixed_dot(int a, int b, int c, bool saturate) {
+  long long s = c;
+  for (int i = 0; i < 8; i++) { /* signed 4-bit lanes */
+    int x = (int)((unsigned)a << (28 - 4 * i)) >> 28, y = (int)((unsigned)b << (28 - 4 * i)) >> 28;
+    s += (long long)x * y;
+  }
+  return anyhip::cpu::dot_result(s, saturate);
+}
+AH_DEV_INLINE unsigned int amd_mixed_dot(unsigned int a, unsigned int b, unsigned int c,
+                                         bool saturate) {
+  unsigned long long s = c;
+  for (int i = 0; i < 8; i++)
+    s += (unsigned long long)(a >> 4 * i & 15u) * (b >> 4 * i & 15u);
+  return anyhip::cpu::dot_result_u(s, saturate);
+}
+
 /* ---- traps ---- */
 
 /* Ends the kernel with a fault (SIGILL): the launch fails with

@@ -73,6 +73,15 @@ struct __half {
     __x = r.x;
     return *this;
   }
+  /* From a volatile __half_raw too, lvalue or rvalue (AMD's __half). */
+  __half &operator=(const volatile __half_raw &r) {
+    __x = r.x;
+    return *this;
+  }
+  __half &operator=(const volatile __half_raw &&r) {
+    __x = r.x;
+    return *this;
+  }
   constexpr operator __half_raw() const { return __half_raw{__x}; }
   operator __half_raw() const volatile { return __half_raw{__x}; }
 
@@ -473,6 +482,19 @@ AH_HF __half2 &operator+=(__half2 &a, const __half2 &b) { return a = __hadd2(a, 
 AH_HF __half2 &operator-=(__half2 &a, const __half2 &b) { return a = __hsub2(a, b); }
 AH_HF __half2 &operator*=(__half2 &a, const __half2 &b) { return a = __hmul2(a, b); }
 AH_HF __half2 &operator/=(__half2 &a, const __half2 &b) { return a = __h2div(a, b); }
+/* A number on the right of a compound assignment is both halves' (AMD's
+ * __half2 is a vector of two halves: `h2 += 1` adds 1 to each). */
+#define AH_HALF2_SCALAR_ASSIGN(op, fn)                                                             \
+  template <typename S, typename std::enable_if<std::is_arithmetic<S>::value, int>::type = 0>      \
+  AH_HF __half2 &operator op(__half2 &a, S s) {                                                    \
+    const __half h(static_cast<double>(s));                                                       \
+    return a = fn(a, __half2(h, h));                                                              \
+  }
+AH_HALF2_SCALAR_ASSIGN(+=, __hadd2)
+AH_HALF2_SCALAR_ASSIGN(-=, __hsub2)
+AH_HALF2_SCALAR_ASSIGN(*=, __hmul2)
+AH_HALF2_SCALAR_ASSIGN(/=, __h2div)
+#undef AH_HALF2_SCALAR_ASSIGN
 AH_HF __half2 &operator++(__half2 &a) {
   return a = __hadd2(a, __half2(__half2_raw{{{0x3c00u, 0x3c00u}}}));
 }

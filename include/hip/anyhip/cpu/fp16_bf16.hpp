@@ -368,6 +368,44 @@ AH_BF_OPS(__hip_bfloat162, __hadd2, __hsub2, __hmul2, __h2div, __hneg2, __hbeq2,
           __hble2, __hbgt2, __hbge2)
 #undef AH_BF_OPS
 
+/* ---- atomics ------------------------------------------------------------ */
+
+/* atomicAdd on bfloat16 and bfloat162 (CUDA's; HIP's unsafeAtomicAdd and
+ * safeAtomicAdd), each lane rounded separately: compare-and-swap loops on
+ * the 16- or 32-bit word; they return the old value. */
+AH_BF __hip_bfloat16 atomicAdd(__hip_bfloat16 *addr, __hip_bfloat16 val) {
+  unsigned short *p = reinterpret_cast<unsigned short *>(addr);
+  unsigned short old = __atomic_load_n(p, __ATOMIC_RELAXED), want;
+  do {
+    want = __bfloat16_as_ushort(__hadd(__ushort_as_bfloat16(old), val));
+  } while (!__atomic_compare_exchange_n(p, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  return __ushort_as_bfloat16(old);
+}
+AH_BF __hip_bfloat162 atomicAdd(__hip_bfloat162 *addr, __hip_bfloat162 val) {
+  unsigned *p = reinterpret_cast<unsigned *>(addr);
+  unsigned old = __atomic_load_n(p, __ATOMIC_RELAXED), want;
+  do {
+    __hip_bfloat162 a(__ushort_as_bfloat16((unsigned short)old),
+                      __ushort_as_bfloat16((unsigned short)(old >> 16)));
+    __hip_bfloat162 s = __hadd2(a, val);
+    want = (unsigned)__bfloat16_as_ushort(s.x) | ((unsigned)__bfloat16_as_ushort(s.y) << 16);
+  } while (!__atomic_compare_exchange_n(p, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  return __hip_bfloat162(__ushort_as_bfloat16((unsigned short)old),
+                         __ushort_as_bfloat16((unsigned short)(old >> 16)));
+}
+AH_BF __hip_bfloat16 unsafeAtomicAdd(__hip_bfloat16 *addr, __hip_bfloat16 val) {
+  return atomicAdd(addr, val);
+}
+AH_BF __hip_bfloat162 unsafeAtomicAdd(__hip_bfloat162 *addr, __hip_bfloat162 val) {
+  return atomicAdd(addr, val);
+}
+AH_BF __hip_bfloat16 safeAtomicAdd(__hip_bfloat16 *addr, __hip_bfloat16 val) {
+  return atomicAdd(addr, val);
+}
+AH_BF __hip_bfloat162 safeAtomicAdd(__hip_bfloat162 *addr, __hip_bfloat162 val) {
+  return atomicAdd(addr, val);
+}
+
 #undef AH_BF
 
 #endif

@@ -57,6 +57,20 @@ template <typename MaskT> constexpr void check_mask() {
 
 AH_WARP_INLINE unsigned int __lane_id() { return __ah_cpu_lane; }
 
+/* AMD's lane-mask counts (v_mbcnt_lo/hi_u32_b32): the bits of mask set for
+ * the lanes below the caller among lanes 0-31 (lo) and 32-63 (hi), plus
+ * add. mbcnt_hi(~0, mbcnt_lo(~0, 0)) is the lane number. */
+AH_WARP_INLINE unsigned int __builtin_amdgcn_mbcnt_lo(unsigned int mask, unsigned int add) {
+  unsigned int lane = __ah_cpu_lane;
+  unsigned int below = lane >= 32 ? 0xffffffffu : (1u << lane) - 1u;
+  return (unsigned int)__builtin_popcount(mask & below) + add;
+}
+AH_WARP_INLINE unsigned int __builtin_amdgcn_mbcnt_hi(unsigned int mask, unsigned int add) {
+  unsigned int lane = __ah_cpu_lane;
+  unsigned int below = lane < 32 ? 0u : (1u << (lane - 32)) - 1u;
+  return (unsigned int)__builtin_popcount(mask & below) + add;
+}
+
 /* ---- shuffles ---- */
 
 template <typename T> AH_WARP_INLINE T __shfl(T var, int srcLane, int width = warpSize) {
