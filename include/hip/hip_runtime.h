@@ -24,8 +24,10 @@
 
 #if defined(__CUDACC__)
 #include <hip/anyhip/nvidia/kernel.h>
+#include <hip/anyhip/nvidia/texture.h>
 #else
 #include <hip/anyhip/cpu/kernel.h>
+#include <hip/anyhip/cpu/texture.h>
 #endif
 
 /* HIP's older spellings of the built-in indices, still found in HIP code. */

@@ -6,8 +6,8 @@
  * `ysize` rows apart. The whole range a box spans is
  * checked against the allocation map with hip_memcpy.c's rules, then queued:
  * as a 2D command when its slices are contiguous, else as AH_CMD_COPY_3D (a
- * copy) or one 2D set per slice (a set). HIP arrays do not exist in anyhip,
- * so a descriptor naming one is refused. */
+ * copy) or one 2D set per slice (a set). A copy naming a HIP array is
+ * hip_array.c's. */
 #include "internal.h"
 #include "mem_internal.h"
 
@@ -92,9 +92,8 @@ hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, in
 
   if (p == NULL)
     return hipErrorInvalidValue;
-  /* anyhip has no hipMallocArray: any array handle is foreign. */
-  if (p->srcArray != NULL || p->dstArray != NULL)
-    return hipErrorInvalidValue;
+  if (p->srcArray != NULL || p->dstArray != NULL) /* hip_array.c */
+    return ah_memcpy_3d_array(p, stream, sync, out);
   if (!ah_memcpy_valid_kind(p->kind))
     return hipErrorInvalidMemcpyDirection;
   e = p->extent;
@@ -223,8 +222,7 @@ AH_EXPORT hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hi
  * (*unified, for managed and unified memory). */
 static hipError_t param_side(hipMemoryType type, const void *host_ptr, const void *dev_ptr,
                              hipArray_t array, const void **out, int *host, int *unified) {
-  if (array != NULL)
-    return hipErrorInvalidValue; /* no arrays in anyhip */
+  (void)array; /* hipMemoryTypeArray went to hip_array.c */
   *host = type == hipMemoryTypeHost;
   *unified = type == hipMemoryTypeManaged || type == hipMemoryTypeUnified;
   if (type == hipMemoryTypeHost)
@@ -276,6 +274,16 @@ static hipError_t copy_param_2d(const hip_Memcpy2D *c, hipStream_t stream, int s
 
   if (c == NULL)
     return hipErrorInvalidValue;
+  if (c->srcMemoryType == hipMemoryTypeArray || c->dstMemoryType == hipMemoryTypeArray) {
+    HIP_MEMCPY3D c3 = {
+        .srcXInBytes = c->srcXInBytes, .srcY = c->srcY, .srcMemoryType = c->srcMemoryType,
+        .srcHost = c->srcHost, .srcDevice = c->srcDevice, .srcArray = c->srcArray,
+        .srcPitch = c->srcPitch, .dstXInBytes = c->dstXInBytes, .dstY = c->dstY,
+        .dstMemoryType = c->dstMemoryType, .dstHost = c->dstHost, .dstDevice = c->dstDevice,
+        .dstArray = c->dstArray, .dstPitch = c->dstPitch, .WidthInBytes = c->WidthInBytes,
+        .Height = c->Height, .Depth = 1};
+    return ah_memcpy_drv_array(&c3, stream, sync); /* hip_array.c */
+  }
   if ((err = param_side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, &src, &shost,
                         &sunified)) != hipSuccess ||
       (err = param_side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, &dst, &dhost,
@@ -333,6 +341,8 @@ static hipError_t copy_param_3d(const HIP_MEMCPY3D *c, hipStream_t stream, int s
 
   if (c == NULL)
     return hipErrorInvalidValue;
+  if (c->srcMemoryType == hipMemoryTypeArray || c->dstMemoryType == hipMemoryTypeArray)
+    return ah_memcpy_drv_array(c, stream, sync); /* hip_array.c */
   if (c->srcLOD != 0 || c->dstLOD != 0)
     return hipErrorInvalidValue; /* levels are for mipmapped arrays */
   if (c->Depth > 1 && (c->srcHeight < c->Height || c->dstHeight < c->Height))

@@ -37,6 +37,12 @@ hipError_t ah_memset_check(void *dst, size_t extent, int *host);
 hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, int sync,
                         struct ah_cmd *out);
 
+/* hip_array.c. The copies of hipMemcpy3D (and its graph nodes) and of hipMemcpyParam2D /
+ * hipDrvMemcpy3D (hipMemoryTypeArray) that name an array. */
+hipError_t ah_memcpy_3d_array(const struct hipMemcpy3DParms *p, hipStream_t stream, int sync,
+                              struct ah_cmd *out);
+hipError_t ah_memcpy_drv_array(const HIP_MEMCPY3D *c, hipStream_t stream, int sync);
+
 /* hip_memory.c. hipMallocPitch's work on the current device: rows of
  * `width` bytes rounded up to the pitch alignment; NULL and pitch 0 for an
  * empty request. */
