@@ -173,7 +173,8 @@ AH_EXPORT hipError_t hipArrayGetDescriptor(HIP_ARRAY_DESCRIPTOR *d, hipArray_t a
   AH_REQUIRE(d != NULL, hipErrorInvalidValue);
   AH_REQUIRE((a = array_of(array)) != NULL, hipErrorInvalidHandle);
   /* A 3D or layered array has no 2D descriptor. */
-  AH_REQUIRE(a->d.Depth == 0 && a->d.Flags == 0, hipErrorInvalidValue);
+  AH_REQUIRE(a->d.Depth == 0 && (a->d.Flags & (hipArrayLayered | hipArrayCubemap)) == 0,
+             hipErrorInvalidValue);
   d->Width = a->d.Width;
   d->Height = a->d.Height;
   d->Format = a->d.Format;
@@ -600,10 +601,11 @@ hipError_t ah_memcpy_3d_array(const struct hipMemcpy3DParms *p, hipStream_t stre
   struct end d, s;
   size_t elem, w;
 
+  /* A handle that is no array: hipErrorInvalidValue, as for the rest of the parameters. */
   if (p->srcArray != NULL && (sa = array_of(p->srcArray)) == NULL)
-    return hipErrorInvalidHandle;
+    return hipErrorInvalidValue;
   if (p->dstArray != NULL && (da = array_of(p->dstArray)) == NULL)
-    return hipErrorInvalidHandle;
+    return hipErrorInvalidValue;
   elem = da != NULL ? da->elem : sa->elem;
   if (sa != NULL && da != NULL && sa->elem != da->elem)
     return hipErrorInvalidValue;
@@ -655,8 +657,8 @@ hipError_t ah_memcpy_drv_array(const HIP_MEMCPY3D *c, hipStream_t stream, int sy
   for (int i = 0; i < 2; i++) {
     host[i] = type[i] == hipMemoryTypeHost;
     if (type[i] == hipMemoryTypeArray) {
-      if (arr[i] == NULL)
-        return hipErrorInvalidHandle;
+      if (array_of(arr[i]) == NULL)
+        return hipErrorInvalidValue;
       e[i] = (struct end){.array = arr[i], .x = x[i], .y = y[i], .z = z[i]};
       continue;
     }
