@@ -111,6 +111,7 @@ typedef struct HIP_ARRAY3D_DESCRIPTOR {
 struct hipMipmappedArray;
 typedef struct hipMipmappedArray *hipMipmappedArray_t;
 typedef const struct hipMipmappedArray *hipMipmappedArray_const_t;
+typedef hipMipmappedArray_t hipmipmappedArray; /* HIP 6's other spelling */
 
 typedef enum hipResourceType {
   hipResourceTypeArray = 0x00,
@@ -194,9 +195,43 @@ typedef enum hipResourceViewFormat {
   hipResViewFormatUnsignedBlockCompressed7 = 0x22
 } hipResourceViewFormat;
 
-/* The driver-style view formats have the same values (HIP_RES_VIEW_FORMAT_*); anyhip spells
- * the type only. */
-typedef enum hipResourceViewFormat HIPresourceViewFormat;
+typedef enum HIPresourceViewFormat_enum {
+  HIP_RES_VIEW_FORMAT_NONE = 0x00,
+  HIP_RES_VIEW_FORMAT_UINT_1X8 = 0x01,
+  HIP_RES_VIEW_FORMAT_UINT_2X8 = 0x02,
+  HIP_RES_VIEW_FORMAT_UINT_4X8 = 0x03,
+  HIP_RES_VIEW_FORMAT_SINT_1X8 = 0x04,
+  HIP_RES_VIEW_FORMAT_SINT_2X8 = 0x05,
+  HIP_RES_VIEW_FORMAT_SINT_4X8 = 0x06,
+  HIP_RES_VIEW_FORMAT_UINT_1X16 = 0x07,
+  HIP_RES_VIEW_FORMAT_UINT_2X16 = 0x08,
+  HIP_RES_VIEW_FORMAT_UINT_4X16 = 0x09,
+  HIP_RES_VIEW_FORMAT_SINT_1X16 = 0x0a,
+  HIP_RES_VIEW_FORMAT_SINT_2X16 = 0x0b,
+  HIP_RES_VIEW_FORMAT_SINT_4X16 = 0x0c,
+  HIP_RES_VIEW_FORMAT_UINT_1X32 = 0x0d,
+  HIP_RES_VIEW_FORMAT_UINT_2X32 = 0x0e,
+  HIP_RES_VIEW_FORMAT_UINT_4X32 = 0x0f,
+  HIP_RES_VIEW_FORMAT_SINT_1X32 = 0x10,
+  HIP_RES_VIEW_FORMAT_SINT_2X32 = 0x11,
+  HIP_RES_VIEW_FORMAT_SINT_4X32 = 0x12,
+  HIP_RES_VIEW_FORMAT_FLOAT_1X16 = 0x13,
+  HIP_RES_VIEW_FORMAT_FLOAT_2X16 = 0x14,
+  HIP_RES_VIEW_FORMAT_FLOAT_4X16 = 0x15,
+  HIP_RES_VIEW_FORMAT_FLOAT_1X32 = 0x16,
+  HIP_RES_VIEW_FORMAT_FLOAT_2X32 = 0x17,
+  HIP_RES_VIEW_FORMAT_FLOAT_4X32 = 0x18,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC1 = 0x19,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC2 = 0x1a,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC3 = 0x1b,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC4 = 0x1c,
+  HIP_RES_VIEW_FORMAT_SIGNED_BC4 = 0x1d,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC5 = 0x1e,
+  HIP_RES_VIEW_FORMAT_SIGNED_BC5 = 0x1f,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC6H = 0x20,
+  HIP_RES_VIEW_FORMAT_SIGNED_BC6H = 0x21,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC7 = 0x22
+} HIPresourceViewFormat;
 
 typedef struct hipResourceDesc {
   enum hipResourceType resType;
@@ -276,9 +311,13 @@ typedef struct HIP_RESOURCE_VIEW_DESC_st {
   unsigned int reserved[16];
 } HIP_RESOURCE_VIEW_DESC;
 
-/* Texture and surface objects are 64-bit handles in HIP. */
-typedef unsigned long long hipTextureObject_t;
-typedef unsigned long long hipSurfaceObject_t;
+/* Texture and surface objects are opaque pointers, as in AMD's HIP (so code may compare
+ * them with nullptr or 0); on NVIDIA devices the value is CUDA's 64-bit object
+ * (hip/anyhip/nvidia/texture.h converts). */
+struct __hip_texture;
+typedef struct __hip_texture *hipTextureObject_t;
+struct __hip_surface;
+typedef struct __hip_surface *hipSurfaceObject_t;
 
 static inline struct hipPitchedPtr make_hipPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
   struct hipPitchedPtr s;

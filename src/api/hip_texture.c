@@ -183,13 +183,13 @@ static hipError_t create(hipTextureObject_t *out, const HIP_RESOURCE_DESC *res,
     return hipErrorInvalidValue;
   if ((err = ah_texture_create(dev, res, tex, view, rres, rtex, &h)) != hipSuccess)
     return err;
-  *out = (hipTextureObject_t)h;
+  *out = (hipTextureObject_t)(uintptr_t)h;
   return hipSuccess;
 }
 
 static void view_to_driver(const struct hipResourceViewDesc *v, HIP_RESOURCE_VIEW_DESC *d) {
   memset(d, 0, sizeof(*d));
-  d->format = v->format;
+  d->format = (HIPresourceViewFormat)v->format;
   d->width = v->width;
   d->height = v->height;
   d->depth = v->depth;
@@ -238,29 +238,29 @@ AH_EXPORT hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject,
 
 AH_EXPORT hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
   AH_ENTER();
-  if (textureObject == 0) /* as CUDA: nothing to destroy */
+  if (textureObject == NULL) /* as CUDA: nothing to destroy */
     return hipSuccess;
-  AH_RETURN(ah_texture_destroy(textureObject, 0));
+  AH_RETURN(ah_texture_destroy((uintptr_t)textureObject, 0));
 }
 
 AH_EXPORT hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
   AH_ENTER();
-  AH_REQUIRE(texObject != 0, hipErrorInvalidValue);
-  AH_RETURN(ah_texture_destroy(texObject, 0));
+  AH_REQUIRE(texObject != NULL, hipErrorInvalidValue);
+  AH_RETURN(ah_texture_destroy((uintptr_t)texObject, 0));
 }
 
 AH_EXPORT hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
                                                      hipTextureObject_t textureObject) {
   AH_ENTER();
   AH_REQUIRE(pResDesc != NULL, hipErrorInvalidValue);
-  AH_RETURN(ah_texture_describe(textureObject, NULL, NULL, NULL, NULL, pResDesc, NULL));
+  AH_RETURN(ah_texture_describe((uintptr_t)textureObject, NULL, NULL, NULL, NULL, pResDesc, NULL));
 }
 
 AH_EXPORT hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc,
                                                     hipTextureObject_t textureObject) {
   AH_ENTER();
   AH_REQUIRE(pTexDesc != NULL, hipErrorInvalidValue);
-  AH_RETURN(ah_texture_describe(textureObject, NULL, NULL, NULL, NULL, NULL, pTexDesc));
+  AH_RETURN(ah_texture_describe((uintptr_t)textureObject, NULL, NULL, NULL, NULL, NULL, pTexDesc));
 }
 
 AH_EXPORT hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResViewDesc,
@@ -269,8 +269,8 @@ AH_EXPORT hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewD
 
   AH_ENTER();
   AH_REQUIRE(pResViewDesc != NULL, hipErrorInvalidValue);
-  AH_REQUIRE_OK(ah_texture_describe(textureObject, NULL, NULL, &v, NULL, NULL, NULL));
-  pResViewDesc->format = v.format;
+  AH_REQUIRE_OK(ah_texture_describe((uintptr_t)textureObject, NULL, NULL, &v, NULL, NULL, NULL));
+  pResViewDesc->format = (enum hipResourceViewFormat)v.format;
   pResViewDesc->width = v.width;
   pResViewDesc->height = v.height;
   pResViewDesc->depth = v.depth;
@@ -285,21 +285,21 @@ AH_EXPORT hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc,
                                                  hipTextureObject_t texObject) {
   AH_ENTER();
   AH_REQUIRE(pResDesc != NULL, hipErrorInvalidValue);
-  AH_RETURN(ah_texture_describe(texObject, pResDesc, NULL, NULL, NULL, NULL, NULL));
+  AH_RETURN(ah_texture_describe((uintptr_t)texObject, pResDesc, NULL, NULL, NULL, NULL, NULL));
 }
 
 AH_EXPORT hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
                                                      hipTextureObject_t texObject) {
   AH_ENTER();
   AH_REQUIRE(pResViewDesc != NULL, hipErrorInvalidValue);
-  AH_RETURN(ah_texture_describe(texObject, NULL, NULL, pResViewDesc, NULL, NULL, NULL));
+  AH_RETURN(ah_texture_describe((uintptr_t)texObject, NULL, NULL, pResViewDesc, NULL, NULL, NULL));
 }
 
 AH_EXPORT hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc,
                                                 hipTextureObject_t texObject) {
   AH_ENTER();
   AH_REQUIRE(pTexDesc != NULL, hipErrorInvalidValue);
-  AH_RETURN(ah_texture_describe(texObject, NULL, pTexDesc, NULL, NULL, NULL, NULL));
+  AH_RETURN(ah_texture_describe((uintptr_t)texObject, NULL, pTexDesc, NULL, NULL, NULL, NULL));
 }
 
 /* ---- surfaces ------------------------------------------------------------- */
@@ -315,11 +315,11 @@ AH_EXPORT hipError_t hipCreateSurfaceObject(hipSurfaceObject_t *pSurfObject,
   AH_REQUIRE(pResDesc->res.array.array != NULL, hipErrorInvalidHandle);
   AH_REQUIRE((a = array_of(pResDesc->res.array.array)) != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(ah_surface_create(a, pResDesc, &h));
-  *pSurfObject = (hipSurfaceObject_t)h;
+  *pSurfObject = (hipSurfaceObject_t)(uintptr_t)h;
   return hipSuccess;
 }
 
 AH_EXPORT hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject) {
   AH_ENTER();
-  AH_RETURN(ah_texture_destroy(surfaceObject, 1));
+  AH_RETURN(ah_texture_destroy((uintptr_t)surfaceObject, 1));
 }

@@ -71,8 +71,9 @@ template <class T> constexpr bool reads_float() {
 
 /* ---- one texel ----------------------------------------------------------- */
 
-inline const ahTexDesc *desc(hipTextureObject_t obj) {
-  return reinterpret_cast<const ahTexDesc *>(static_cast<uintptr_t>(obj));
+/* The descriptor behind a texture or surface object. */
+inline const ahTexDesc *desc(const void *obj) {
+  return static_cast<const ahTexDesc *>(obj);
 }
 
 inline float half_to_float(uint16_t h) {
