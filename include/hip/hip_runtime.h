@@ -30,6 +30,14 @@
 #include <hip/anyhip/cpu/texture.h>
 #endif
 
+/* AMD's hip_runtime.h declares these short names (device_library_decls.h); HIP code such
+ * as ROCm's unit suite uses them as types (glibc's <sys/types.h> has the same ushort, uint
+ * and ulong, which C++ allows twice). */
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long ulong;
+
 /* HIP's older spellings of the built-in indices, still found in HIP code. */
 #define hipThreadIdx_x (threadIdx.x)
 #define hipThreadIdx_y (threadIdx.y)

@@ -573,6 +573,22 @@ AH_TEX_OUT(texCubemapGrad,
            AH_COMMA float x AH_COMMA float y AH_COMMA float z AH_COMMA float4 dPdx AH_COMMA float4 dPdy,
            AH_COMMA x AH_COMMA y AH_COMMA z AH_COMMA dPdx AH_COMMA dPdy)
 
+template <class T>
+__device__ inline T texCubemapLayeredGrad(hipTextureObject_t obj, float x, float y, float z,
+                                          int layer, float4 dPdx, float4 dPdy) {
+  const ahTexDesc &d = *anyhip::tex::desc(obj);
+  float dx[2] = {dPdx.x, dPdx.y}, dy[2] = {dPdy.x, dPdy.y};
+  ahTexDesc c = d;
+  c.normalized = 1;
+  return anyhip::tex::result<T>(
+      anyhip::tex::cube(d, x, y, z, layer, anyhip::tex::grad_lod(c, 2, dx, dy)));
+}
+template <class T>
+__device__ inline void texCubemapLayeredGrad(T *ptr, hipTextureObject_t obj, float x, float y,
+                                             float z, int layer, float4 dPdx, float4 dPdy) {
+  *ptr = texCubemapLayeredGrad<T>(obj, x, y, z, layer, dPdx, dPdy);
+}
+
 /* The four texels bilinear filtering would blend at (x, y), channel comp of each:
  * (i, j+1), (i+1, j+1), (i+1, j), (i, j) in x, y, z, w. */
 template <class T>

@@ -67,6 +67,9 @@ AH_NV_TEX(tex2DLayeredGrad, C_ float x C_ float y C_ int layer C_ float2 dPdx C_
           C_ x C_ y C_ layer C_ dPdx C_ dPdy)
 AH_NV_TEX(texCubemapGrad, C_ float x C_ float y C_ float z C_ float4 dPdx C_ float4 dPdy,
           C_ x C_ y C_ z C_ dPdx C_ dPdy)
+AH_NV_TEX(texCubemapLayeredGrad,
+          C_ float x C_ float y C_ float z C_ int layer C_ float4 dPdx C_ float4 dPdy,
+          C_ x C_ y C_ z C_ layer C_ dPdx C_ dPdy)
 #undef AH_NV_TEX
 
 template <class T>
