@@ -115,6 +115,13 @@ static void tex_to_runtime(const HIP_TEXTURE_DESC *d, hipTextureDesc *t) {
 
 /* ---- checks --------------------------------------------------------------- */
 
+/* Memory a texture reads starts at the device's texture alignment, as HIP and CUDA ask. */
+static int aligned(const struct ah_device *dev, const void *p) {
+  size_t a = dev->props.textureAlignment;
+
+  return a == 0 || (uintptr_t)p % a == 0;
+}
+
 /* The device a resource lives on (the current one for memory), or an error. */
 static hipError_t check_res(const HIP_RESOURCE_DESC *d, struct ah_device **dev) {
   unsigned elem;
@@ -148,7 +155,7 @@ static hipError_t check_res(const HIP_RESOURCE_DESC *d, struct ah_device **dev) 
     if ((*dev)->props.maxTexture1DLinear > 0 &&
         d->res.linear.sizeInBytes / elem > (size_t)(*dev)->props.maxTexture1DLinear)
       return hipErrorInvalidValue;
-    return hipSuccess;
+    return aligned(*dev, d->res.linear.devPtr) ? hipSuccess : hipErrorInvalidValue;
   case HIP_RESOURCE_TYPE_PITCH2D:
     elem = ah_array_format_bytes(d->res.pitch2D.format) * d->res.pitch2D.numChannels;
     if (d->res.pitch2D.devPtr == NULL || elem == 0 || d->res.pitch2D.width == 0 ||
@@ -157,7 +164,13 @@ static hipError_t check_res(const HIP_RESOURCE_DESC *d, struct ah_device **dev) 
          d->res.pitch2D.numChannels != 4) ||
         d->res.pitch2D.pitchInBytes / elem < d->res.pitch2D.width)
       return hipErrorInvalidValue;
-    return hipSuccess;
+    /* The device's limits for pitched 2D textures: width, height, pitch in bytes. */
+    if ((*dev)->props.maxTexture2DLinear[0] > 0 &&
+        (d->res.pitch2D.width > (size_t)(*dev)->props.maxTexture2DLinear[0] ||
+         d->res.pitch2D.height > (size_t)(*dev)->props.maxTexture2DLinear[1] ||
+         d->res.pitch2D.pitchInBytes > (size_t)(*dev)->props.maxTexture2DLinear[2]))
+      return hipErrorInvalidValue;
+    return aligned(*dev, d->res.pitch2D.devPtr) ? hipSuccess : hipErrorInvalidValue;
   }
   return hipErrorInvalidValue;
 }
@@ -179,6 +192,9 @@ static hipError_t create(hipTextureObject_t *out, const HIP_RESOURCE_DESC *res,
 
   if ((err = check_res(res, &dev)) != hipSuccess)
     return err;
+  /* A view of linear memory is refused (AMD's runtime: views are for arrays). */
+  if (view != NULL && res->resType == HIP_RESOURCE_TYPE_LINEAR)
+    return hipErrorInvalidValue;
   if (!tex_ok(tex))
     return hipErrorInvalidValue;
   if ((err = ah_texture_create(dev, res, tex, view, rres, rtex, &h)) != hipSuccess)
