@@ -346,13 +346,15 @@ inline unsigned cube_face(float x, float y, float z, float &u, float &v) {
   return face;
 }
 
-/* A cubemap sample: faces are read with normalized coordinates whatever the texture says. */
+/* A cubemap sample: faces are read with normalized coordinates, clamped to the face, whatever
+ * the texture says (cubemap address modes do not apply, as on GPUs). */
 inline texel cube(const ahTexDesc &d, float x, float y, float z, int lyr, float lod) {
   ahTexDesc c = d;
   float u, v;
   unsigned face = cube_face(x, y, z, u, v);
 
   c.normalized = 1;
+  c.address[0] = c.address[1] = hipAddressModeClamp;
   return sample(c, 2, u, v, layer(d, lyr, 6) + (float)face, lod);
 }
 
