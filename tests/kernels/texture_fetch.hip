@@ -587,7 +587,9 @@ static int check_cubemap() {
   hipTextureDesc td = {};
   td.addressMode[0] = td.addressMode[1] = hipAddressModeClamp;
   td.filterMode = hipFilterModePoint;
-  td.normalizedCoords = 1;
+  // Unnormalized: the direction as given on every device (AMD scales a normalized one by
+  // the face size and 6, CUDA does not; docs/textures.md).
+  td.normalizedCoords = 0;
   hipTextureObject_t tex = 0;
   CHECK_HIP(hipCreateTextureObject(&tex, &res, &td, nullptr));
   std::vector<float> x(n), y(n), z(n);
