@@ -122,8 +122,10 @@ static hipError_t destroy(hipArray_t array) {
   struct ah_array *a = array_of(array);
   hipError_t err;
 
-  if (a == NULL || a->owner != NULL) /* a level goes with its mipmapped array */
+  if (a == NULL)
     return hipErrorInvalidValue;
+  if (a->owner != NULL) /* a level goes with its mipmapped array: nothing to do (AMD's) */
+    return hipSuccess;
   /* Copies and kernels queued on the array finish first, as hipFree waits for them. */
   if ((err = a->dev->backend->device_sync(a->dev)) != hipSuccess)
     return err;

@@ -737,17 +737,17 @@ __device__ inline void surfCubemapwrite(T data, hipSurfaceObject_t obj, int x, i
                                         int boundaryMode = hipBoundaryModeZero) {
   anyhip::tex::surf_write(data, obj, x, y, face, boundaryMode);
 }
+/* A layered cubemap's face and layer are one index, layer * 6 + face (HIP 6's and CUDA's
+ * form). */
 template <class T>
 __device__ inline void surfCubemapLayeredread(T *data, hipSurfaceObject_t obj, int x, int y,
-                                              int face, int layer,
-                                              int boundaryMode = hipBoundaryModeZero) {
-  anyhip::tex::surf_read(data, obj, x, y, (long long)layer * 6 + face, boundaryMode);
+                                              int layerFace, int boundaryMode = hipBoundaryModeZero) {
+  anyhip::tex::surf_read(data, obj, x, y, layerFace, boundaryMode);
 }
 template <class T>
 __device__ inline void surfCubemapLayeredwrite(T data, hipSurfaceObject_t obj, int x, int y,
-                                               int face, int layer,
-                                               int boundaryMode = hipBoundaryModeZero) {
-  anyhip::tex::surf_write(data, obj, x, y, (long long)layer * 6 + face, boundaryMode);
+                                               int layerFace, int boundaryMode = hipBoundaryModeZero) {
+  anyhip::tex::surf_write(data, obj, x, y, layerFace, boundaryMode);
 }
 /* CUDA's value-returning reads (HIP has the pointer forms only). */
 template <class T>

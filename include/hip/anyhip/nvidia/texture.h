@@ -106,23 +106,9 @@ AH_NV_SURF(surf3D, C_ int x C_ int y C_ int z, C_ x C_ y C_ z)
 AH_NV_SURF(surf1DLayered, C_ int x C_ int layer, C_ x C_ layer)
 AH_NV_SURF(surf2DLayered, C_ int x C_ int y C_ int layer, C_ x C_ y C_ layer)
 AH_NV_SURF(surfCubemap, C_ int x C_ int y C_ int face, C_ x C_ y C_ face)
-#undef AH_NV_SURF
 
-/* HIP names a layered cubemap's face and layer apart; CUDA takes layer * 6 + face. */
-template <class T>
-__device__ inline void surfCubemapLayeredread(T *data, hipSurfaceObject_t obj, int x, int y,
-                                              int face, int layer,
-                                              int mode = hipBoundaryModeZero) {
-  ::surfCubemapLayeredread(data, anyhip::nv::surf(obj), x, y, layer * 6 + face,
-                           anyhip::nv::boundary(mode));
-}
-template <class T>
-__device__ inline void surfCubemapLayeredwrite(T data, hipSurfaceObject_t obj, int x, int y,
-                                               int face, int layer,
-                                               int mode = hipBoundaryModeZero) {
-  ::surfCubemapLayeredwrite(data, anyhip::nv::surf(obj), x, y, layer * 6 + face,
-                            anyhip::nv::boundary(mode));
-}
+AH_NV_SURF(surfCubemapLayered, C_ int x C_ int y C_ int layerFace, C_ x C_ y C_ layerFace)
+#undef AH_NV_SURF
 #undef C_
 
 #endif
