@@ -72,6 +72,12 @@ __global__ void klod(hipTextureObject_t t, const float *x, const float *y, float
   if (i < n)
     out[i] = tex2DLod<float>(t, x[i], y[i], lod);
 }
+__global__ void klod_u(hipTextureObject_t t, const float *x, const float *y, float lod,
+                       unsigned *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = tex2DLod<unsigned int>(t, x[i], y[i], lod);
+}
 __global__ void kgrad(hipTextureObject_t t, const float *x, const float *y, float2 dx, float2 dy,
                       float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -565,6 +571,54 @@ static int check_mipmap() {
   return AH_PASS;
 }
 
+// Integers of a mipmapped array are read from the nearest level, unblended.
+static int check_mipmap_integer() {
+  const int n = 64;
+  hipChannelFormatDesc cd = hipCreateChannelDesc<unsigned int>();
+  hipMipmappedArray_t mm = nullptr;
+  CHECK_HIP(hipMallocMipmappedArray(&mm, &cd, make_hipExtent(8, 8, 0), 3, 0));
+  for (int l = 0; l < 3; l++) {
+    int s = 8 >> l;
+    hipArray_t a = nullptr;
+    std::vector<unsigned> h(s * s);
+    for (int i = 0; i < s * s; i++)
+      h[i] = 1000u * l + i;
+    CHECK_HIP(hipGetMipmappedArrayLevel(&a, mm, l));
+    CHECK_HIP(hipMemcpy2DToArray(a, 0, 0, h.data(), s * 4, s * 4, s, hipMemcpyHostToDevice));
+  }
+  hipResourceDesc res = {};
+  res.resType = hipResourceTypeMipmappedArray;
+  res.res.mipmap.mipmap = mm;
+  hipTextureDesc td = {};
+  td.addressMode[0] = td.addressMode[1] = hipAddressModeClamp;
+  td.readMode = hipReadModeElementType;
+  td.normalizedCoords = 1;
+  td.maxMipmapLevelClamp = 2.0f;
+  hipTextureObject_t tex = nullptr;
+  CHECK_HIP(hipCreateTextureObject(&tex, &res, &td, nullptr));
+  std::vector<float> x = coords(8, true, n, 21), y = coords(8, true, n, 22);
+  float *dx = dev_copy(x), *dy = dev_copy(y);
+  unsigned *dout = nullptr;
+  std::vector<unsigned> out(n);
+  CHECK_HIP(hipMalloc(&dout, n * sizeof(unsigned)));
+  for (float lod : {0.4f, 1.0f, 1.6f}) {
+    int l = (int)std::floor(lod + 0.5f), s = 8 >> l;
+    klod_u<<<1, 64>>>(tex, dx, dy, lod, dout, n);
+    CHECK_HIP(hipMemcpy(out.data(), dout, n * sizeof(unsigned), hipMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++) {
+      int tx = std::min(s - 1, std::max(0, (int)std::floor(x[i] * s)));
+      int ty = std::min(s - 1, std::max(0, (int)std::floor(y[i] * s)));
+      CHECK_EQ(out[i], 1000u * l + ty * s + tx);
+    }
+  }
+  CHECK_HIP(hipDestroyTextureObject(tex));
+  CHECK_HIP(hipFreeMipmappedArray(mm));
+  CHECK_HIP(hipFree(dx));
+  CHECK_HIP(hipFree(dy));
+  CHECK_HIP(hipFree(dout));
+  return AH_PASS;
+}
+
 // A cubemap of 4x4 faces whose texels say their face, read by direction (point filter).
 static int check_cubemap() {
   const int S = 4, n = 48;
@@ -701,7 +755,8 @@ int main() {
       check_normalized<uint16_t>(hipChannelFormatKindUnsigned, u16n, "ushort normalized") ||
       check_normalized<uint16_t>(hipChannelFormatKindFloat, half_of, "half"))
     return AH_FAIL;
-  if (check_integer() || check_linear_memory() || check_mipmap() || check_cubemap())
+  if (check_integer() || check_linear_memory() || check_mipmap() || check_mipmap_integer() ||
+      check_cubemap())
     return AH_FAIL;
   if (on_cpu && check_gather()) // AMD's gather order; NVIDIA's differs
     return AH_FAIL;

@@ -388,10 +388,20 @@ template <class T> T fetch(hipTextureObject_t obj, int dims, float x, float y, f
 
   if (reads_float<T>())
     return result<T>(sample(d, dims, x, y, z, lod));
-  const ahTexLevel &L = d.level[0];
-  float fx = d.normalized ? x * (float)L.width : x, fy = d.normalized ? y * (float)L.height : y,
-        fz = d.normalized ? z * (float)L.depth : z;
-  return iresult<T>(load_i(d, at(d, L, dims, std::floor(fx), dims >= 2 ? std::floor(fy) : 0.0f,
+  /* Integers are not blended: the nearest level, the nearest texel. */
+  unsigned l = 0;
+  if (d.levels > 1) {
+    lod += d.lod_bias;
+    if (d.max_lod > d.min_lod)
+      lod = std::fmin(std::fmax(lod, d.min_lod), d.max_lod);
+    lod = std::fmin(std::fmax(lod, 0.0f), (float)(d.levels - 1));
+    l = (unsigned)std::floor(lod + 0.5f);
+  }
+  const ahTexLevel &L = d.level[l], &L0 = d.level[0];
+  float fx = to_level(d, x, L0.width, L.width);
+  float fy = dims >= 2 ? to_level(d, y, L0.height, L.height) : 0.0f;
+  float fz = dims >= 3 ? to_level(d, z, L0.depth, L.depth) : z;
+  return iresult<T>(load_i(d, at(d, L, dims, std::floor(fx), std::floor(fy),
                                  dims >= 3 ? std::floor(fz) : z)));
 }
 
