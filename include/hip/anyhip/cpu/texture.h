@@ -353,11 +353,9 @@ inline texel cube(const ahTexDesc &d, float x, float y, float z, int lyr, float 
   float u, v;
 
   /* Normalized coordinates scale the direction by the face size and 6, as AMD's
-   * reference (ROCm's texture_reference.hh) does; no direction reads zeros. */
+   * reference (ROCm's texture_reference.hh) does. */
   if (d.normalized)
     x *= (float)d.level[0].width, y *= (float)d.level[0].height, z *= 6.0f;
-  if (x == 0.0f && y == 0.0f && z == 0.0f)
-    return texel{{0.0f, 0.0f, 0.0f, 0.0f}};
   unsigned face = cube_face(x, y, z, u, v);
 
   c.normalized = 1;
