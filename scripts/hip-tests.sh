@@ -8,7 +8,7 @@
 #   scripts/hip-tests.sh <hip-tests checkout> [build dir]     (default: build/hip-tests)
 #
 # Environment: HIPCC (default build/bin/hipcc), JOBS (parallel compiles and runs, default 2),
-# AREAS (space-separated, default: the 16 areas of issue 13), ONLY (a regular expression over
+# AREAS (space-separated, default: the 16 areas of issue 13, texture and surface), ONLY (a regular expression over
 # area/source), STAGE (all, build, run, or report: the last run's summary again), FORCE=1
 # (rebuild sources that built before; by default only new, changed or failed sources are
 # compiled again), CASE_TIMEOUT (seconds per test case, default 60), COMPILE_TIMEOUT (seconds

@@ -19,7 +19,7 @@ import sys
 import time
 
 AREAS = ("memory stream event errorHandling device deviceLib warp atomics syncthreads kernel graph "
-         "cooperativeGrps occupancy module launchBounds printf").split()
+         "cooperativeGrps occupancy module launchBounds printf texture surface").split()
 
 
 def env_int(name, default):

@@ -44,8 +44,7 @@ typedef struct hipPos {
 
 /* ---- 3D copies (hipMemcpy3D) ---- */
 
-/* HIP arrays (hipMallocArray) are opaque; anyhip does not make any yet, so a
- * copy naming one is refused (docs/memory.md). */
+/* HIP arrays (hipMallocArray) are opaque (src/core/array.c). */
 struct hipArray;
 typedef struct hipArray *hipArray_t;
 typedef const struct hipArray *hipArray_const_t;
@@ -78,8 +77,7 @@ typedef struct hipChannelFormatDesc {
   enum hipChannelFormatKind f;
 } hipChannelFormatDesc;
 
-/* Driver-style array formats and descriptors (hipArrayCreate, hipArray3DCreate). The types
- * are HIP's, so code that names them compiles; anyhip makes no arrays yet (docs/memory.md). */
+/* Driver-style array formats and descriptors (hipArrayCreate, hipArray3DCreate). */
 typedef enum hipArray_Format {
   HIP_AD_FORMAT_UNSIGNED_INT8 = 0x01,
   HIP_AD_FORMAT_UNSIGNED_INT16 = 0x02,
@@ -107,9 +105,219 @@ typedef struct HIP_ARRAY3D_DESCRIPTOR {
   unsigned int Flags;
 } HIP_ARRAY3D_DESCRIPTOR;
 
-/* Texture and surface objects are 64-bit handles in HIP. */
-typedef unsigned long long hipTextureObject_t;
-typedef unsigned long long hipSurfaceObject_t;
+/* ---- textures and surfaces: what they read (hipCreateTextureObject,
+ * hipTexObjectCreate, hipCreateSurfaceObject); values and layouts are HIP's ---- */
+
+struct hipMipmappedArray;
+typedef struct hipMipmappedArray *hipMipmappedArray_t;
+typedef const struct hipMipmappedArray *hipMipmappedArray_const_t;
+typedef hipMipmappedArray_t hipmipmappedArray; /* HIP 6's other spelling */
+
+typedef enum hipResourceType {
+  hipResourceTypeArray = 0x00,
+  hipResourceTypeMipmappedArray = 0x01,
+  hipResourceTypeLinear = 0x02,
+  hipResourceTypePitch2D = 0x03
+} hipResourceType;
+
+typedef enum HIPresourcetype_enum {
+  HIP_RESOURCE_TYPE_ARRAY = 0x00,
+  HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY = 0x01,
+  HIP_RESOURCE_TYPE_LINEAR = 0x02,
+  HIP_RESOURCE_TYPE_PITCH2D = 0x03
+} HIPresourcetype;
+
+typedef enum HIPaddress_mode_enum {
+  HIP_TR_ADDRESS_MODE_WRAP = 0,
+  HIP_TR_ADDRESS_MODE_CLAMP = 1,
+  HIP_TR_ADDRESS_MODE_MIRROR = 2,
+  HIP_TR_ADDRESS_MODE_BORDER = 3
+} HIPaddress_mode;
+
+typedef enum HIPfilter_mode_enum {
+  HIP_TR_FILTER_MODE_POINT = 0,
+  HIP_TR_FILTER_MODE_LINEAR = 1
+} HIPfilter_mode;
+
+/* HIP_TEXTURE_DESC.flags (CUDA's CU_TRSF_* values). */
+#define HIP_TRSF_READ_AS_INTEGER 0x01
+#define HIP_TRSF_NORMALIZED_COORDINATES 0x02
+#define HIP_TRSF_SRGB 0x10
+
+typedef struct HIP_TEXTURE_DESC_st {
+  HIPaddress_mode addressMode[3];
+  HIPfilter_mode filterMode;
+  unsigned int flags; /* HIP_TRSF_* */
+  unsigned int maxAnisotropy;
+  HIPfilter_mode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  float borderColor[4];
+  int reserved[12];
+} HIP_TEXTURE_DESC;
+
+typedef enum hipResourceViewFormat {
+  hipResViewFormatNone = 0x00,
+  hipResViewFormatUnsignedChar1 = 0x01,
+  hipResViewFormatUnsignedChar2 = 0x02,
+  hipResViewFormatUnsignedChar4 = 0x03,
+  hipResViewFormatSignedChar1 = 0x04,
+  hipResViewFormatSignedChar2 = 0x05,
+  hipResViewFormatSignedChar4 = 0x06,
+  hipResViewFormatUnsignedShort1 = 0x07,
+  hipResViewFormatUnsignedShort2 = 0x08,
+  hipResViewFormatUnsignedShort4 = 0x09,
+  hipResViewFormatSignedShort1 = 0x0a,
+  hipResViewFormatSignedShort2 = 0x0b,
+  hipResViewFormatSignedShort4 = 0x0c,
+  hipResViewFormatUnsignedInt1 = 0x0d,
+  hipResViewFormatUnsignedInt2 = 0x0e,
+  hipResViewFormatUnsignedInt4 = 0x0f,
+  hipResViewFormatSignedInt1 = 0x10,
+  hipResViewFormatSignedInt2 = 0x11,
+  hipResViewFormatSignedInt4 = 0x12,
+  hipResViewFormatHalf1 = 0x13,
+  hipResViewFormatHalf2 = 0x14,
+  hipResViewFormatHalf4 = 0x15,
+  hipResViewFormatFloat1 = 0x16,
+  hipResViewFormatFloat2 = 0x17,
+  hipResViewFormatFloat4 = 0x18,
+  hipResViewFormatUnsignedBlockCompressed1 = 0x19,
+  hipResViewFormatUnsignedBlockCompressed2 = 0x1a,
+  hipResViewFormatUnsignedBlockCompressed3 = 0x1b,
+  hipResViewFormatUnsignedBlockCompressed4 = 0x1c,
+  hipResViewFormatSignedBlockCompressed4 = 0x1d,
+  hipResViewFormatUnsignedBlockCompressed5 = 0x1e,
+  hipResViewFormatSignedBlockCompressed5 = 0x1f,
+  hipResViewFormatUnsignedBlockCompressed6H = 0x20,
+  hipResViewFormatSignedBlockCompressed6H = 0x21,
+  hipResViewFormatUnsignedBlockCompressed7 = 0x22
+} hipResourceViewFormat;
+
+typedef enum HIPresourceViewFormat_enum {
+  HIP_RES_VIEW_FORMAT_NONE = 0x00,
+  HIP_RES_VIEW_FORMAT_UINT_1X8 = 0x01,
+  HIP_RES_VIEW_FORMAT_UINT_2X8 = 0x02,
+  HIP_RES_VIEW_FORMAT_UINT_4X8 = 0x03,
+  HIP_RES_VIEW_FORMAT_SINT_1X8 = 0x04,
+  HIP_RES_VIEW_FORMAT_SINT_2X8 = 0x05,
+  HIP_RES_VIEW_FORMAT_SINT_4X8 = 0x06,
+  HIP_RES_VIEW_FORMAT_UINT_1X16 = 0x07,
+  HIP_RES_VIEW_FORMAT_UINT_2X16 = 0x08,
+  HIP_RES_VIEW_FORMAT_UINT_4X16 = 0x09,
+  HIP_RES_VIEW_FORMAT_SINT_1X16 = 0x0a,
+  HIP_RES_VIEW_FORMAT_SINT_2X16 = 0x0b,
+  HIP_RES_VIEW_FORMAT_SINT_4X16 = 0x0c,
+  HIP_RES_VIEW_FORMAT_UINT_1X32 = 0x0d,
+  HIP_RES_VIEW_FORMAT_UINT_2X32 = 0x0e,
+  HIP_RES_VIEW_FORMAT_UINT_4X32 = 0x0f,
+  HIP_RES_VIEW_FORMAT_SINT_1X32 = 0x10,
+  HIP_RES_VIEW_FORMAT_SINT_2X32 = 0x11,
+  HIP_RES_VIEW_FORMAT_SINT_4X32 = 0x12,
+  HIP_RES_VIEW_FORMAT_FLOAT_1X16 = 0x13,
+  HIP_RES_VIEW_FORMAT_FLOAT_2X16 = 0x14,
+  HIP_RES_VIEW_FORMAT_FLOAT_4X16 = 0x15,
+  HIP_RES_VIEW_FORMAT_FLOAT_1X32 = 0x16,
+  HIP_RES_VIEW_FORMAT_FLOAT_2X32 = 0x17,
+  HIP_RES_VIEW_FORMAT_FLOAT_4X32 = 0x18,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC1 = 0x19,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC2 = 0x1a,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC3 = 0x1b,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC4 = 0x1c,
+  HIP_RES_VIEW_FORMAT_SIGNED_BC4 = 0x1d,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC5 = 0x1e,
+  HIP_RES_VIEW_FORMAT_SIGNED_BC5 = 0x1f,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC6H = 0x20,
+  HIP_RES_VIEW_FORMAT_SIGNED_BC6H = 0x21,
+  HIP_RES_VIEW_FORMAT_UNSIGNED_BC7 = 0x22
+} HIPresourceViewFormat;
+
+typedef struct hipResourceDesc {
+  enum hipResourceType resType;
+  union {
+    struct {
+      hipArray_t array;
+    } array;
+    struct {
+      hipMipmappedArray_t mipmap;
+    } mipmap;
+    struct {
+      void *devPtr;
+      struct hipChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void *devPtr;
+      struct hipChannelFormatDesc desc;
+      size_t width;
+      size_t height;
+      size_t pitchInBytes;
+    } pitch2D;
+  } res;
+} hipResourceDesc;
+
+typedef struct HIP_RESOURCE_DESC_st {
+  HIPresourcetype resType;
+  union {
+    struct {
+      hipArray_t hArray;
+    } array;
+    struct {
+      hipMipmappedArray_t hMipmappedArray;
+    } mipmap;
+    struct {
+      hipDeviceptr_t devPtr;
+      hipArray_Format format;
+      unsigned int numChannels;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      hipDeviceptr_t devPtr;
+      hipArray_Format format;
+      unsigned int numChannels;
+      size_t width;
+      size_t height;
+      size_t pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned int flags; /* must be 0 */
+} HIP_RESOURCE_DESC;
+
+struct hipResourceViewDesc {
+  enum hipResourceViewFormat format;
+  size_t width;
+  size_t height;
+  size_t depth;
+  unsigned int firstMipmapLevel;
+  unsigned int lastMipmapLevel;
+  unsigned int firstLayer;
+  unsigned int lastLayer;
+};
+typedef struct hipResourceViewDesc hipResourceViewDesc;
+
+typedef struct HIP_RESOURCE_VIEW_DESC_st {
+  HIPresourceViewFormat format;
+  size_t width;
+  size_t height;
+  size_t depth;
+  unsigned int firstMipmapLevel;
+  unsigned int lastMipmapLevel;
+  unsigned int firstLayer;
+  unsigned int lastLayer;
+  unsigned int reserved[16];
+} HIP_RESOURCE_VIEW_DESC;
+
+/* Texture and surface objects are opaque pointers, as in AMD's HIP (so code may compare
+ * them with nullptr or 0); on NVIDIA devices the value is CUDA's 64-bit object
+ * (hip/anyhip/nvidia/texture.h converts). */
+struct __hip_texture;
+typedef struct __hip_texture *hipTextureObject_t;
+struct __hip_surface;
+typedef struct __hip_surface *hipSurfaceObject_t;
 
 static inline struct hipPitchedPtr make_hipPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
   struct hipPitchedPtr s;

@@ -24,9 +24,19 @@
 
 #if defined(__CUDACC__)
 #include <hip/anyhip/nvidia/kernel.h>
+#include <hip/anyhip/nvidia/texture.h>
 #else
 #include <hip/anyhip/cpu/kernel.h>
+#include <hip/anyhip/cpu/texture.h>
 #endif
+
+/* AMD's hip_runtime.h declares these short names (device_library_decls.h); HIP code such
+ * as ROCm's unit suite uses them as types (glibc's <sys/types.h> has the same ushort, uint
+ * and ulong, which C++ allows twice). */
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long ulong;
 
 /* HIP's older spellings of the built-in indices, still found in HIP code. */
 #define hipThreadIdx_x (threadIdx.x)

@@ -14,6 +14,8 @@
 #include <hip/hip_version.h>
 #include <hip/hip_common.h>
 #include <hip/driver_types.h>
+#include <hip/surface_types.h>
+#include <hip/texture_types.h>
 
 /* ---- helpers for the declarations below ---------------------------------- */
 
@@ -810,8 +812,8 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
 
 /* 3D memory (src/api/hip_memcpy3d.c) and the driver-style 2D descriptor.
  * Member types: hipMemoryTypeHost (srcHost/dstHost), hipMemoryTypeDevice,
- * hipMemoryTypeManaged or hipMemoryTypeUnified (srcDevice/dstDevice);
- * arrays are refused. */
+ * hipMemoryTypeManaged or hipMemoryTypeUnified (srcDevice/dstDevice),
+ * hipMemoryTypeArray (srcArray/dstArray, x in bytes). */
 typedef struct hip_Memcpy2D {
   size_t srcXInBytes;
   size_t srcY;
@@ -871,18 +873,13 @@ typedef struct HIP_MEMCPY3D {
 hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy);
 hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream __dparm(0));
 
-/* Arrays and mipmapped arrays. NOT IMPLEMENTED: anyhip makes no arrays yet (the CPU device
- * reports hipDeviceAttributeImageSupport 0). These check their arguments and then return
- * hipErrorNotSupported; a copy naming an array returns hipErrorInvalidValue (no array handle
- * can exist). hipCreateChannelDesc is real. See docs/memory.md. */
+/* Arrays and mipmapped arrays (src/api/hip_array.c, docs/textures.md): 1D, 2D, 3D, layered
+ * and cubemap arrays of 1, 2 or 4 channels, and every copy to and from them. */
 #define hipArrayDefault 0x00
 #define hipArrayLayered 0x01
 #define hipArraySurfaceLoadStore 0x02
 #define hipArrayCubemap 0x04
 #define hipArrayTextureGather 0x08
-struct hipMipmappedArray;
-typedef struct hipMipmappedArray *hipMipmappedArray_t;
-typedef const struct hipMipmappedArray *hipMipmappedArray_const_t;
 hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w, hipChannelFormatKind f);
 hipError_t hipMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc, size_t width,
                           size_t height __dparm(0), unsigned int flags __dparm(hipArrayDefault));
@@ -921,6 +918,49 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffs
 hipError_t hipMemcpyAtoH(void *dst, hipArray_t srcArray, size_t srcOffset, size_t count);
 hipError_t hipMemcpyHtoA(hipArray_t dstArray, size_t dstOffset, const void *srcHost,
                          size_t count);
+hipError_t hipMemcpy2DArrayToArray(hipArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                   hipArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                   size_t width, size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpyAtoA(hipArray_t dstArray, size_t dstOffset, hipArray_t srcArray,
+                         size_t srcOffset, size_t ByteCount);
+hipError_t hipMemcpyAtoD(hipDeviceptr_t dstDevice, hipArray_t srcArray, size_t srcOffset,
+                         size_t ByteCount);
+hipError_t hipMemcpyDtoA(hipArray_t dstArray, size_t dstOffset, hipDeviceptr_t srcDevice,
+                         size_t ByteCount);
+hipError_t hipMemcpyAtoHAsync(void *dstHost, hipArray_t srcArray, size_t srcOffset,
+                              size_t ByteCount, hipStream_t stream __dparm(0));
+hipError_t hipMemcpyHtoAAsync(hipArray_t dstArray, size_t dstOffset, const void *srcHost,
+                              size_t ByteCount, hipStream_t stream __dparm(0));
+hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
+                                   HIP_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
+                                   unsigned int numMipmapLevels);
+hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray);
+hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_t hMipMappedArray,
+                                     unsigned int level);
+hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array);
+
+/* Texture and surface objects (src/api/hip_texture.c, docs/textures.md). */
+hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResourceDesc *pResDesc,
+                                  const hipTextureDesc *pTexDesc,
+                                  const struct hipResourceViewDesc *pResViewDesc);
+hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject);
+hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
+                                           hipTextureObject_t textureObject);
+hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResViewDesc,
+                                               hipTextureObject_t textureObject);
+hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc,
+                                          hipTextureObject_t textureObject);
+hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE_DESC *pResDesc,
+                              const HIP_TEXTURE_DESC *pTexDesc,
+                              const HIP_RESOURCE_VIEW_DESC *pResViewDesc);
+hipError_t hipTexObjectDestroy(hipTextureObject_t texObject);
+hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureObject_t texObject);
+hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
+                                           hipTextureObject_t texObject);
+hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObject_t texObject);
+hipError_t hipCreateSurfaceObject(hipSurfaceObject_t *pSurfObject,
+                                  const hipResourceDesc *pResDesc);
+hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject);
 
 /* Streams. */
 hipError_t hipStreamCreate(hipStream_t *stream);

@@ -82,6 +82,12 @@ struct ah_cmd {
       size_t spitch, sslice_rows;
       size_t width, height, depth; /* width in bytes */
       hipMemcpyKind kind;          /* resolved: never hipMemcpyDefault */
+      /* A side whose array is set is that backend array (array_create's) from position
+       * (x in bytes, y, z); its pointer, pitch and slice_rows are then unused. Only a
+       * backend with array_create gets these (src/core/array.c). */
+      void *dst_array;
+      const void *src_array;
+      size_t dst_pos[3], src_pos[3];
     } copy3d;
     struct {
       void *dst;
@@ -305,6 +311,28 @@ struct ah_backend {
   hipError_t (*graph_set_kernel)(struct ah_device *dev, struct ah_dev_graph *graph, size_t node,
                                  const struct ah_cmd *cmd);
   void (*graph_destroy)(struct ah_device *dev, struct ah_dev_graph *graph);
+
+  /* Optional: arrays of the device itself (NVIDIA's CUarray). array_create makes an array
+   * of shape d (sizes in elements, checked by the core), mipmap_create a mipmapped one of
+   * `levels` levels, mipmap_level gives a level's array (owned by the mipmapped array).
+   * Copies reach them through AH_CMD_COPY_3D's array sides. NULL: the core keeps an
+   * array in device memory from mem_alloc, rows packed, which the kernels of a
+   * host_addressable backend read directly (src/core/array.c). */
+  hipError_t (*array_create)(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR *d, void **out);
+  hipError_t (*array_destroy)(struct ah_device *dev, void *array);
+  hipError_t (*mipmap_create)(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR *d,
+                              unsigned levels, void **out);
+  hipError_t (*mipmap_level)(struct ah_device *dev, void *mipmap, unsigned level, void **out);
+  hipError_t (*mipmap_destroy)(struct ah_device *dev, void *mipmap);
+  /* Optional, with array_create: texture and surface objects of the device itself. res
+   * names backend arrays and device memory (checked); view may be NULL. NULL: the core's
+   * descriptor, which the CPU kernel headers read (hip/anyhip/common/texture_abi.h). */
+  hipError_t (*texture_create)(struct ah_device *dev, const HIP_RESOURCE_DESC *res,
+                               const HIP_TEXTURE_DESC *tex, const HIP_RESOURCE_VIEW_DESC *view,
+                               uint64_t *out);
+  hipError_t (*texture_destroy)(struct ah_device *dev, uint64_t tex);
+  hipError_t (*surface_create)(struct ah_device *dev, void *array, uint64_t *out);
+  hipError_t (*surface_destroy)(struct ah_device *dev, uint64_t surf);
 };
 
 #endif

@@ -35,6 +35,8 @@ enum ah_kind {
   AH_KIND_CONTEXT,     /* hipCtx_t: a device's primary context */
   AH_KIND_USER_OBJECT, /* hipUserObject_t (graphs) */
   AH_KIND_VMM_ALLOC,   /* hipMemGenericAllocationHandle_t (src/api/hip_vmm.c) */
+  AH_KIND_ARRAY,       /* hipArray_t (src/core/array.c) */
+  AH_KIND_MIPMAP,      /* hipMipmappedArray_t */
 };
 #define AH_MAGIC 0x41485950u /* "AHYP" */
 

@@ -8,6 +8,7 @@
  * AH_CMD_COPY_3D (memset.c sets a box). HIP arrays do not exist in anyhip,
  * so a descriptor naming one is refused. */
 #include "memory.h"
+#include "array.h"
 
 #include <stdint.h>
 
@@ -48,9 +49,8 @@ hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, in
 
   if (p == NULL)
     return hipErrorInvalidValue;
-  /* anyhip has no hipMallocArray: any array handle is foreign. */
-  if (p->srcArray != NULL || p->dstArray != NULL)
-    return hipErrorInvalidValue;
+  if (p->srcArray != NULL || p->dstArray != NULL) /* core/array.c */
+    return ah_memcpy_3d_array(p, stream, sync, out);
   if (!ah_memcpy_valid_kind(p->kind))
     return hipErrorInvalidMemcpyDirection;
   e = p->extent;
@@ -111,8 +111,7 @@ hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, in
  * (*unified, for managed and unified memory). */
 static hipError_t param_side(hipMemoryType type, const void *host_ptr, const void *dev_ptr,
                              hipArray_t array, const void **out, int *host, int *unified) {
-  if (array != NULL)
-    return hipErrorInvalidValue; /* no arrays in anyhip */
+  (void)array; /* hipMemoryTypeArray went to core/array.c */
   *host = type == hipMemoryTypeHost;
   *unified = type == hipMemoryTypeManaged || type == hipMemoryTypeUnified;
   if (type == hipMemoryTypeHost)
@@ -164,6 +163,16 @@ hipError_t ah_memcpy_param_2d(const hip_Memcpy2D *c, hipStream_t stream, int syn
 
   if (c == NULL)
     return hipErrorInvalidValue;
+  if (c->srcMemoryType == hipMemoryTypeArray || c->dstMemoryType == hipMemoryTypeArray) {
+    HIP_MEMCPY3D c3 = {
+        .srcXInBytes = c->srcXInBytes, .srcY = c->srcY, .srcMemoryType = c->srcMemoryType,
+        .srcHost = c->srcHost, .srcDevice = c->srcDevice, .srcArray = c->srcArray,
+        .srcPitch = c->srcPitch, .dstXInBytes = c->dstXInBytes, .dstY = c->dstY,
+        .dstMemoryType = c->dstMemoryType, .dstHost = c->dstHost, .dstDevice = c->dstDevice,
+        .dstArray = c->dstArray, .dstPitch = c->dstPitch, .WidthInBytes = c->WidthInBytes,
+        .Height = c->Height, .Depth = 1};
+    return ah_memcpy_drv_array(&c3, stream, sync); /* core/array.c */
+  }
   if ((err = param_side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, &src, &shost,
                         &sunified)) != hipSuccess ||
       (err = param_side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, &dst, &dhost,
@@ -203,6 +212,8 @@ hipError_t ah_memcpy_param_3d(const HIP_MEMCPY3D *c, hipStream_t stream, int syn
 
   if (c == NULL)
     return hipErrorInvalidValue;
+  if (c->srcMemoryType == hipMemoryTypeArray || c->dstMemoryType == hipMemoryTypeArray)
+    return ah_memcpy_drv_array(c, stream, sync); /* core/array.c */
   if (c->srcLOD != 0 || c->dstLOD != 0)
     return hipErrorInvalidValue; /* levels are for mipmapped arrays */
   if (c->Depth > 1 && (c->srcHeight < c->Height || c->dstHeight < c->Height))

@@ -386,7 +386,7 @@ AH_TEST(device_attributes_other) {
   CHECK_HIP(hipDeviceGetAttribute(&v, hipDeviceAttributeWallClockRate, 0));
   CHECK_EQ(v, 1000000);
   CHECK_HIP(hipDeviceGetAttribute(&v, hipDeviceAttributeImageSupport, 0));
-  CHECK_EQ(v, 0);
+  CHECK_EQ(v, 1); /* textures and surfaces (tests/api/array.c) */
   CHECK_HIP(hipDeviceGetAttribute(&v, hipDeviceAttributeVirtualMemoryManagementSupported, 0));
   CHECK_EQ(v, 1); /* memfd mappings (tests/api/ext.c) */
   CHECK_HIP(hipDeviceGetAttribute(&v, hipDeviceAttributeCanUseStreamWaitValue, 0));

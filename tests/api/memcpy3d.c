@@ -375,7 +375,7 @@ AH_TEST(memcpy3d_errors) {
   CHECK_ERR(hipMemcpy3D(NULL), hipErrorInvalidValue);
   CHECK_EQ(hipGetLastError(), hipErrorInvalidValue);
   CHECK_ERR(hipMemcpy3DAsync(NULL, NULL), hipErrorInvalidValue);
-  /* Arrays: anyhip has none, so any array handle is refused. */
+  /* A handle that is no array is refused (tests/api/array.c copies real ones). */
   p = params(h, make_hipPos(0, 0, 0), a, make_hipPos(0, 0, 0), make_hipExtent(4, 1, 1),
              hipMemcpyHostToDevice);
   p.srcArray = (hipArray_t)(uintptr_t)0x1000;
@@ -592,11 +592,11 @@ AH_TEST(memcpy_param2d) {
   CHECK_ERR(hipMemcpyParam2D(NULL), hipErrorInvalidValue);
   CHECK_ERR(hipDrvMemcpy2DUnaligned(NULL), hipErrorInvalidValue);
   CHECK_ERR(hipMemcpyParam2DAsync(NULL, s), hipErrorInvalidValue);
+  c.srcMemoryType = hipMemoryTypeArray; /* no array, or one that is no array */
+  CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);
   c.srcArray = (hipArray_t)(uintptr_t)0x1000;
   CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);
   c.srcArray = NULL;
-  c.srcMemoryType = hipMemoryTypeArray;
-  CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);
   c.srcMemoryType = (hipMemoryType)77;
   CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);
   c.srcMemoryType = hipMemoryTypeDevice;

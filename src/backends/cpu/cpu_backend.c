@@ -251,6 +251,32 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->textureAlignment = 256;
   p->texturePitchAlignment = 256;
   p->surfaceAlignment = 256;
+  /* Textures and surfaces (src/core/texture.c): AMD's limits (MI-series), checked by the
+   * array and texture entry points. */
+  p->maxTexture1D = p->maxTexture1DMipmap = 16384;
+  p->maxTexture1DLinear = 1 << 27;
+  p->maxTexture2D[0] = p->maxTexture2D[1] = 16384;
+  p->maxTexture2DMipmap[0] = p->maxTexture2DMipmap[1] = 16384;
+  p->maxTexture2DLinear[0] = p->maxTexture2DLinear[1] = 16384;
+  p->maxTexture2DLinear[2] = 16384 * 16;
+  p->maxTexture2DGather[0] = p->maxTexture2DGather[1] = 16384;
+  p->maxTexture3D[0] = p->maxTexture3D[1] = 16384;
+  p->maxTexture3D[2] = 8192;
+  p->maxTexture3DAlt[0] = p->maxTexture3DAlt[1] = p->maxTexture3DAlt[2] = 8192;
+  p->maxTextureCubemap = 16384;
+  p->maxTexture1DLayered[0] = 16384, p->maxTexture1DLayered[1] = 8192;
+  p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 16384;
+  p->maxTexture2DLayered[2] = 8192;
+  p->maxTextureCubemapLayered[0] = 16384, p->maxTextureCubemapLayered[1] = 8192;
+  p->maxSurface1D = 16384;
+  p->maxSurface2D[0] = p->maxSurface2D[1] = 16384;
+  p->maxSurface3D[0] = p->maxSurface3D[1] = 16384;
+  p->maxSurface3D[2] = 8192;
+  p->maxSurface1DLayered[0] = 16384, p->maxSurface1DLayered[1] = 8192;
+  p->maxSurface2DLayered[0] = p->maxSurface2DLayered[1] = 16384;
+  p->maxSurface2DLayered[2] = 8192;
+  p->maxSurfaceCubemap = 16384;
+  p->maxSurfaceCubemapLayered[0] = 16384, p->maxSurfaceCubemapLayered[1] = 8192;
   p->l2CacheSize = l2_cache_bytes();
   p->memoryClockRate = 0; /* unknown without privileges (DMI) */
   p->memoryBusWidth = 0;
@@ -403,8 +429,8 @@ static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t attr, in
   case hipDeviceAttributeHdpRegFlushCntl: /* the int *: there is none here, it is NULL, */
     *value = 0;                           /* and an int of 0 overruns no caller */
     return hipSuccess;
-  case hipDeviceAttributeImageSupport: /* textures: not yet */
-    *value = 0;
+  case hipDeviceAttributeImageSupport: /* textures and surfaces (src/core/texture.c) */
+    *value = 1;
     return hipSuccess;
   default:
     return hipErrorInvalidValue;

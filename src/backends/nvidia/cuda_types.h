@@ -253,6 +253,64 @@ typedef struct {
 } CUDA_MEMCPY3D;
 _Static_assert(sizeof(CUDA_MEMCPY3D) == 200 || sizeof(void *) != 8, "CUDA's layout");
 
+/* Arrays, mipmapped arrays, texture and surface objects (nvidia_array.c). The layouts
+ * equal HIP's driver-style ones (HIP_ARRAY3D_DESCRIPTOR, HIP_RESOURCE_DESC ...), which
+ * nvidia_array.c checks with static assertions before copying one into the other. */
+typedef struct CUmipmappedArray_st *CUmipmappedArray;
+typedef unsigned long long CUtexObject;
+typedef unsigned long long CUsurfObject;
+typedef struct {
+  size_t Width, Height, Depth;
+  int Format; /* CUarray_format: HIP's hipArray_Format values */
+  unsigned int NumChannels;
+  unsigned int Flags;
+} CUDA_ARRAY3D_DESCRIPTOR;
+typedef struct {
+  int resType;
+  union {
+    struct {
+      CUarray hArray;
+    } array;
+    struct {
+      CUmipmappedArray hMipmappedArray;
+    } mipmap;
+    struct {
+      CUdeviceptr devPtr;
+      int format;
+      unsigned int numChannels;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      CUdeviceptr devPtr;
+      int format;
+      unsigned int numChannels;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned int flags;
+} CUDA_RESOURCE_DESC;
+typedef struct {
+  int addressMode[3];
+  int filterMode;
+  unsigned int flags;
+  unsigned int maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  float borderColor[4];
+  int reserved[12];
+} CUDA_TEXTURE_DESC;
+typedef struct {
+  int format;
+  size_t width, height, depth;
+  unsigned int firstMipmapLevel, lastMipmapLevel, firstLayer, lastLayer;
+  unsigned int reserved[16];
+} CUDA_RESOURCE_VIEW_DESC;
+#define CU_RESOURCE_TYPE_ARRAY 0x00
+#define CU_RESOURCE_TYPE_MIPMAPPED_ARRAY 0x01
+
 /* Flags (same values as HIP's where both exist; mapped explicitly anyway). */
 #define CU_STREAM_LEGACY ((CUstream)0x1)
 #define CU_STREAM_DEFAULT 0x0

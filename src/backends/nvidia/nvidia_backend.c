@@ -380,4 +380,13 @@ const struct ah_backend ah_backend_nvidia = {
     .graph_launch = ah_nv_graph_launch,
     .graph_set_kernel = ah_nv_graph_set_kernel,
     .graph_destroy = ah_nv_graph_destroy,
+    .array_create = ah_nv_array_create,
+    .array_destroy = ah_nv_array_destroy,
+    .mipmap_create = ah_nv_mipmap_create,
+    .mipmap_level = ah_nv_mipmap_level,
+    .mipmap_destroy = ah_nv_mipmap_destroy,
+    .texture_create = ah_nv_texture_create,
+    .texture_destroy = ah_nv_texture_destroy,
+    .surface_create = ah_nv_surface_create,
+    .surface_destroy = ah_nv_surface_destroy,
 };

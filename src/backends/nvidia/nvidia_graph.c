@@ -101,6 +101,8 @@ static hipError_t copy_params(const struct ah_cmd *cmd, CUDA_MEMCPY3D *c, int *e
     c->Depth = 1;
     break;
   default: /* AH_CMD_COPY_3D */
+    if (cmd->copy3d.dst_array != NULL || cmd->copy3d.src_array != NULL)
+      return hipErrorNotSupported; /* arrays: the core replays the copy */
     kind = cmd->copy3d.kind, src = cmd->copy3d.src, dst = cmd->copy3d.dst;
     c->srcPitch = cmd->copy3d.spitch;
     c->srcHeight = cmd->copy3d.sslice_rows;

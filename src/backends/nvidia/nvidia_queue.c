@@ -420,6 +420,7 @@ static void copy3d(const struct ah_cmd *cmd, CUDA_MEMCPY3D *c) {
   c->WidthInBytes = cmd->copy3d.width;
   c->Height = cmd->copy3d.height;
   c->Depth = cmd->copy3d.depth;
+  ah_nv_copy3d_arrays(cmd, c);
 }
 
 static CUresult memset_1d(const struct ah_cmd *cmd, CUstream s) {
