@@ -302,8 +302,8 @@ static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t a, int *
   case hipDeviceAttributeNumberOfXccs:
     *value = 1;
     return hipSuccess;
-  case hipDeviceAttributeImageSupport: /* the GPU has it; anyhip's arrays are not built yet */
-    *value = 0;
+  case hipDeviceAttributeImageSupport: /* CUDA arrays, texture and surface objects */
+    *value = 1;
     return hipSuccess;
   case hipDeviceAttributeFineGrainSupport:
   case hipDeviceAttributeCanUseStreamWaitValue: /* CUDA's memory operations (since 12.0) */
