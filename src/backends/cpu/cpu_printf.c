@@ -308,17 +308,24 @@ static int device_vprintf(const char *fmt, va_list ap, struct ah_cpu_printf_buf 
   return r;
 }
 
+/* printf from host code (glibc's) or a kernel: directly, or into the
+ * launch's buffer (the buffered kind: 0, or -1 once the buffer is full). */
+static int any_vprintf(const char *fmt, va_list ap, int buffered) {
+  if (fmt == NULL)
+    return -1;
+  if (!in_kernel())
+    return vprintf(fmt, ap);
+  if (!buffered)
+    return device_vprintf(fmt, ap, NULL);
+  return device_vprintf(fmt, ap, ah_cpu_self->block.grid->printf_buf) < 0 ? -1 : 0;
+}
+
 AH_EXPORT int __ah_cpu_printf(const char *fmt, ...) {
   va_list ap;
   int r;
 
   va_start(ap, fmt);
-  if (fmt == NULL)
-    r = -1;
-  else if (!in_kernel())
-    r = vprintf(fmt, ap);
-  else
-    r = device_vprintf(fmt, ap, NULL);
+  r = any_vprintf(fmt, ap, 0);
   va_end(ap);
   return r;
 }
@@ -328,12 +335,7 @@ AH_EXPORT int __ah_cpu_printf_buffered(const char *fmt, ...) {
   int r;
 
   va_start(ap, fmt);
-  if (fmt == NULL)
-    r = -1;
-  else if (!in_kernel())
-    r = vprintf(fmt, ap);
-  else
-    r = device_vprintf(fmt, ap, ah_cpu_self->block.grid->printf_buf) < 0 ? -1 : 0;
+  r = any_vprintf(fmt, ap, 1);
   va_end(ap);
   return r;
 }
