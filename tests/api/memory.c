@@ -461,7 +461,7 @@ AH_TEST(pointer_attributes) {
   CHECK_ERR(hipPointerGetAttributes(&at, NULL), hipErrorInvalidValue);
 
   CHECK_HIP(hipFree(d));
-  CHECK_ERR(hipPointerGetAttributes(&at, d), hipErrorInvalidValue); /* freed */
+  FREED_POINTER_IS_INVALID(hipPointerGetAttributes(&at, d), at);
   CHECK_HIP(hipHostFree(h));
   CHECK_HIP(hipHostUnregister(r));
   CHECK_HIP(hipFree(m));

@@ -761,8 +761,8 @@ AH_TEST(mempool_device_reset) {
   CHECK_HIP(hipMallocAsync(&a, 4 * KB, 0));
   CHECK_HIP(hipMallocFromPoolAsync(&b, 4 * KB, def, 0));
   CHECK_HIP(hipDeviceReset());
-  CHECK_ERR(hipPointerGetAttributes(&attr, a), hipErrorInvalidValue);
-  CHECK_ERR(hipPointerGetAttributes(&attr, b), hipErrorInvalidValue);
+  FREED_POINTER_IS_INVALID(hipPointerGetAttributes(&attr, a), attr);
+  FREED_POINTER_IS_INVALID(hipPointerGetAttributes(&attr, b), attr);
   CHECK_ERR(hipMemPoolGetAttribute(pool, hipMemPoolAttrUsedMemCurrent, &v),
             hipErrorInvalidHandle);
   CHECK_EQ(attr64(def, hipMemPoolAttrUsedMemCurrent), 0);

@@ -67,6 +67,21 @@
     }                                                                             \
   } while (0)
 
+/* hipPointerGetAttributes(&at, p) on freed device memory: hipErrorInvalidValue.
+ * In a sanitizer build device memory comes from the C heap (docs/debugging.md),
+ * so freed memory may still be readable, which HIP 6 calls unregistered host
+ * memory (success, hipMemoryTypeUnregistered): accepted there only. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FREED_POINTER_IS_INVALID(x, at)                                           \
+  do {                                                                            \
+    hipError_t f_ = (x);                                                          \
+    CHECK(f_ == hipErrorInvalidValue ||                                           \
+          (f_ == hipSuccess && (at).type == hipMemoryTypeUnregistered));          \
+  } while (0)
+#else
+#define FREED_POINTER_IS_INVALID(x, at) CHECK_ERR(x, hipErrorInvalidValue)
+#endif
+
 /* call fails with want; the last error is then want, a successful call
  * (hipGetDevice) keeps it, and reading it clears it. */
 #define CHECK_RECORDS(call, want)                                                 \

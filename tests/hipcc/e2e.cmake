@@ -374,7 +374,13 @@ elseif(CASE STREQUAL "rdc" OR CASE STREQUAL "rdc_nvcc")
   endif()
   get_filename_component(bindir ${HIPCC} DIRECTORY)
   get_filename_component(libdir ${bindir}/../lib ABSOLUTE)
-  must(c++ use.cpp libhost.a -L${libdir} -lanyhip -Wl,-rpath,${libdir} -lpthread -o use_cxx)
+  # The host compiler hipcc used (HIPCC_CXX: .ci/run's sanitizer pass names
+  # g++ with the sanitizers, whose runtimes the library's objects need).
+  set(cxx c++)
+  if(DEFINED ENV{HIPCC_CXX})
+    separate_arguments(cxx UNIX_COMMAND "$ENV{HIPCC_CXX}")
+  endif()
+  must(${cxx} use.cpp libhost.a -L${libdir} -lanyhip -Wl,-rpath,${libdir} -lpthread -o use_cxx)
   expect_passed(${WORK}/use_cxx)
   # What cannot be done says so.
   foreach(bad "--cuda-device-only|-c|host_lib.hip" "--emit-static-lib|libhost.a|use.cpp|-o|x.a")

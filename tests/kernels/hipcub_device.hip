@@ -184,7 +184,7 @@ template <typename K> static void sort_keys(size_t n, std::mt19937 &rng, K lo, K
   std::vector<K> h(n);
   for (auto &x : h) {
     double u = (double)rng() / 4294967296.0;
-    x = (K)(lo + (hi - lo) * u);
+    x = (K)((double)lo + ((double)hi - (double)lo) * u); /* hi - lo overflows K */
   }
   dbuf<K> d(h), out(n);
   int N = (int)n;
