@@ -143,6 +143,14 @@ HIPRAND_QUALIFIERS double2 box_muller_double(unsigned int x0, unsigned int x1, u
   return r;
 }
 
+// A fresh state has no normal kept back from a Box-Muller pair.
+template <typename S> HIPRAND_QUALIFIERS void clear_boxmuller(S *state) {
+  state->boxmuller_flag = 0;
+  state->boxmuller_flag_double = 0;
+  state->boxmuller_extra = 0.0f;
+  state->boxmuller_extra_double = 0.0;
+}
+
 } // namespace hiprand_detail
 
 /* Skips n outputs (single 32-bit values). */
@@ -171,10 +179,7 @@ HIPRAND_QUALIFIERS void hiprand_init(unsigned long long seed, unsigned long long
   state->key.x = (unsigned int)seed;
   state->key.y = (unsigned int)(seed >> 32);
   state->STATE = 0;
-  state->boxmuller_flag = 0;
-  state->boxmuller_flag_double = 0;
-  state->boxmuller_extra = 0.0f;
-  state->boxmuller_extra_double = 0.0;
+  hiprand_detail::clear_boxmuller(state);
   state->output = hiprand_detail::philox4x32_10(state->ctr, state->key);
   skipahead_sequence(subsequence, state);
   skipahead(offset, state);
@@ -308,10 +313,7 @@ HIPRAND_QUALIFIERS void hiprand_init(unsigned long long seed, unsigned long long
   state->v[4] = 5783321u + t0;
   skipahead_sequence(subsequence, state);
   skipahead(offset, state);
-  state->boxmuller_flag = 0;
-  state->boxmuller_flag_double = 0;
-  state->boxmuller_extra = 0.0f;
-  state->boxmuller_extra_double = 0.0;
+  hiprand_detail::clear_boxmuller(state);
 }
 
 HIPRAND_QUALIFIERS unsigned int hiprand(hiprandStateXORWOW_t *state) {
@@ -527,10 +529,7 @@ HIPRAND_QUALIFIERS void hiprand_init(unsigned long long seed, unsigned long long
   }
   skipahead_subsequence(subsequence, state);
   skipahead(offset, state);
-  state->boxmuller_flag = 0;
-  state->boxmuller_flag_double = 0;
-  state->boxmuller_extra = 0.0f;
-  state->boxmuller_extra_double = 0.0;
+  hiprand_detail::clear_boxmuller(state);
 }
 
 HIPRAND_QUALIFIERS unsigned int hiprand(hiprandStateMRG32k3a_t *state) {

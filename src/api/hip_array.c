@@ -595,6 +595,21 @@ AH_EXPORT hipError_t hipMemcpyAtoA(hipArray_t dstArray, size_t dstOffset, hipArr
 
 /* ---- the array sides of hip_memcpy3d.c's copies --------------------------- */
 
+/* One end of hipMemcpy3D: array (x in elements) or pitched memory at pos (x in bytes);
+ * 0 for memory without a pointer. */
+static int end_3d(hipArray_const_t array, hipPos pos, const hipPitchedPtr *mem, size_t elem,
+                  struct end *e) {
+  if (array != NULL) {
+    *e = (struct end){.array = array, .x = pos.x * elem, .y = pos.y, .z = pos.z};
+    return 1;
+  }
+  if (mem->ptr == NULL)
+    return 0;
+  *e = (struct end){.ptr = (char *)mem->ptr + (pos.z * mem->ysize + pos.y) * mem->pitch + pos.x,
+                    .pitch = mem->pitch, .slice_rows = mem->ysize};
+  return 1;
+}
+
 /* hipMemcpy3D with an array: positions and width of an array end are in elements (of the
  * array's element size), the memory end's in bytes. */
 hipError_t ah_memcpy_3d_array(const struct hipMemcpy3DParms *p, hipStream_t stream, int sync,
@@ -613,28 +628,9 @@ hipError_t ah_memcpy_3d_array(const struct hipMemcpy3DParms *p, hipStream_t stre
     return hipErrorInvalidValue;
   if (__builtin_mul_overflow(p->extent.width, elem, &w))
     return hipErrorInvalidValue;
-  if (da != NULL) {
-    d = (struct end){.array = p->dstArray, .x = p->dstPos.x * elem, .y = p->dstPos.y,
-                     .z = p->dstPos.z};
-  } else {
-    if (p->dstPtr.ptr == NULL)
-      return hipErrorInvalidValue;
-    d = (struct end){.ptr = (char *)p->dstPtr.ptr +
-                            (p->dstPos.z * p->dstPtr.ysize + p->dstPos.y) * p->dstPtr.pitch +
-                            p->dstPos.x,
-                     .pitch = p->dstPtr.pitch, .slice_rows = p->dstPtr.ysize};
-  }
-  if (sa != NULL) {
-    s = (struct end){.array = p->srcArray, .x = p->srcPos.x * elem, .y = p->srcPos.y,
-                     .z = p->srcPos.z};
-  } else {
-    if (p->srcPtr.ptr == NULL)
-      return hipErrorInvalidValue;
-    s = (struct end){.ptr = (char *)p->srcPtr.ptr +
-                            (p->srcPos.z * p->srcPtr.ysize + p->srcPos.y) * p->srcPtr.pitch +
-                            p->srcPos.x,
-                     .pitch = p->srcPtr.pitch, .slice_rows = p->srcPtr.ysize};
-  }
+  if (!end_3d(p->dstArray, p->dstPos, &p->dstPtr, elem, &d) ||
+      !end_3d(p->srcArray, p->srcPos, &p->srcPtr, elem, &s))
+    return hipErrorInvalidValue;
   /* A height or depth of 0 is one row or slice for 1D and 2D arrays (HIP code passes
    * both 0 and 1). */
   return copy_box(&d, &s, w, p->extent.height != 0 ? p->extent.height : 1,
