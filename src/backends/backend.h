@@ -20,12 +20,16 @@
 #include <stdint.h>
 
 struct ah_device;
-/* A backend's queue (a stream's), event and executable graph: each backend
- * defines its own and converts these pointers to them; the core only keeps
- * and passes them. Distinct types, so that one is never passed for another. */
+/* A backend's queue (a stream's), event, executable graph, array and
+ * mipmapped array: each backend defines its own and converts these pointers
+ * to them; the core only keeps and passes them. Distinct types, so that one
+ * is never passed for another. (Texture and surface objects are the
+ * backend's 64-bit handles, as in HIP.) */
 struct ah_queue;
 struct ah_dev_event;
 struct ah_dev_graph;
+struct ah_dev_array;
+struct ah_dev_mipmap;
 
 /* Kinds of allocation; the core's allocation map stores one per range. */
 enum ah_mem_kind {
@@ -85,8 +89,8 @@ struct ah_cmd {
       /* A side whose array is set is that backend array (array_create's) from position
        * (x in bytes, y, z); its pointer, pitch and slice_rows are then unused. Only a
        * backend with array_create gets these (src/core/array.c). */
-      void *dst_array;
-      const void *src_array;
+      struct ah_dev_array *dst_array;
+      const struct ah_dev_array *src_array;
       size_t dst_pos[3], src_pos[3];
     } copy3d;
     struct {
@@ -172,6 +176,10 @@ struct ah_backend {
    * CPU pass) against the device's limit at launch; 0 where the driver checks
    * its own (NVIDIA's). */
   int checks_static_shared;
+  /* The device runs PTX for its compute capability (props.major, .minor):
+   * hiprtc compiles for compute_<major><minor> when it is the current device;
+   * 0 where kernels are host code built by hipcc (the CPU's). */
+  int runs_ptx;
 
   /* ---- devices ---- */
   /* Required. probe runs once, under the init lock, after the backend read
@@ -312,26 +320,34 @@ struct ah_backend {
                                  const struct ah_cmd *cmd);
   void (*graph_destroy)(struct ah_device *dev, struct ah_dev_graph *graph);
 
-  /* Optional: arrays of the device itself (NVIDIA's CUarray). array_create makes an array
-   * of shape d (sizes in elements, checked by the core), mipmap_create a mipmapped one of
-   * `levels` levels, mipmap_level gives a level's array (owned by the mipmapped array).
-   * Copies reach them through AH_CMD_COPY_3D's array sides. NULL: the core keeps an
-   * array in device memory from mem_alloc, rows packed, which the kernels of a
-   * host_addressable backend read directly (src/core/array.c). */
-  hipError_t (*array_create)(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR *d, void **out);
-  hipError_t (*array_destroy)(struct ah_device *dev, void *array);
+  /* Optional (array_create and array_destroy together; the mipmap trio and
+   * the texture and surface quartet only with them): arrays of the device
+   * itself (NVIDIA's CUarray). array_create makes an array of shape d (sizes
+   * in elements, checked by the core), mipmap_create a mipmapped one of
+   * `levels` levels, mipmap_level gives a level's array (owned by the
+   * mipmapped array). Copies reach them through AH_CMD_COPY_3D's array sides.
+   * NULL: the core keeps an array in device memory from mem_alloc, rows
+   * packed, which the kernels of a host_addressable backend read directly
+   * (src/core/array.c). */
+  hipError_t (*array_create)(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR *d,
+                             struct ah_dev_array **out);
+  hipError_t (*array_destroy)(struct ah_device *dev, struct ah_dev_array *array);
   hipError_t (*mipmap_create)(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR *d,
-                              unsigned levels, void **out);
-  hipError_t (*mipmap_level)(struct ah_device *dev, void *mipmap, unsigned level, void **out);
-  hipError_t (*mipmap_destroy)(struct ah_device *dev, void *mipmap);
-  /* Optional, with array_create: texture and surface objects of the device itself. res
-   * names backend arrays and device memory (checked); view may be NULL. NULL: the core's
-   * descriptor, which the CPU kernel headers read (hip/anyhip/common/texture_abi.h). */
+                              unsigned levels, struct ah_dev_mipmap **out);
+  hipError_t (*mipmap_level)(struct ah_device *dev, struct ah_dev_mipmap *mipmap, unsigned level,
+                             struct ah_dev_array **out);
+  hipError_t (*mipmap_destroy)(struct ah_device *dev, struct ah_dev_mipmap *mipmap);
+  /* Optional, with array_create: texture and surface objects of the device
+   * itself. res names device memory and the backend's arrays (its hArray and
+   * hMipmappedArray fields hold struct ah_dev_array * and struct
+   * ah_dev_mipmap *, put there by the core), all checked; view may be NULL.
+   * NULL: the core's descriptor, which the CPU kernel headers read
+   * (hip/anyhip/common/texture_abi.h). */
   hipError_t (*texture_create)(struct ah_device *dev, const HIP_RESOURCE_DESC *res,
                                const HIP_TEXTURE_DESC *tex, const HIP_RESOURCE_VIEW_DESC *view,
                                uint64_t *out);
   hipError_t (*texture_destroy)(struct ah_device *dev, uint64_t tex);
-  hipError_t (*surface_create)(struct ah_device *dev, void *array, uint64_t *out);
+  hipError_t (*surface_create)(struct ah_device *dev, struct ah_dev_array *array, uint64_t *out);
   hipError_t (*surface_destroy)(struct ah_device *dev, uint64_t surf);
 };
 

@@ -33,6 +33,18 @@ const char *ah_backend_missing(const struct ah_backend *b) {
     return "ipc_event_export and ipc_event_open together";
   if (b->graph_build != NULL && (b->graph_launch == NULL || b->graph_destroy == NULL))
     return "graph_launch and graph_destroy with graph_build";
+  if ((b->array_create == NULL) != (b->array_destroy == NULL))
+    return "array_create and array_destroy together";
+  if ((b->mipmap_create == NULL) != (b->mipmap_level == NULL) ||
+      (b->mipmap_create == NULL) != (b->mipmap_destroy == NULL) ||
+      (b->mipmap_create != NULL && b->array_create == NULL))
+    return "mipmap_create, mipmap_level and mipmap_destroy together, with array_create";
+  if ((b->texture_create == NULL) != (b->texture_destroy == NULL) ||
+      (b->texture_create == NULL) != (b->surface_create == NULL) ||
+      (b->texture_create == NULL) != (b->surface_destroy == NULL) ||
+      (b->texture_create != NULL && b->array_create == NULL))
+    return "texture_create, texture_destroy, surface_create and surface_destroy together, "
+           "with array_create";
   return NULL;
 }
 

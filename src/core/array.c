@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Arrays and mipmapped arrays (array.h): made by the backend when it has arrays of its
  * own, else kept in device memory of the backend (host_addressable ones: the CPU's),
- * packed rows, zero-filled; and the copies between arrays and memory, which become
- * AH_CMD_COPY_2D/3D commands on the stream's queue. */
+ * packed rows, zero-filled; and every copy naming an array (hipMemcpy2DToArray ...
+ * hipMemcpyAtoA, and the array sides of hipMemcpy3D, hipMemcpyParam2D and hipDrvMemcpy3D,
+ * which memcpy3d.c sends here), checked against the arrays and the allocation map and
+ * queued as AH_CMD_COPY_2D/3D commands on the stream's queue. */
 #include "array.h"
+#include "device_ops.h"
+#include "memory.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +159,20 @@ hipError_t ah_array_destroy(struct ah_array *a) {
   return err;
 }
 
+hipError_t ah_array_free(hipArray_t array) {
+  struct ah_array *a = ah_object_cast(array, AH_KIND_ARRAY);
+  hipError_t err;
+
+  if (a == NULL)
+    return hipErrorInvalidValue;
+  if (a->owner != NULL) /* a level goes with its mipmapped array: nothing to do (AMD's) */
+    return hipSuccess;
+  /* Copies and kernels queued on the array finish first, as hipFree waits for them. */
+  if ((err = ah_dev_sync(a->dev)) != hipSuccess)
+    return err;
+  return ah_array_destroy(a);
+}
+
 /* The size of level l of a dimension of n (0 stays 0: the dimension is absent). */
 static size_t level_size(size_t n, unsigned l) {
   return n == 0 ? 0 : (n >> l) != 0 ? n >> l : 1;
@@ -228,8 +247,35 @@ hipError_t ah_mipmap_destroy(struct ah_mipmap *m) {
   return err;
 }
 
-int ah_array_box_ok(const struct ah_array *a, size_t x, size_t y, size_t z, size_t w, size_t h,
-                    size_t d) {
+hipError_t ah_mipmap_free(hipMipmappedArray_t mm) {
+  struct ah_mipmap *m = ah_object_cast(mm, AH_KIND_MIPMAP);
+  hipError_t err;
+
+  if (m == NULL)
+    return hipErrorInvalidValue;
+  if ((err = ah_dev_sync(m->dev)) != hipSuccess)
+    return err;
+  return ah_mipmap_destroy(m);
+}
+
+/* ---- copies naming an array ---------------------------------------------- */
+
+static struct ah_array *array_of(hipArray_const_t a) {
+  return ah_object_cast(a, AH_KIND_ARRAY);
+}
+
+/* One end of a copy, resolved: an array from (x bytes, y, z), or memory at ptr (the box's
+ * first byte) with rows pitch bytes apart and slices slice_rows rows apart. */
+struct copy_end {
+  struct ah_array *arr;
+  size_t x, y, z;
+  void *ptr;
+  size_t pitch, slice_rows;
+};
+
+/* Whether a box of w bytes x h rows x d slices at (x, y, z) lies inside array a. */
+static int box_ok(const struct ah_array *a, size_t x, size_t y, size_t z, size_t w, size_t h,
+                  size_t d) {
   size_t row = (size_t)a->d.Width * a->elem;
 
   return x <= row && w <= row - x && y <= a->rows && h <= a->rows - y && z <= a->slices &&
@@ -237,8 +283,8 @@ int ah_array_box_ok(const struct ah_array *a, size_t x, size_t y, size_t z, size
 }
 
 /* Fills one side of a copy command from e. */
-static void side(const struct ah_copy_end *e, void **ptr, size_t *pitch, size_t *slice_rows,
-                 void **array, size_t pos[3]) {
+static void side(const struct copy_end *e, void **ptr, size_t *pitch, size_t *slice_rows,
+                 struct ah_dev_array **array, size_t pos[3]) {
   *array = NULL;
   if (e->arr == NULL) {
     *ptr = e->ptr;
@@ -259,11 +305,14 @@ static void side(const struct ah_copy_end *e, void **ptr, size_t *pitch, size_t 
   *slice_rows = e->arr->rows;
 }
 
-hipError_t ah_array_copy(struct ah_device *dev, struct ah_queue *q, const struct ah_copy_end *dst,
-                         const struct ah_copy_end *src, size_t w, size_t h, size_t d,
-                         hipMemcpyKind kind, int wait, struct ah_cmd *out) {
+/* Queues the copy of a w x h x d box (w in bytes, no extent 0, ends checked) on queue q of
+ * dev; with out set, gives the command instead. kind is resolved. */
+static hipError_t queue_copy(struct ah_device *dev, struct ah_queue *q, const struct copy_end *dst,
+                             const struct copy_end *src, size_t w, size_t h, size_t d,
+                             hipMemcpyKind kind, int wait, struct ah_cmd *out) {
   struct ah_cmd cmd = {.kind = AH_CMD_COPY_3D};
-  void *sp, *sa;
+  struct ah_dev_array *sa;
+  void *sp;
 
   side(dst, &cmd.copy3d.dst, &cmd.copy3d.dpitch, &cmd.copy3d.dslice_rows, &cmd.copy3d.dst_array,
        cmd.copy3d.dst_pos);
@@ -292,4 +341,237 @@ hipError_t ah_array_copy(struct ah_device *dev, struct ah_queue *q, const struct
     return hipSuccess;
   }
   return ah_submit(dev, q, &cmd, wait);
+}
+
+/* Checks a w x h x d box copy (w in bytes) between dst and src with kind, and queues it on
+ * stream (or gives the command, with out). */
+static hipError_t copy_box(const struct ah_array_end *dst, const struct ah_array_end *src, size_t w,
+                           size_t h, size_t d, hipMemcpyKind kind, hipStream_t stream, int sync,
+                           struct ah_cmd *out) {
+  const struct ah_array_end *e[2] = {dst, src};
+  struct copy_end c[2];
+  int device[2] = {1, 1}, pageable = 0;
+  struct ah_device *dev;
+  struct ah_queue *q;
+  hipError_t err;
+
+  for (int i = 0; i < 2; i++) {
+    memset(&c[i], 0, sizeof(c[i]));
+    if (e[i]->array != NULL || e[i]->ptr == NULL) {
+      if ((c[i].arr = array_of(e[i]->array)) == NULL)
+        return e[i]->ptr == NULL && e[i]->array == NULL ? hipErrorInvalidValue
+                                                        : hipErrorInvalidHandle;
+      c[i].x = e[i]->x, c[i].y = e[i]->y, c[i].z = e[i]->z;
+    } else {
+      c[i].ptr = e[i]->ptr;
+      c[i].pitch = e[i]->pitch;
+      c[i].slice_rows = e[i]->slice_rows;
+    }
+  }
+  if (!ah_memcpy_valid_kind(kind))
+    return hipErrorInvalidMemcpyDirection;
+  for (int i = 0; i < 2; i++)
+    if (c[i].arr == NULL && c[i].pitch < w)
+      return hipErrorInvalidPitchValue;
+  if ((err = ah_stream_resolve(stream, &dev, &q)) != hipSuccess)
+    return err;
+  for (int i = 0; i < 2; i++)
+    if (c[i].arr != NULL && (!box_ok(c[i].arr, c[i].x, c[i].y, c[i].z, w, h, d) ||
+                             c[i].arr->dev->backend != dev->backend))
+      return hipErrorInvalidValue;
+  if (w == 0 || h == 0 || d == 0)
+    return out != NULL ? hipErrorInvalidValue : hipSuccess;
+  for (int i = 0; i < 2; i++) {
+    size_t rows, ext;
+    hipMemcpyKind k;
+    int pg;
+
+    if (c[i].arr != NULL)
+      continue;
+    if (d > 1 && c[i].slice_rows < h)
+      return hipErrorInvalidValue;
+    if (__builtin_mul_overflow(d - 1, d > 1 ? c[i].slice_rows : 0, &rows) ||
+        __builtin_add_overflow(rows, h - 1, &rows) ||
+        __builtin_mul_overflow(rows, c[i].pitch, &ext) || __builtin_add_overflow(ext, w, &ext))
+      return hipErrorInvalidValue;
+    /* The allocation map says whether this end is device memory. */
+    err = ah_memcpy_check(c[i].ptr, ext, c[i].ptr, 0, hipMemcpyDefault, &k, &pg);
+    if (err != hipSuccess)
+      return err;
+    device[i] = k == hipMemcpyDeviceToDevice;
+    pageable |= pg;
+  }
+  if (kind == hipMemcpyDefault)
+    kind = device[1] ? (device[0] ? hipMemcpyDeviceToDevice : hipMemcpyDeviceToHost)
+                     : (device[0] ? hipMemcpyHostToDevice : hipMemcpyHostToHost);
+  else if (kind == hipMemcpyDeviceToDeviceNoCU)
+    kind = hipMemcpyDeviceToDevice;
+  return queue_copy(dev, q, &c[0], &c[1], w, h, d, kind, sync || pageable, out);
+}
+
+hipError_t ah_array_copy_box(const struct ah_array_end *dst, const struct ah_array_end *src,
+                             size_t w, size_t h, size_t d, hipMemcpyKind kind, hipStream_t stream,
+                             int sync) {
+  return copy_box(dst, src, w, h, d, kind, stream, sync, NULL);
+}
+
+hipError_t ah_array_copy_linear(hipArray_const_t da, size_t doff, void *dptr, hipArray_const_t sa,
+                                size_t soff, const void *sptr, size_t count, hipMemcpyKind kind,
+                                hipStream_t stream, int sync) {
+  struct ah_array *a[2] = {NULL, NULL};
+  hipArray_const_t h[2] = {da, sa};
+  size_t off[2] = {doff, soff}, total, row[2] = {0, 0};
+  char *p[2] = {dptr, (char *)sptr};
+  hipError_t err;
+
+  for (int i = 0; i < 2; i++) {
+    if (h[i] == NULL && p[i] != NULL)
+      continue;
+    if ((a[i] = array_of(h[i])) == NULL)
+      return h[i] == NULL ? hipErrorInvalidValue : hipErrorInvalidHandle;
+    row[i] = a[i]->d.Width * a[i]->elem;
+    total = row[i] * a[i]->rows * a[i]->slices;
+    if (off[i] > total || count > total - off[i])
+      return hipErrorInvalidValue;
+  }
+  if (count == 0) {
+    struct ah_array_end d0 = {.array = da, .ptr = dptr, .pitch = 1},
+                        s0 = {.array = sa, .ptr = (void *)sptr, .pitch = 1};
+    return copy_box(&d0, &s0, 0, 1, 1, kind, stream, sync, NULL);
+  }
+  while (count > 0) {
+    struct ah_array_end e[2];
+    size_t w = count, n = SIZE_MAX;
+
+    for (int i = 0; i < 2; i++) {
+      memset(&e[i], 0, sizeof(e[i]));
+      if (a[i] == NULL) {
+        e[i].ptr = p[i];
+        continue;
+      }
+      size_t r = off[i] / row[i], x = off[i] % row[i];
+      e[i].array = h[i];
+      e[i].x = x, e[i].y = r % a[i]->rows, e[i].z = r / a[i]->rows;
+      if (row[i] - x < w)
+        w = row[i] - x;
+      /* Whole rows to the end of this slice. */
+      n = x != 0 ? 1 : n < a[i]->rows - e[i].y ? n : a[i]->rows - e[i].y;
+    }
+    /* Several rows at once only when every array end takes whole rows of one size. */
+    size_t rows = 1;
+    if (n != SIZE_MAX && n > 1 && (a[0] == NULL || w == row[0]) && (a[1] == NULL || w == row[1]) &&
+        count / w > 1)
+      rows = count / w < n ? count / w : n;
+    for (int i = 0; i < 2; i++)
+      if (a[i] == NULL)
+        e[i].pitch = w, e[i].slice_rows = rows;
+    size_t bytes = w * rows;
+    err = copy_box(&e[0], &e[1], w, rows, 1, kind, stream, sync && bytes == count, NULL);
+    if (err != hipSuccess)
+      return err;
+    for (int i = 0; i < 2; i++) {
+      off[i] += bytes;
+      if (p[i] != NULL)
+        p[i] += bytes;
+    }
+    count -= bytes;
+  }
+  return hipSuccess;
+}
+
+size_t ah_array_offset(hipArray_const_t array, size_t wOffset, size_t hOffset) {
+  struct ah_array *a = array_of(array);
+  size_t off;
+
+  if (a == NULL || wOffset > a->d.Width * a->elem ||
+      __builtin_mul_overflow(hOffset, (size_t)a->d.Width * a->elem, &off) ||
+      __builtin_add_overflow(off, wOffset, &off))
+    return SIZE_MAX;
+  return off;
+}
+
+/* ---- the array sides of memcpy3d.c's copies ------------------------------- */
+
+/* One end of hipMemcpy3D: array (x in elements) or pitched memory at pos (x in bytes);
+ * 0 for memory without a pointer. */
+static int end_3d(hipArray_const_t array, hipPos pos, const hipPitchedPtr *mem, size_t elem,
+                  struct ah_array_end *e) {
+  if (array != NULL) {
+    *e = (struct ah_array_end){.array = array, .x = pos.x * elem, .y = pos.y, .z = pos.z};
+    return 1;
+  }
+  if (mem->ptr == NULL)
+    return 0;
+  *e = (struct ah_array_end){.ptr = (char *)mem->ptr + (pos.z * mem->ysize + pos.y) * mem->pitch +
+                                    pos.x,
+                             .pitch = mem->pitch,
+                             .slice_rows = mem->ysize};
+  return 1;
+}
+
+hipError_t ah_memcpy_3d_array(const struct hipMemcpy3DParms *p, hipStream_t stream, int sync,
+                              struct ah_cmd *out) {
+  struct ah_array *sa = NULL, *da = NULL;
+  struct ah_array_end d, s;
+  size_t elem, w;
+
+  /* A handle that is no array: hipErrorInvalidValue, as for the rest of the parameters. */
+  if (p->srcArray != NULL && (sa = array_of(p->srcArray)) == NULL)
+    return hipErrorInvalidValue;
+  if (p->dstArray != NULL && (da = array_of(p->dstArray)) == NULL)
+    return hipErrorInvalidValue;
+  elem = da != NULL ? da->elem : sa->elem;
+  if (sa != NULL && da != NULL && sa->elem != da->elem)
+    return hipErrorInvalidValue;
+  if (__builtin_mul_overflow(p->extent.width, elem, &w))
+    return hipErrorInvalidValue;
+  if (!end_3d(p->dstArray, p->dstPos, &p->dstPtr, elem, &d) ||
+      !end_3d(p->srcArray, p->srcPos, &p->srcPtr, elem, &s))
+    return hipErrorInvalidValue;
+  /* A height or depth of 0 is one row or slice for 1D and 2D arrays (HIP code passes
+   * both 0 and 1). */
+  return copy_box(&d, &s, w, p->extent.height != 0 ? p->extent.height : 1,
+                  p->extent.depth != 0 ? p->extent.depth : 1, p->kind, stream, sync, out);
+}
+
+hipError_t ah_memcpy_drv_array(const HIP_MEMCPY3D *c, hipStream_t stream, int sync) {
+  struct ah_array_end e[2];
+  const void *ptr[2] = {c->dstMemoryType == hipMemoryTypeHost ? c->dstHost : c->dstDevice,
+                        c->srcMemoryType == hipMemoryTypeHost ? c->srcHost : c->srcDevice};
+  hipMemoryType type[2] = {c->dstMemoryType, c->srcMemoryType};
+  hipArray_t arr[2] = {c->dstArray, c->srcArray};
+  size_t x[2] = {c->dstXInBytes, c->srcXInBytes}, y[2] = {c->dstY, c->srcY},
+         z[2] = {c->dstZ, c->srcZ}, pitch[2] = {c->dstPitch, c->srcPitch},
+         height[2] = {c->dstHeight, c->srcHeight};
+  hipMemcpyKind kind;
+  int host[2];
+
+  if (c->srcLOD != 0 || c->dstLOD != 0)
+    return hipErrorInvalidValue;
+  for (int i = 0; i < 2; i++) {
+    host[i] = type[i] == hipMemoryTypeHost;
+    if (type[i] == hipMemoryTypeArray) {
+      if (array_of(arr[i]) == NULL)
+        return hipErrorInvalidValue;
+      e[i] = (struct ah_array_end){.array = arr[i], .x = x[i], .y = y[i], .z = z[i]};
+      continue;
+    }
+    if (type[i] != hipMemoryTypeHost && type[i] != hipMemoryTypeDevice &&
+        type[i] != hipMemoryTypeManaged && type[i] != hipMemoryTypeUnified)
+      return hipErrorInvalidValue;
+    if (ptr[i] == NULL)
+      return hipErrorInvalidValue;
+    e[i] =
+        (struct ah_array_end){.ptr = (char *)ptr[i] + (z[i] * height[i] + y[i]) * pitch[i] + x[i],
+                              .pitch = pitch[i],
+                              .slice_rows = height[i]};
+  }
+  if (type[0] == hipMemoryTypeManaged || type[0] == hipMemoryTypeUnified ||
+      type[1] == hipMemoryTypeManaged || type[1] == hipMemoryTypeUnified)
+    kind = hipMemcpyDefault;
+  else
+    kind = host[1] ? (host[0] ? hipMemcpyHostToHost : hipMemcpyHostToDevice)
+                   : (host[0] ? hipMemcpyDeviceToHost : hipMemcpyDeviceToDevice);
+  return copy_box(&e[0], &e[1], c->WidthInBytes, c->Height, c->Depth != 0 ? c->Depth : 1, kind,
+                  stream, sync, NULL);
 }

@@ -4,7 +4,7 @@
  * has them (array_create, NVIDIA's CUarray), else in device memory the core allocated,
  * `rows` rows of `pitch` bytes per slice, packed, which the CPU device's kernels read
  * through texture descriptors. The API files (hip_array.c, hip_texture.c) check
- * arguments; nothing here sets the last error. */
+ * arguments and call here once; nothing here sets the last error. */
 #ifndef AH_ARRAY_H
 #define AH_ARRAY_H
 
@@ -20,7 +20,7 @@ struct ah_array {
   HIP_ARRAY3D_DESCRIPTOR d; /* as made: Height 0 for 1D, Depth 0 for 1D and 2D */
   unsigned elem;            /* bytes per element */
   size_t rows, slices;      /* max(Height, 1), max(Depth, 1) */
-  void *impl;               /* the backend's array, or NULL */
+  struct ah_dev_array *impl; /* the backend's array, or NULL */
   unsigned char *data;      /* the core's storage (impl NULL) */
   size_t pitch, slice;      /* bytes per row and per slice of data */
   struct ah_mipmap *owner;  /* the mipmapped array this is a level of, or NULL */
@@ -31,7 +31,7 @@ struct ah_mipmap {
   struct ah_device *dev;
   HIP_ARRAY3D_DESCRIPTOR d;
   unsigned levels;
-  void *impl; /* the backend's mipmapped array, or NULL */
+  struct ah_dev_mipmap *impl; /* the backend's mipmapped array, or NULL */
   struct ah_array *level[AH_TEX_MAX_LEVELS];
 };
 
@@ -54,22 +54,44 @@ hipError_t ah_mipmap_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR 
                             unsigned levels, struct ah_mipmap **out);
 hipError_t ah_mipmap_destroy(struct ah_mipmap *m);
 
-/* One end of a copy with arrays: an array from (x bytes, y, z), or memory at ptr (the
- * box's first byte) with rows pitch bytes apart and slices slice_rows rows apart. */
-struct ah_copy_end {
-  struct ah_array *arr;
+/* hipFreeArray's and hipFreeMipmappedArray's work: the device is synchronized first (as
+ * hipFree waits), then the array goes; a mipmapped array's level stays with its owner
+ * (hipSuccess). hipErrorInvalidValue: no such array. */
+hipError_t ah_array_free(hipArray_t array);
+hipError_t ah_mipmap_free(hipMipmappedArray_t m);
+
+/* ---- copies naming an array (src/core/array.c) ---- */
+
+/* One end of a copy as the caller names it: an array (the user's handle, checked here)
+ * from (x bytes, y, z), or memory at ptr (the box's first byte) with rows pitch bytes
+ * apart and slices slice_rows rows apart. An end with neither is hipErrorInvalidValue. */
+struct ah_array_end {
+  hipArray_const_t array; /* NULL for memory */
   size_t x, y, z;
   void *ptr;
   size_t pitch, slice_rows;
 };
-/* Whether a box of w bytes x h rows x d slices at (x, y, z) lies inside array a. */
-int ah_array_box_ok(const struct ah_array *a, size_t x, size_t y, size_t z, size_t w, size_t h,
-                    size_t d);
-/* Queues the copy of a w x h x d box (w in bytes, no extent 0, ends checked) on queue q of
- * dev; with out set, gives the command instead. kind is resolved. */
-hipError_t ah_array_copy(struct ah_device *dev, struct ah_queue *q, const struct ah_copy_end *dst,
-                         const struct ah_copy_end *src, size_t w, size_t h, size_t d,
-                         hipMemcpyKind kind, int wait, struct ah_cmd *out);
+/* Checks a copy of a w x h x d box (w in bytes) between dst and src (arrays inside their
+ * bounds and on the stream's backend, memory in the allocation map, kind) and queues it on
+ * stream; sync waits. An empty box checks and copies nothing. */
+hipError_t ah_array_copy_box(const struct ah_array_end *dst, const struct ah_array_end *src,
+                             size_t w, size_t h, size_t d, hipMemcpyKind kind, hipStream_t stream,
+                             int sync);
+/* A copy of count bytes between the byte streams of two ends, each an array (da, sa) from
+ * byte offset doff/soff of its rows one after the other, or memory (dptr, sptr), in boxes of
+ * whole rows where it can (hipMemcpyToArray, hipMemcpyAtoH ... hipMemcpyAtoA). */
+hipError_t ah_array_copy_linear(hipArray_const_t da, size_t doff, void *dptr, hipArray_const_t sa,
+                                size_t soff, const void *sptr, size_t count, hipMemcpyKind kind,
+                                hipStream_t stream, int sync);
+/* The byte offset of (wOffset bytes, hOffset rows) in an array's byte stream; SIZE_MAX
+ * (which every copy refuses) for no array, wOffset past a row, or an overflow. */
+size_t ah_array_offset(hipArray_const_t array, size_t wOffset, size_t hOffset);
+/* The copies of hipMemcpy3D (and its graph nodes: with out set, the checked command) and of
+ * hipMemcpyParam2D / hipDrvMemcpy3D (hipMemoryTypeArray) that name an array; memcpy3d.c
+ * hands them over. Positions and width of a hipMemcpy3D array end are in elements. */
+hipError_t ah_memcpy_3d_array(const struct hipMemcpy3DParms *p, hipStream_t stream, int sync,
+                              struct ah_cmd *out);
+hipError_t ah_memcpy_drv_array(const HIP_MEMCPY3D *c, hipStream_t stream, int sync);
 
 /* ---- texture and surface objects (src/core/texture.c) ---- */
 
@@ -87,12 +109,5 @@ hipError_t ah_texture_describe(uint64_t handle, HIP_RESOURCE_DESC *res, HIP_TEXT
                                hipTextureDesc *rtex);
 /* A surface object over array a. */
 hipError_t ah_surface_create(struct ah_array *a, const hipResourceDesc *rres, uint64_t *out);
-
-/* The copies of hipMemcpy3D (and its graph nodes) and of hipMemcpyParam2D / hipDrvMemcpy3D
- * (hipMemoryTypeArray) that name an array (api/hip_array.c); core/memcpy3d.c hands them
- * over. */
-hipError_t ah_memcpy_3d_array(const struct hipMemcpy3DParms *p, hipStream_t stream, int sync,
-                              struct ah_cmd *out);
-hipError_t ah_memcpy_drv_array(const HIP_MEMCPY3D *c, hipStream_t stream, int sync);
 
 #endif

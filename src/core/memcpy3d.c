@@ -5,8 +5,8 @@
  * pitched pointer whose slices are `ysize` rows apart. The whole range a box
  * spans is checked against the allocation map with memcpy.c's rules, then
  * queued: as a 2D command when its slices are contiguous, else as
- * AH_CMD_COPY_3D (memset.c sets a box). HIP arrays do not exist in anyhip,
- * so a descriptor naming one is refused. */
+ * AH_CMD_COPY_3D (memset.c sets a box). A copy or descriptor naming an
+ * array goes to array.c. */
 #include "memory.h"
 #include "array.h"
 

@@ -138,15 +138,17 @@ static void describe_cpu(struct ahTexDesc *t, const HIP_RESOURCE_DESC *res,
   t->max_lod = tex->maxMipmapLevelClamp;
 }
 
-/* The backend's spelling of res: our arrays replaced by the backend's. */
+/* The backend's spelling of res: our arrays replaced by the backend's (its struct
+ * ah_dev_array and ah_dev_mipmap in HIP's handle fields, as backend.h's texture_create
+ * says). */
 static HIP_RESOURCE_DESC native_res(const HIP_RESOURCE_DESC *res) {
   HIP_RESOURCE_DESC n = *res;
 
   if (res->resType == HIP_RESOURCE_TYPE_ARRAY)
-    n.res.array.hArray = ((struct ah_array *)res->res.array.hArray)->impl;
+    n.res.array.hArray = (hipArray_t)((struct ah_array *)res->res.array.hArray)->impl;
   else if (res->resType == HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY)
     n.res.mipmap.hMipmappedArray =
-        ((struct ah_mipmap *)res->res.mipmap.hMipmappedArray)->impl;
+        (hipMipmappedArray_t)((struct ah_mipmap *)res->res.mipmap.hMipmappedArray)->impl;
   return n;
 }
 

@@ -808,7 +808,7 @@ static void current_nvidia_arch(struct rtc_opts *o) {
   if (o->cpu_only || o->nv_arch[0] != '\0' || ah_init_once() != hipSuccess)
     return;
   dev = ah_current_device();
-  if (dev != NULL && strcmp(dev->backend->name, "nvidia") == 0)
+  if (dev != NULL && dev->backend->runs_ptx)
     snprintf(o->nv_arch, sizeof(o->nv_arch), "compute_%d%d", dev->props.major, dev->props.minor);
 }
 

@@ -8,6 +8,10 @@
 
 #include <string.h>
 
+/* The backend's array handles are the driver's own. */
+#define ARRAY(a) ((CUarray)(a))
+#define MIPMAP(m) ((CUmipmappedArray)(m))
+
 _Static_assert(sizeof(CUDA_ARRAY3D_DESCRIPTOR) == sizeof(HIP_ARRAY3D_DESCRIPTOR), "layout");
 _Static_assert(sizeof(CUDA_RESOURCE_DESC) == sizeof(HIP_RESOURCE_DESC), "layout");
 _Static_assert(sizeof(CUDA_TEXTURE_DESC) == sizeof(HIP_TEXTURE_DESC), "layout");
@@ -28,7 +32,7 @@ static void shape(const HIP_ARRAY3D_DESCRIPTOR *d, CUDA_ARRAY3D_DESCRIPTOR *c) {
 }
 
 hipError_t ah_nv_array_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR *d,
-                              void **out) {
+                              struct ah_dev_array **out) {
   CUDA_ARRAY3D_DESCRIPTOR c;
   CUarray a;
   CUresult r;
@@ -40,17 +44,17 @@ hipError_t ah_nv_array_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTO
   r = ah_cuda.cuArray3DCreate(&a, &c);
   if (r != CUDA_SUCCESS)
     return ah_cuda_status(r);
-  *out = a;
+  *out = (struct ah_dev_array *)a;
   return hipSuccess;
 }
 
-hipError_t ah_nv_array_destroy(struct ah_device *dev, void *array) {
+hipError_t ah_nv_array_destroy(struct ah_device *dev, struct ah_dev_array *array) {
   ENTER(dev, cuArrayDestroy);
-  return ah_cuda_status(ah_cuda.cuArrayDestroy((CUarray)array));
+  return ah_cuda_status(ah_cuda.cuArrayDestroy(ARRAY(array)));
 }
 
 hipError_t ah_nv_mipmap_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR *d,
-                               unsigned levels, void **out) {
+                               unsigned levels, struct ah_dev_mipmap **out) {
   CUDA_ARRAY3D_DESCRIPTOR c;
   CUmipmappedArray m;
   CUresult r;
@@ -60,25 +64,26 @@ hipError_t ah_nv_mipmap_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPT
   r = ah_cuda.cuMipmappedArrayCreate(&m, &c, levels);
   if (r != CUDA_SUCCESS)
     return ah_cuda_status(r);
-  *out = m;
+  *out = (struct ah_dev_mipmap *)m;
   return hipSuccess;
 }
 
-hipError_t ah_nv_mipmap_level(struct ah_device *dev, void *mipmap, unsigned level, void **out) {
+hipError_t ah_nv_mipmap_level(struct ah_device *dev, struct ah_dev_mipmap *mipmap, unsigned level,
+                              struct ah_dev_array **out) {
   CUarray a;
   CUresult r;
 
   ENTER(dev, cuMipmappedArrayGetLevel);
-  r = ah_cuda.cuMipmappedArrayGetLevel(&a, (CUmipmappedArray)mipmap, level);
+  r = ah_cuda.cuMipmappedArrayGetLevel(&a, MIPMAP(mipmap), level);
   if (r != CUDA_SUCCESS)
     return ah_cuda_status(r);
-  *out = a;
+  *out = (struct ah_dev_array *)a;
   return hipSuccess;
 }
 
-hipError_t ah_nv_mipmap_destroy(struct ah_device *dev, void *mipmap) {
+hipError_t ah_nv_mipmap_destroy(struct ah_device *dev, struct ah_dev_mipmap *mipmap) {
   ENTER(dev, cuMipmappedArrayDestroy);
-  return ah_cuda_status(ah_cuda.cuMipmappedArrayDestroy((CUmipmappedArray)mipmap));
+  return ah_cuda_status(ah_cuda.cuMipmappedArrayDestroy(MIPMAP(mipmap)));
 }
 
 hipError_t ah_nv_texture_create(struct ah_device *dev, const HIP_RESOURCE_DESC *res,
@@ -107,7 +112,7 @@ hipError_t ah_nv_texture_destroy(struct ah_device *dev, uint64_t tex) {
   return ah_cuda_status(ah_cuda.cuTexObjectDestroy(tex));
 }
 
-hipError_t ah_nv_surface_create(struct ah_device *dev, void *array, uint64_t *out) {
+hipError_t ah_nv_surface_create(struct ah_device *dev, struct ah_dev_array *array, uint64_t *out) {
   CUDA_RESOURCE_DESC cr;
   CUsurfObject s;
   CUresult r;
@@ -115,7 +120,7 @@ hipError_t ah_nv_surface_create(struct ah_device *dev, void *array, uint64_t *ou
   ENTER(dev, cuSurfObjectCreate);
   memset(&cr, 0, sizeof(cr));
   cr.resType = CU_RESOURCE_TYPE_ARRAY;
-  cr.res.array.hArray = (CUarray)array;
+  cr.res.array.hArray = ARRAY(array);
   r = ah_cuda.cuSurfObjectCreate(&s, &cr);
   if (r != CUDA_SUCCESS)
     return ah_cuda_status(r);
@@ -131,7 +136,7 @@ hipError_t ah_nv_surface_destroy(struct ah_device *dev, uint64_t surf) {
 void ah_nv_copy3d_arrays(const struct ah_cmd *cmd, CUDA_MEMCPY3D *c) {
   if (cmd->copy3d.src_array != NULL) {
     c->srcMemoryType = CU_MEMORYTYPE_ARRAY;
-    c->srcArray = (CUarray)cmd->copy3d.src_array;
+    c->srcArray = ARRAY(cmd->copy3d.src_array);
     c->srcDevice = 0;
     c->srcXInBytes = cmd->copy3d.src_pos[0];
     c->srcY = cmd->copy3d.src_pos[1];
@@ -139,7 +144,7 @@ void ah_nv_copy3d_arrays(const struct ah_cmd *cmd, CUDA_MEMCPY3D *c) {
   }
   if (cmd->copy3d.dst_array != NULL) {
     c->dstMemoryType = CU_MEMORYTYPE_ARRAY;
-    c->dstArray = (CUarray)cmd->copy3d.dst_array;
+    c->dstArray = ARRAY(cmd->copy3d.dst_array);
     c->dstDevice = 0;
     c->dstXInBytes = cmd->copy3d.dst_pos[0];
     c->dstY = cmd->copy3d.dst_pos[1];

@@ -340,6 +340,7 @@ static hipError_t set_limit(struct ah_device *dev, hipLimit_t limit, size_t valu
 
 const struct ah_backend ah_backend_nvidia = {
     .name = "nvidia",
+    .runs_ptx = 1,
     .probe = probe,
     .device_open = device_open,
     .device_sync = ah_nv_device_sync,

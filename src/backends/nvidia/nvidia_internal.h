@@ -15,7 +15,8 @@
  *   nvidia_array.c    arrays, mipmapped arrays, texture and surface objects
  * A queue handle is a struct ah_nv_queue around its CUstream (the null
  * stream's is CU_STREAM_LEGACY, kept in the device); an event handle is the
- * CUevent itself. */
+ * CUevent itself, an array handle the CUarray, a mipmapped array's the
+ * CUmipmappedArray. */
 #ifndef AH_NVIDIA_INTERNAL_H
 #define AH_NVIDIA_INTERNAL_H
 
@@ -186,17 +187,18 @@ hipError_t ah_nv_managed_hint(struct ah_device *dev, const struct ah_managed_hin
 
 /* ---- nvidia_array.c ---- */
 hipError_t ah_nv_array_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR *d,
-                              void **out);
-hipError_t ah_nv_array_destroy(struct ah_device *dev, void *array);
+                              struct ah_dev_array **out);
+hipError_t ah_nv_array_destroy(struct ah_device *dev, struct ah_dev_array *array);
 hipError_t ah_nv_mipmap_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR *d,
-                               unsigned levels, void **out);
-hipError_t ah_nv_mipmap_level(struct ah_device *dev, void *mipmap, unsigned level, void **out);
-hipError_t ah_nv_mipmap_destroy(struct ah_device *dev, void *mipmap);
+                               unsigned levels, struct ah_dev_mipmap **out);
+hipError_t ah_nv_mipmap_level(struct ah_device *dev, struct ah_dev_mipmap *mipmap, unsigned level,
+                              struct ah_dev_array **out);
+hipError_t ah_nv_mipmap_destroy(struct ah_device *dev, struct ah_dev_mipmap *mipmap);
 hipError_t ah_nv_texture_create(struct ah_device *dev, const HIP_RESOURCE_DESC *res,
                                 const HIP_TEXTURE_DESC *tex, const HIP_RESOURCE_VIEW_DESC *view,
                                 uint64_t *out);
 hipError_t ah_nv_texture_destroy(struct ah_device *dev, uint64_t tex);
-hipError_t ah_nv_surface_create(struct ah_device *dev, void *array, uint64_t *out);
+hipError_t ah_nv_surface_create(struct ah_device *dev, struct ah_dev_array *array, uint64_t *out);
 hipError_t ah_nv_surface_destroy(struct ah_device *dev, uint64_t surf);
 /* Points the sides of c that are arrays in cmd (an AH_CMD_COPY_3D) at them. */
 void ah_nv_copy3d_arrays(const struct ah_cmd *cmd, CUDA_MEMCPY3D *c);
