@@ -103,7 +103,37 @@ int main(void) {
   expect("graph_build without graph_destroy", ah_backend_missing(b),
          "graph_launch and graph_destroy with graph_build");
   SET(*b, graph_destroy);
+  expect("ipc and graph ops", ah_backend_missing(b), NULL);
+  SET(*b, array_create);
+  expect("array_create without array_destroy", ah_backend_missing(b),
+         "array_create and array_destroy together");
+  SET(*b, array_destroy);
+  expect("array pair", ah_backend_missing(b), NULL);
+  SET(*b, mipmap_create);
+  SET(*b, mipmap_level);
+  expect("mipmaps without mipmap_destroy", ah_backend_missing(b),
+         "mipmap_create, mipmap_level and mipmap_destroy together, with array_create");
+  SET(*b, mipmap_destroy);
+  expect("mipmap trio", ah_backend_missing(b), NULL);
+  SET(*b, texture_create);
+  SET(*b, texture_destroy);
+  SET(*b, surface_create);
+  expect("textures without surface_destroy", ah_backend_missing(b),
+         "texture_create, texture_destroy, surface_create and surface_destroy together, "
+         "with array_create");
+  SET(*b, surface_destroy);
   expect("every op", ah_backend_missing(b), NULL);
+  /* Mipmaps and texture objects of the device's own need its own arrays. */
+  memcpy(&b->array_create, &none, sizeof(none));
+  memcpy(&b->array_destroy, &none, sizeof(none));
+  expect("mipmaps without arrays", ah_backend_missing(b),
+         "mipmap_create, mipmap_level and mipmap_destroy together, with array_create");
+  memcpy(&b->mipmap_create, &none, sizeof(none));
+  memcpy(&b->mipmap_level, &none, sizeof(none));
+  memcpy(&b->mipmap_destroy, &none, sizeof(none));
+  expect("texture objects without arrays", ah_backend_missing(b),
+         "texture_create, texture_destroy, surface_create and surface_destroy together, "
+         "with array_create");
 
   if (failures == 0)
     printf("backend registration check: %zu required ops, each refused when missing\n", nrequired);
