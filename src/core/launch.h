@@ -27,6 +27,21 @@ hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr);
  * hipFunction_t, not here. */
 hipError_t ah_launch_is_kernel(const void *func);
 
+/* ---- call_config.c: hipConfigureCall / hipSetupArgument / hipLaunchByPtr ---- */
+
+/* Whether the calling thread has a configuration pushed and not launched. */
+int ah_call_configured(void);
+/* Pushes a configuration (hipErrorInvalidConfiguration past 8 deep). */
+hipError_t ah_call_push(dim3 grid, dim3 block, size_t shmem, hipStream_t stream);
+/* Pops the innermost one (hipErrorMissingConfiguration: none). */
+hipError_t ah_call_pop(dim3 *grid, dim3 *block, size_t *shmem, hipStream_t *stream);
+/* Places size bytes of arg at offset in the innermost configuration's arguments (the caller
+ * bounded size and offset). */
+hipError_t ah_call_setup_argument(const void *arg, size_t size, size_t offset);
+/* Pops the innermost configuration and launches kernel func with it, its arguments laid out
+ * as func's registered signature says (hipErrorInvalidValue for one not set up). */
+hipError_t ah_call_launch(const void *func);
+
 /* ---- module.c ---- */
 
 /* hipModuleLoad of a file, hipModuleLoadData(Ex) of an image in memory. */
