@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Interprocess events of a backend without events of its own to share (the
- * CPU's): a page of shared memory (a memfd) counts the records made in any
- * process and the highest record number that has completed; query,
- * synchronize and stream waits in either process read it. hip_ipc.c checks
- * the arguments of hipIpcGetEventHandle / hipIpcOpenEventHandle and calls
- * ah_ipc_event_export / ah_ipc_event_import; events and streams call the
- * rest (stream.h). */
+/* Interprocess events: a backend's own (NVIDIA's), or, for a backend without
+ * events of its own to share (the CPU's), a page of shared memory (a memfd)
+ * that counts the records made in any process and the highest record number
+ * that has completed; query, synchronize and stream waits in either process
+ * read it. hip_ipc.c checks the arguments of hipIpcGetEventHandle /
+ * hipIpcOpenEventHandle and calls ah_ipc_event_export / ah_ipc_event_import;
+ * events and streams call the rest (stream.h). */
 #define _GNU_SOURCE
+#include "device_ops.h"
 #include "stream.h"
 #include "../os/process_fd.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -173,8 +175,10 @@ static hipError_t shared_page(int fd, struct ah_ipc_event **out, int imported) {
   return hipSuccess;
 }
 
+/* Guards the first export's making of an event's shared page. */
+static pthread_mutex_t export_lock = PTHREAD_MUTEX_INITIALIZER;
 
-hipError_t ah_ipc_event_export(struct ah_event *e, void *handle, size_t size) {
+static hipError_t page_export(struct ah_event *e, void *handle, size_t size) {
   struct event_handle h = {.magic = SHM_EVENT_MAGIC};
   struct stat st;
   hipError_t err = hipSuccess;
@@ -205,7 +209,19 @@ hipError_t ah_ipc_event_export(struct ah_event *e, void *handle, size_t size) {
   return err;
 }
 
-hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, struct ah_event **out) {
+hipError_t ah_ipc_event_export(struct ah_event *e, void *handle, size_t size) {
+  hipError_t err;
+
+  memset(handle, 0, size);
+  if (ah_dev_ipc_events_native(e->dev))
+    return ah_dev_ipc_event_export(e, handle);
+  pthread_mutex_lock(&export_lock);
+  err = page_export(e, handle, size);
+  pthread_mutex_unlock(&export_lock);
+  return err;
+}
+
+static hipError_t page_import(struct ah_device *dev, const void *handle, struct ah_event **out) {
   struct event_handle h;
   struct ah_event *e;
   hipError_t err;
@@ -229,4 +245,21 @@ hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, struct
   if (err == hipSuccess)
     *out = e;
   return err;
+}
+
+/* The opened event has the flags hipEventDisableTiming | hipEventInterprocess. */
+hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, hipEvent_t *out) {
+  struct ah_dev_event *impl = NULL;
+  struct ah_event *e;
+  hipError_t err;
+
+  if (ah_dev_ipc_events_native(dev)) {
+    if ((err = ah_dev_ipc_event_open(dev, handle, &impl)) != hipSuccess)
+      return err;
+    return ah_event_adopt(dev, hipEventDisableTiming | hipEventInterprocess, impl, out);
+  }
+  if ((err = page_import(dev, handle, &e)) != hipSuccess)
+    return err;
+  *out = (hipEvent_t)e;
+  return hipSuccess;
 }

@@ -36,6 +36,19 @@ hipError_t ah_mem_attributes(const void *ptr, hipPointerAttribute_t *attributes)
 /* hipPointerGetAttribute (all its checks), for hipDrvPointerGetAttributes too. */
 hipError_t ah_mem_pointer_attribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr);
 
+/* ---- ipc_mem.c: interprocess memory ---- */
+
+/* hipIpcGetMemHandle's work for allocation a (a whole device allocation of the
+ * runtime's): the device synchronized, the backend's handle in *handle. */
+hipError_t ah_ipc_mem_export(const struct ah_alloc *a, hipIpcMemHandle_t *handle);
+/* hipIpcOpenMemHandle on dev: the address of the allocation the handle names,
+ * mapped and recorded at the first open, counted at each. */
+hipError_t ah_ipc_mem_open(struct ah_device *dev, const hipIpcMemHandle_t *handle, void **out);
+/* hipIpcCloseMemHandle: only an address ah_ipc_mem_open gave
+ * (hipErrorInvalidValue otherwise); the last close waits for the device and
+ * unmaps. */
+hipError_t ah_ipc_mem_close(void *ptr);
+
 /* ---- memcpy.c: what a pointer is, and copies ---- */
 
 /* What the runtime knows of a pointer. */

@@ -48,10 +48,12 @@ int ah_ipc_event_done(const struct ah_event *e);
 void ah_ipc_event_sync(struct ah_event *e);
 hipError_t ah_ipc_event_wait(struct ah_event *e, struct ah_device *dev, struct ah_queue *q);
 void ah_ipc_event_release(struct ah_event *e);
-/* The handle bytes (at most `size`) of e's shared page, made at the first
- * export; the event an imported handle names, of device dev. */
+/* hipIpcGetEventHandle's and hipIpcOpenEventHandle's work: the handle bytes
+ * (`size`, zeroed first) of e, the backend's own or those of e's shared page
+ * (made at the first export); the event an imported handle names, of device
+ * dev. */
 hipError_t ah_ipc_event_export(struct ah_event *e, void *handle, size_t size);
-hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, struct ah_event **out);
+hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, hipEvent_t *out);
 
 /* event.c. Records e on queue q of dev (e's device), or adds it to q's
  * capture when `capture`; and makes q wait for e's last record (on the host
