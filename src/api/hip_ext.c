@@ -47,11 +47,9 @@ static hipError_t ext_check(dim3 grid, dim3 block, size_t shmem, hipStream_t str
   return hipSuccess;
 }
 
-/* Start event, kernel, stop event, in the stream's order. The kernel is
- * checked before the start event is recorded, so a refused launch records
- * nothing. hipExtAnyOrderLaunch lets AMD overlap the kernel with the
- * previous one of the stream; anyhip keeps the order (which the flag
- * allows). */
+/* Start event, kernel, stop event, in the stream's order (core/launch_multi.c).
+ * hipExtAnyOrderLaunch lets AMD overlap the kernel with the previous one of
+ * the stream; anyhip keeps the order (which the flag allows). */
 static hipError_t ext_launch(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
                              size_t shmem, hipStream_t stream, void **args, hipEvent_t start,
                              hipEvent_t stop, int flags, hipFunction_t module_fn, void **extra) {
@@ -62,16 +60,7 @@ static hipError_t ext_launch(const void *fn, const ahKernelSig *sig, dim3 grid, 
     err = ext_events(start, stop, &s, &e);
   if (err != hipSuccess)
     return err;
-  if (s != NULL) {
-    err = ah_event_record(s, stream);
-    if (err != hipSuccess)
-      return err;
-  }
-  err = module_fn != NULL ? ah_module_launch(module_fn, grid, block, shmem, stream, args, extra, 0)
-                          : ah_launch_kernel(fn, sig, grid, block, shmem, stream, args, 0);
-  if (err == hipSuccess && e != NULL)
-    err = ah_event_record(e, stream);
-  return err;
+  return ah_launch_between(s, e, fn, sig, module_fn, grid, block, shmem, stream, args, extra);
 }
 
 AH_EXPORT hipError_t __ahExtLaunchKernel(const void *fn, const ahKernelSig *sig, dim3 grid,
@@ -311,72 +300,17 @@ static hipError_t check_multi(const hipLaunchParams *list, int n, unsigned flags
   return hipSuccess;
 }
 
-/* Each kernel is launched on its own stream with its device made current
- * for the launch; the caller's current device is restored. Without
- * NoPreSync, each launch first waits for the work already queued on every
- * listed stream; without NoPostSync, no listed stream goes on before every
- * kernel has finished (events join them), as HIP's multi-device launches. */
+/* Checked here, launched and joined by core/launch_multi.c. */
 static hipError_t launch_multi(hipLaunchParams *list, int n, unsigned flags, int cooperative) {
-  struct ah_device *devs[64];
-  hipEvent_t pre[64], post[64];
-  int saved = ah_current_ordinal(), made = 0;
+  struct ah_device *devs[AH_LAUNCH_MULTI_MAX];
   hipError_t err;
 
-  if (n > 64)
+  if (n > AH_LAUNCH_MULTI_MAX)
     return hipErrorInvalidValue;
   err = check_multi(list, n, flags, devs);
   if (err != hipSuccess)
     return err;
-  for (; made < n; made++) {
-    struct ah_event *e;
-
-    ah_set_current_ordinal(devs[made]->ordinal);
-    err = ah_event_create(devs[made], hipEventDisableTiming, &e);
-    if (err != hipSuccess)
-      break;
-    pre[made] = (hipEvent_t)e;
-    err = ah_event_create(devs[made], hipEventDisableTiming, &e);
-    if (err != hipSuccess) {
-      ah_event_destroy(ah_event_lookup(pre[made]));
-      break;
-    }
-    post[made] = (hipEvent_t)e;
-  }
-  for (int i = 0; err == hipSuccess && i < n && !(flags & hipCooperativeLaunchMultiDeviceNoPreSync);
-       i++)
-    err = ah_event_record(ah_event_lookup(pre[i]), list[i].stream);
-  for (int i = 0; err == hipSuccess && i < n; i++) {
-    struct ah_device *dev = devs[i];
-    struct ah_queue *q = ((struct ah_stream *)list[i].stream)->queue;
-
-    ah_set_current_ordinal(dev->ordinal);
-    for (int j = 0; err == hipSuccess && j < n &&
-                    !(flags & hipCooperativeLaunchMultiDeviceNoPreSync);
-         j++)
-      if (j != i)
-        err = ah_dev_queue_wait_event(dev, q, ah_event_lookup(pre[j])->impl);
-    if (err == hipSuccess)
-      err = ah_launch_kernel(list[i].func, ah_kernel_sig(list[i].func), list[i].gridDim,
-                             list[i].blockDim, list[i].sharedMem, list[i].stream, list[i].args,
-                             cooperative);
-    if (err == hipSuccess)
-      err = ah_event_record(ah_event_lookup(post[i]), list[i].stream);
-  }
-  for (int i = 0; err == hipSuccess && i < n &&
-                  !(flags & hipCooperativeLaunchMultiDeviceNoPostSync);
-       i++) {
-    struct ah_queue *q = ((struct ah_stream *)list[i].stream)->queue;
-
-    for (int j = 0; err == hipSuccess && j < n; j++)
-      if (j != i)
-        err = ah_dev_queue_wait_event(devs[i], q, ah_event_lookup(post[j])->impl);
-  }
-  for (int i = 0; i < made; i++) { /* the waits hold what they need */
-    ah_event_destroy(ah_event_lookup(pre[i]));
-    ah_event_destroy(ah_event_lookup(post[i]));
-  }
-  ah_set_current_ordinal(saved);
-  return err;
+  return ah_launch_multi(list, n, devs, flags, cooperative);
 }
 
 AH_EXPORT hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
@@ -410,20 +344,5 @@ AH_EXPORT hipError_t hipModuleLaunchCooperativeKernelMultiDevice(
     AH_REQUIRE(launchParamsList[i].function != NULL, hipErrorInvalidResourceHandle);
     AH_REQUIRE_OK(ah_stream_lookup(launchParamsList[i].hStream, &s));
   }
-  for (unsigned i = 0; i < numDevices; i++) {
-    const hipFunctionLaunchParams *p = &launchParamsList[i];
-    struct ah_stream *s;
-    int saved = ah_current_ordinal();
-    hipError_t err;
-
-    (void)ah_stream_lookup(p->hStream, &s);
-    if (s != NULL)
-      ah_set_current_ordinal(s->dev->ordinal);
-    err = ah_module_launch(p->function, (dim3){p->gridDimX, p->gridDimY, p->gridDimZ},
-                           (dim3){p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes,
-                           p->hStream, p->kernelParams, NULL, 1);
-    ah_set_current_ordinal(saved);
-    AH_REQUIRE_OK(err);
-  }
-  return hipSuccess;
+  AH_RETURN(ah_launch_module_multi(launchParamsList, numDevices));
 }

@@ -27,6 +27,23 @@ hipError_t ah_launch_func_attributes(const void *func, hipFuncAttributes *attr);
  * hipFunction_t, not here. */
 hipError_t ah_launch_is_kernel(const void *func);
 
+/* ---- launch_multi.c: AMD's extended launches ---- */
+
+/* Records start (or not: NULL), launches (module_fn through ah_module_launch with args or
+ * extra, else fn with sig), records stop (NULL: none), all on stream. */
+hipError_t ah_launch_between(struct ah_event *start, struct ah_event *stop, const void *fn,
+                             const ahKernelSig *sig, hipFunction_t module_fn, dim3 grid, dim3 block,
+                             size_t shmem, hipStream_t stream, void **args, void **extra);
+/* The most devices one multi-device launch lists. */
+#define AH_LAUNCH_MULTI_MAX 64
+/* Launches list[0..n) (checked: a kernel each, explicit streams of the distinct devices
+ * devs[i], n at most AH_LAUNCH_MULTI_MAX), joined by events as flags say
+ * (hipCooperativeLaunchMultiDeviceNoPreSync / NoPostSync). */
+hipError_t ah_launch_multi(const hipLaunchParams *list, int n, struct ah_device *const *devs,
+                           unsigned flags, int cooperative);
+/* Launches list[0..n) (checked: functions and streams), cooperative, one by one. */
+hipError_t ah_launch_module_multi(const hipFunctionLaunchParams *list, unsigned n);
+
 /* ---- call_config.c: hipConfigureCall / hipSetupArgument / hipLaunchByPtr ---- */
 
 /* Whether the calling thread has a configuration pushed and not launched. */

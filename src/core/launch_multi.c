@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/* Launches of AMD's extensions (launch.h) beyond the one launch path (launch.c): a kernel
+ * between two event records (hipExtLaunchKernel, hipExtModuleLaunchKernel), and several
+ * kernels on several devices in one call (hipExtLaunchMultiKernelMultiDevice,
+ * hipLaunchCooperativeKernelMultiDevice, hipModuleLaunchCooperativeKernelMultiDevice).
+ * hip_ext.c checks the arguments. */
+#include "device_ops.h"
+#include "launch.h"
+#include "stream.h"
+
+/* The kernel is checked before the start event is recorded, so a refused launch records
+ * nothing. */
+hipError_t ah_launch_between(struct ah_event *start, struct ah_event *stop, const void *fn,
+                             const ahKernelSig *sig, hipFunction_t module_fn, dim3 grid, dim3 block,
+                             size_t shmem, hipStream_t stream, void **args, void **extra) {
+  hipError_t err;
+
+  if (start != NULL) {
+    err = ah_event_record(start, stream);
+    if (err != hipSuccess)
+      return err;
+  }
+  err = module_fn != NULL ? ah_module_launch(module_fn, grid, block, shmem, stream, args, extra, 0)
+                          : ah_launch_kernel(fn, sig, grid, block, shmem, stream, args, 0);
+  if (err == hipSuccess && stop != NULL)
+    err = ah_event_record(stop, stream);
+  return err;
+}
+
+/* Each kernel is launched on its own stream with its device made current for the launch;
+ * the caller's current device is restored. Without NoPreSync, each launch first waits for
+ * the work already queued on every listed stream; without NoPostSync, no listed stream goes
+ * on before every kernel has finished (events join them), as HIP's multi-device launches. */
+hipError_t ah_launch_multi(const hipLaunchParams *list, int n, struct ah_device *const *devs,
+                           unsigned flags, int cooperative) {
+  hipEvent_t pre[AH_LAUNCH_MULTI_MAX], post[AH_LAUNCH_MULTI_MAX];
+  int saved = ah_current_ordinal(), made = 0;
+  hipError_t err = hipSuccess;
+
+  for (; made < n; made++) {
+    struct ah_event *e;
+
+    ah_set_current_ordinal(devs[made]->ordinal);
+    err = ah_event_create(devs[made], hipEventDisableTiming, &e);
+    if (err != hipSuccess)
+      break;
+    pre[made] = (hipEvent_t)e;
+    err = ah_event_create(devs[made], hipEventDisableTiming, &e);
+    if (err != hipSuccess) {
+      ah_event_destroy(ah_event_lookup(pre[made]));
+      break;
+    }
+    post[made] = (hipEvent_t)e;
+  }
+  for (int i = 0; err == hipSuccess && i < n && !(flags & hipCooperativeLaunchMultiDeviceNoPreSync);
+       i++)
+    err = ah_event_record(ah_event_lookup(pre[i]), list[i].stream);
+  for (int i = 0; err == hipSuccess && i < n; i++) {
+    struct ah_device *dev = devs[i];
+    struct ah_queue *q = ((struct ah_stream *)list[i].stream)->queue;
+
+    ah_set_current_ordinal(dev->ordinal);
+    for (int j = 0;
+         err == hipSuccess && j < n && !(flags & hipCooperativeLaunchMultiDeviceNoPreSync); j++)
+      if (j != i)
+        err = ah_dev_queue_wait_event(dev, q, ah_event_lookup(pre[j])->impl);
+    if (err == hipSuccess)
+      err = ah_launch_kernel(list[i].func, ah_kernel_sig(list[i].func), list[i].gridDim,
+                             list[i].blockDim, list[i].sharedMem, list[i].stream, list[i].args,
+                             cooperative);
+    if (err == hipSuccess)
+      err = ah_event_record(ah_event_lookup(post[i]), list[i].stream);
+  }
+  for (int i = 0;
+       err == hipSuccess && i < n && !(flags & hipCooperativeLaunchMultiDeviceNoPostSync); i++) {
+    struct ah_queue *q = ((struct ah_stream *)list[i].stream)->queue;
+
+    for (int j = 0; err == hipSuccess && j < n; j++)
+      if (j != i)
+        err = ah_dev_queue_wait_event(devs[i], q, ah_event_lookup(post[j])->impl);
+  }
+  for (int i = 0; i < made; i++) { /* the waits hold what they need */
+    ah_event_destroy(ah_event_lookup(pre[i]));
+    ah_event_destroy(ah_event_lookup(post[i]));
+  }
+  ah_set_current_ordinal(saved);
+  return err;
+}
+
+/* One by one, each on its own stream with that stream's device current (the caller's is
+ * restored); the first failure ends the list. */
+hipError_t ah_launch_module_multi(const hipFunctionLaunchParams *list, unsigned n) {
+  for (unsigned i = 0; i < n; i++) {
+    const hipFunctionLaunchParams *p = &list[i];
+    struct ah_stream *s;
+    int saved = ah_current_ordinal();
+    hipError_t err;
+
+    (void)ah_stream_lookup(p->hStream, &s);
+    if (s != NULL)
+      ah_set_current_ordinal(s->dev->ordinal);
+    err = ah_module_launch(p->function, (dim3){p->gridDimX, p->gridDimY, p->gridDimZ},
+                           (dim3){p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes,
+                           p->hStream, p->kernelParams, NULL, 1);
+    ah_set_current_ordinal(saved);
+    if (err != hipSuccess)
+      return err;
+  }
+  return hipSuccess;
+}
