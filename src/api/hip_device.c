@@ -381,9 +381,7 @@ AH_EXPORT hipError_t hipSetDeviceFlags(unsigned flags) {
                  sched == hipDeviceScheduleYield || sched == hipDeviceScheduleBlockingSync,
              hipErrorInvalidValue);
   AH_REQUIRE_OK(current(&dev));
-  pthread_mutex_lock(&dev->lock);
-  dev->flags = flags;
-  pthread_mutex_unlock(&dev->lock);
+  ah_device_set_flags(dev, flags);
   return hipSuccess;
 }
 
@@ -393,11 +391,9 @@ AH_EXPORT hipError_t hipGetDeviceFlags(unsigned int *flags) {
   AH_ENTER();
   AH_REQUIRE(flags != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(current(&dev));
-  pthread_mutex_lock(&dev->lock);
   /* The scheduling mode only, as AMD's runtime reports it: host mapping and
    * local-memory resizing are always on (hipCtxGetFlags reports them all). */
-  *flags = dev->flags & hipDeviceScheduleMask;
-  pthread_mutex_unlock(&dev->lock);
+  *flags = ah_device_flags(dev) & hipDeviceScheduleMask;
   return hipSuccess;
 }
 
@@ -426,25 +422,17 @@ AH_EXPORT hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
   AH_REQUIRE(pValue != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(limit_check(limit));
   AH_REQUIRE_OK(current(&dev));
-  pthread_mutex_lock(&dev->lock);
-  *pValue = dev->limits[limit];
-  pthread_mutex_unlock(&dev->lock);
+  *pValue = ah_device_limit(dev, limit);
   return hipSuccess;
 }
 
 AH_EXPORT hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value) {
   struct ah_device *dev;
-  hipError_t err = hipSuccess;
 
   AH_ENTER();
   AH_REQUIRE_OK(limit_check(limit));
   AH_REQUIRE_OK(current(&dev));
-  pthread_mutex_lock(&dev->lock);
-  err = ah_dev_set_limit(dev, limit, value);
-  if (err == hipSuccess)
-    dev->limits[limit] = value;
-  pthread_mutex_unlock(&dev->lock);
-  AH_RETURN(err);
+  AH_RETURN(ah_device_set_limit(dev, limit, value));
 }
 
 /* HIP on AMD has three levels, -1 (most urgent), 0 (default) and 1; either

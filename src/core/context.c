@@ -95,12 +95,6 @@ hipError_t ah_context_pop(struct ah_context **out) {
   return hipSuccess;
 }
 
-static void flags_store(struct ah_context *c, unsigned flags) {
-  pthread_mutex_lock(&c->dev->lock);
-  c->dev->flags = flags;
-  pthread_mutex_unlock(&c->dev->lock);
-}
-
 /* The context's flags are its device's (hipSetDeviceFlags). */
 hipError_t ah_context_create(int dev, unsigned flags, struct ah_context **out) {
   struct ah_context *c;
@@ -108,7 +102,7 @@ hipError_t ah_context_create(int dev, unsigned flags, struct ah_context **out) {
 
   if ((err = ah_context_primary(dev, &c)) != hipSuccess || (err = ah_context_push(c)) != hipSuccess)
     return err;
-  flags_store(c, flags);
+  ah_device_set_flags(c->dev, flags);
   *out = c;
   return hipSuccess;
 }
@@ -129,19 +123,14 @@ void ah_context_forget(struct ah_context *c) {
 }
 
 unsigned ah_context_flags(struct ah_context *c) {
-  unsigned flags;
-
-  pthread_mutex_lock(&c->dev->lock);
-  flags = c->dev->flags;
-  pthread_mutex_unlock(&c->dev->lock);
-  return flags;
+  return ah_device_flags(c->dev);
 }
 
 /* Flags of an active primary context cannot change (CUDA's rule, AMD's code). */
 hipError_t ah_context_set_flags(struct ah_context *c, unsigned flags) {
   if (atomic_load(&c->retains) != 0)
     return hipErrorContextAlreadyInUse;
-  flags_store(c, flags);
+  ah_device_set_flags(c->dev, flags);
   return hipSuccess;
 }
 

@@ -2,7 +2,9 @@
 /* Initialization and the device table. On first use, every backend named by
  * ANYHIP_DEVICES (default: the order of backends.def, NVIDIA first) is probed,
  * HIP_VISIBLE_DEVICES filters the devices found by index as HIP does, and the
- * survivors are opened and numbered. The current device is per host thread. */
+ * survivors are opened and numbered. The current device is per host thread.
+ * A device's flags and limits are read and set here, under its lock. */
+#include "device_ops.h"
 #include "internal.h"
 #include "../backends/registry.h"
 
@@ -195,6 +197,41 @@ hipError_t ah_device_arg(int ordinal, struct ah_device **out) {
     return hipErrorNoDevice;
   *out = ah_device_get(ordinal);
   return *out != NULL ? hipSuccess : hipErrorInvalidDevice;
+}
+
+unsigned ah_device_flags(struct ah_device *dev) {
+  unsigned flags;
+
+  pthread_mutex_lock(&dev->lock);
+  flags = dev->flags;
+  pthread_mutex_unlock(&dev->lock);
+  return flags;
+}
+
+void ah_device_set_flags(struct ah_device *dev, unsigned flags) {
+  pthread_mutex_lock(&dev->lock);
+  dev->flags = flags;
+  pthread_mutex_unlock(&dev->lock);
+}
+
+size_t ah_device_limit(struct ah_device *dev, hipLimit_t limit) {
+  size_t v;
+
+  pthread_mutex_lock(&dev->lock);
+  v = dev->limits[limit];
+  pthread_mutex_unlock(&dev->lock);
+  return v;
+}
+
+hipError_t ah_device_set_limit(struct ah_device *dev, hipLimit_t limit, size_t value) {
+  hipError_t err;
+
+  pthread_mutex_lock(&dev->lock);
+  err = ah_dev_set_limit(dev, limit, value);
+  if (err == hipSuccess)
+    dev->limits[limit] = value;
+  pthread_mutex_unlock(&dev->lock);
+  return err;
 }
 
 hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId) {

@@ -90,6 +90,13 @@ hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId);
 /* hipChooseDevice: the device meeting most of the requested (nonzero)
  * properties, ties to the lowest ordinal. */
 hipError_t ah_device_choose(int *device, const hipDeviceProp_t *prop);
+/* dev's flags (hipSetDeviceFlags, hipCtxCreate) and limits (hipDeviceSetLimit:
+ * the backend's set_limit first; the value set is what is read back), each
+ * read and set under dev's lock. The limit is one HIP knows. */
+unsigned ah_device_flags(struct ah_device *dev);
+void ah_device_set_flags(struct ah_device *dev, unsigned flags);
+size_t ah_device_limit(struct ah_device *dev, hipLimit_t limit);
+hipError_t ah_device_set_limit(struct ah_device *dev, hipLimit_t limit, size_t value);
 /* device_reset.c. hipDeviceReset's work on dev: every stream, event,
  * allocation and pool block of dev destroyed or freed, flags and peer grants
  * forgotten, the backend's reset; other threads are kept out meanwhile. */
