@@ -11,9 +11,6 @@
 
 #include <hip/hip_ext.h>
 
-#include <stdlib.h>
-#include <string.h>
-
 /* ---- launches with start and stop events ---------------------------------- */
 
 /* The events of an ext launch: NULL or live (a destroyed one is
@@ -173,19 +170,6 @@ AH_EXPORT hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWo
 
 /* ---- compute-unit masks ----------------------------------------------------- */
 
-/* 32-bit words for a mask of n compute units. */
-static uint32_t mask_words(int n) {
-  return (uint32_t)((n + 31) / 32);
-}
-
-/* The mask of every compute unit of dev, in words[0..mask_words). */
-static void full_mask(const struct ah_device *dev, uint32_t *words) {
-  int n = dev->props.multiProcessorCount;
-
-  for (uint32_t w = 0; w < mask_words(n); w++)
-    words[w] = n - 32 * (int)w >= 32 ? 0xffffffffu : (1u << (n - 32 * w)) - 1;
-}
-
 /* AMD: bits past the device's compute units are ignored, and a mask that
  * leaves no compute unit (all zero, or only bits past the end) gives the
  * stream every one. hip-tests' hipStreamWithCUMask checks both. The mask is
@@ -194,32 +178,13 @@ static void full_mask(const struct ah_device *dev, uint32_t *words) {
 AH_EXPORT hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize,
                                                   const uint32_t *cuMask) {
   struct ah_device *dev;
-  struct ah_stream *s;
-  uint32_t *mask, n, any = 0;
 
   AH_ENTER();
   AH_REQUIRE(stream != NULL, hipErrorInvalidHandle);
   AH_REQUIRE(cuMaskSize != 0 && cuMask != NULL, hipErrorInvalidValue);
   dev = ah_current_device();
   AH_REQUIRE(dev != NULL, hipErrorNoDevice);
-  n = mask_words(dev->props.multiProcessorCount);
-  mask = calloc(n > 0 ? n : 1, sizeof(*mask));
-  AH_REQUIRE(mask != NULL, hipErrorOutOfMemory);
-  full_mask(dev, mask);
-  for (uint32_t w = 0; w < n; w++) {
-    mask[w] &= w < cuMaskSize ? cuMask[w] : 0;
-    any |= mask[w];
-  }
-  if (any == 0)
-    full_mask(dev, mask);
-  if (ah_stream_create(dev, hipStreamDefault, 0, &s) != hipSuccess) {
-    free(mask);
-    return ah_fail(hipErrorOutOfMemory, __func__, "stream");
-  }
-  s->cu_mask = mask;
-  s->cu_mask_words = n;
-  *stream = (hipStream_t)s;
-  return hipSuccess;
+  AH_RETURN(ah_stream_create_cu_mask(dev, cuMask, cuMaskSize, stream));
 }
 
 /* cuMaskSize must hold every compute unit of the current device (AMD); the
@@ -228,20 +193,14 @@ AH_EXPORT hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSi
                                            uint32_t *cuMask) {
   struct ah_device *dev;
   struct ah_stream *s;
-  uint32_t n;
 
   AH_ENTER();
   AH_REQUIRE(cuMask != NULL, hipErrorInvalidValue);
   AH_REQUIRE_OK(ah_stream_lookup(stream, &s));
   dev = s != NULL ? s->dev : ah_current_device();
   AH_REQUIRE(dev != NULL, hipErrorNoDevice);
-  n = mask_words(dev->props.multiProcessorCount);
-  AH_REQUIRE(cuMaskSize >= n && cuMaskSize != 0, hipErrorInvalidValue);
-  memset(cuMask, 0, cuMaskSize * sizeof(*cuMask));
-  if (s != NULL && s->cu_mask != NULL)
-    memcpy(cuMask, s->cu_mask, s->cu_mask_words * sizeof(*cuMask));
-  else
-    full_mask(dev, cuMask);
+  AH_REQUIRE(cuMaskSize >= ah_cu_mask_words(dev) && cuMaskSize != 0, hipErrorInvalidValue);
+  ah_stream_get_cu_mask(s, dev, cuMask, cuMaskSize);
   return hipSuccess;
 }
 

@@ -136,6 +136,54 @@ static void stream_release(struct ah_stream *s) {
   grave_put(&stream_grave, s);
 }
 
+uint32_t ah_cu_mask_words(const struct ah_device *dev) {
+  return (uint32_t)((dev->props.multiProcessorCount + 31) / 32);
+}
+
+/* The mask of every compute unit of dev, in words[0..ah_cu_mask_words). */
+static void full_mask(const struct ah_device *dev, uint32_t *words) {
+  int n = dev->props.multiProcessorCount;
+
+  for (uint32_t w = 0; w < ah_cu_mask_words(dev); w++)
+    words[w] = n - 32 * (int)w >= 32 ? 0xffffffffu : (1u << (n - 32 * w)) - 1;
+}
+
+/* AMD's rules; hip-tests' hipStreamWithCUMask checks both. */
+hipError_t ah_stream_create_cu_mask(struct ah_device *dev, const uint32_t *mask, uint32_t words,
+                                    hipStream_t *out) {
+  uint32_t n = ah_cu_mask_words(dev), any = 0, *m;
+  struct ah_stream *s;
+  hipError_t err;
+
+  m = calloc(n > 0 ? n : 1, sizeof(*m));
+  if (m == NULL)
+    return hipErrorOutOfMemory;
+  full_mask(dev, m);
+  for (uint32_t w = 0; w < n; w++) {
+    m[w] &= w < words ? mask[w] : 0;
+    any |= m[w];
+  }
+  if (any == 0)
+    full_mask(dev, m);
+  if ((err = ah_stream_create(dev, hipStreamDefault, 0, &s)) != hipSuccess) {
+    free(m);
+    return err;
+  }
+  s->cu_mask = m;
+  s->cu_mask_words = n;
+  *out = (hipStream_t)s;
+  return hipSuccess;
+}
+
+void ah_stream_get_cu_mask(const struct ah_stream *s, const struct ah_device *dev, uint32_t *out,
+                           uint32_t words) {
+  memset(out, 0, words * sizeof(*out));
+  if (s != NULL && s->cu_mask != NULL)
+    memcpy(out, s->cu_mask, s->cu_mask_words * sizeof(*out));
+  else
+    full_mask(dev, out);
+}
+
 hipError_t ah_stream_destroy(struct ah_stream *s) {
   struct ah_device *dev = s->dev;
   struct ah_stream **pp;

@@ -17,6 +17,18 @@
  * priority already clamped) and links it into dev->streams. */
 hipError_t ah_stream_create(struct ah_device *dev, unsigned flags, int priority,
                             struct ah_stream **out);
+/* Compute-unit masks (hipExtStreamCreateWithCUMask, hipExtStreamGetCUMask):
+ * the 32-bit words a mask of dev's compute units takes; a default stream on
+ * dev with the mask mask[0..words) (bits past dev's compute units ignored; a
+ * mask that leaves none gives every one); and s's mask (NULL: the null
+ * stream, every compute unit of dev) in out[0..words), words at least
+ * ah_cu_mask_words(dev), the rest cleared. The mask is recorded and read
+ * back; no backend partitions its device by it. */
+uint32_t ah_cu_mask_words(const struct ah_device *dev);
+hipError_t ah_stream_create_cu_mask(struct ah_device *dev, const uint32_t *mask, uint32_t words,
+                                    hipStream_t *out);
+void ah_stream_get_cu_mask(const struct ah_stream *s, const struct ah_device *dev, uint32_t *out,
+                           uint32_t words);
 /* Unlinks and frees s; its queued work still completes in the background. */
 hipError_t ah_stream_destroy(struct ah_stream *s);
 /* hipDeviceReset: destroys every user stream of dev, per-thread ones included. */
