@@ -293,6 +293,106 @@ AH_TEST(launch_other_device_stream) {
   return AH_PASS;
 }
 
+/* hipExtLaunchMultiKernelMultiDevice and hipLaunchCooperativeKernelMultiDevice
+ * (core/launch_multi.c): one kernel per device, each on its device's stream,
+ * joined by events; the counts are what each grid adds. */
+AH_TEST(launch_multi_device) {
+  atomic_llong *p = &total;
+  int add[2] = {1, 10};
+  char tag = 0;
+  double scale = 1.0;
+  void *args[2][4] = {{&p, &add[0], &tag, &scale}, {&p, &add[1], &tag, &scale}};
+  hipLaunchParams lp[2];
+  hipStream_t s[2];
+  int n = 0;
+
+  if (getenv("ANYHIP_CPU_DEVICES") == NULL)
+    setenv("ANYHIP_CPU_DEVICES", "2", 1);
+  REQUIRE_CPU();
+  CHECK_HIP(hipGetDeviceCount(&n));
+  if (n < 2)
+    SKIP("needs two devices");
+  __ahRegisterKernel((const void *)count_kernel, &count_sig);
+  for (int d = 0; d < 2; d++) {
+    CHECK_HIP(hipSetDevice(d));
+    CHECK_HIP(hipStreamCreate(&s[d]));
+    lp[d].func = (void *)count_kernel;
+    lp[d].gridDim = d3(2, 1, 1);
+    lp[d].blockDim = d3(3 + d, 1, 1);
+    lp[d].args = args[d];
+    lp[d].sharedMem = 0;
+    lp[d].stream = s[d];
+  }
+  CHECK_HIP(hipSetDevice(0));
+  /* Grids of 2 x 3 adding 1 and 2 x 4 adding 10. */
+  const long long one = 2 * 3 * 1 + 2 * 4 * 10;
+  const unsigned flags[] = {
+      0, hipCooperativeLaunchMultiDeviceNoPreSync, hipCooperativeLaunchMultiDeviceNoPostSync,
+      hipCooperativeLaunchMultiDeviceNoPreSync | hipCooperativeLaunchMultiDeviceNoPostSync};
+  for (unsigned f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+    atomic_store(&total, 0);
+    CHECK_HIP(hipExtLaunchMultiKernelMultiDevice(lp, 2, flags[f]));
+    CHECK_HIP(hipLaunchCooperativeKernelMultiDevice(lp, 2, flags[f]));
+    for (int d = 0; d < 2; d++)
+      CHECK_HIP(hipStreamSynchronize(s[d]));
+    CHECK_EQ(atomic_load(&total), 2 * one);
+    /* The caller's current device is kept. */
+    CHECK_HIP(hipGetDevice(&n));
+    CHECK_EQ(n, 0);
+  }
+  /* Without NoPostSync a stream goes on only once every kernel has finished:
+   * work queued after the launch on one stream sees both grids' sums. */
+  atomic_store(&total, 0);
+  CHECK_HIP(hipExtLaunchMultiKernelMultiDevice(lp, 2, 0));
+  CHECK_HIP(hipStreamSynchronize(s[0]));
+  CHECK_EQ(atomic_load(&total), one);
+  CHECK_HIP(hipStreamSynchronize(s[1]));
+  /* Refused before anything runs. */
+  atomic_store(&total, 0);
+  CHECK_ERR(hipExtLaunchMultiKernelMultiDevice(NULL, 2, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipExtLaunchMultiKernelMultiDevice(lp, 0, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipExtLaunchMultiKernelMultiDevice(lp, 3, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipExtLaunchMultiKernelMultiDevice(lp, 2, 0x10), hipErrorInvalidValue);
+  lp[1].stream = s[0]; /* two entries for one device */
+  CHECK_ERR(hipLaunchCooperativeKernelMultiDevice(lp, 2, 0), hipErrorInvalidDevice);
+  lp[1].stream = NULL; /* the null stream: AMD wants an explicit one */
+  CHECK_ERR(hipExtLaunchMultiKernelMultiDevice(lp, 2, 0), hipErrorInvalidResourceHandle);
+  lp[1].stream = s[1];
+  lp[1].func = NULL;
+  CHECK_ERR(hipExtLaunchMultiKernelMultiDevice(lp, 2, 0), hipErrorInvalidDeviceFunction);
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&total), 0);
+  /* The module form: function handles of the program's own kernel. */
+  hipFunctionLaunchParams fp[2];
+  hipFunction_t f;
+
+  CHECK_HIP(hipGetFuncBySymbol(&f, (const void *)count_kernel));
+  for (int d = 0; d < 2; d++)
+    fp[d] = (hipFunctionLaunchParams){.function = f,
+                                      .gridDimX = 2,
+                                      .gridDimY = 1,
+                                      .gridDimZ = 1,
+                                      .blockDimX = 3 + d,
+                                      .blockDimY = 1,
+                                      .blockDimZ = 1,
+                                      .hStream = s[d],
+                                      .kernelParams = args[d]};
+  CHECK_HIP(hipModuleLaunchCooperativeKernelMultiDevice(fp, 2, 0));
+  for (int d = 0; d < 2; d++)
+    CHECK_HIP(hipStreamSynchronize(s[d]));
+  CHECK_EQ(atomic_load(&total), one);
+  CHECK_HIP(hipGetDevice(&n));
+  CHECK_EQ(n, 0);
+  fp[1].function = NULL;
+  CHECK_ERR(hipModuleLaunchCooperativeKernelMultiDevice(fp, 2, 0), hipErrorInvalidResourceHandle);
+  CHECK_ERR(hipModuleLaunchCooperativeKernelMultiDevice(fp, 3, 0), hipErrorInvalidValue);
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_EQ(atomic_load(&total), one);
+  for (int d = 0; d < 2; d++)
+    CHECK_HIP(hipStreamDestroy(s[d]));
+  return AH_PASS;
+}
+
 /* ---- audit ------------------------------------------------------------------- */
 
 /* A handle the runtime never made, or made and destroyed (hipDeviceReset
