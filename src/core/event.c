@@ -3,7 +3,8 @@
  * sequence behind hipEventRecord, hipStreamWaitEvent, the extension
  * launches' start and stop events and a graph's event nodes (through the
  * capture hooks while a capture runs; then the pool and interprocess
- * bookkeeping). The event objects themselves are stream.c's. */
+ * bookkeeping); and an event opened from another process's handle. The
+ * event objects themselves are stream.c's. */
 #include "device_ops.h"
 #include "stream.h"
 
@@ -66,5 +67,29 @@ hipError_t ah_event_wait_on(struct ah_event *e, struct ah_device *dev, struct ah
     ah_mempool_note_wait(q, e); /* pool blocks freed before the record may go to q */
   if (e->ipc != NULL)           /* an interprocess event: records of other processes too */
     return ah_ipc_event_wait(e, dev, q);
+  return hipSuccess;
+}
+
+/* The opened event has the flags hipEventDisableTiming | hipEventInterprocess:
+ * the backend's own, or one made here and attached to the exporter's shared
+ * page (ipc_event.c). */
+hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, hipEvent_t *out) {
+  const unsigned flags = hipEventDisableTiming | hipEventInterprocess;
+  struct ah_dev_event *impl = NULL;
+  struct ah_event *e;
+  hipError_t err;
+
+  if (ah_dev_ipc_events_native(dev)) {
+    if ((err = ah_dev_ipc_event_open(dev, handle, &impl)) != hipSuccess)
+      return err;
+    return ah_event_adopt(dev, flags, impl, out);
+  }
+  if ((err = ah_event_create(dev, flags, &e)) != hipSuccess)
+    return err;
+  if ((err = ah_ipc_event_attach(e, handle)) != hipSuccess) {
+    ah_event_destroy(e);
+    return err;
+  }
+  *out = (hipEvent_t)e;
   return hipSuccess;
 }

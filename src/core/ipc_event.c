@@ -4,8 +4,10 @@
  * that counts the records made in any process and the highest record number
  * that has completed; query, synchronize and stream waits in either process
  * read it. hip_ipc.c checks the arguments of hipIpcGetEventHandle /
- * hipIpcOpenEventHandle and calls ah_ipc_event_export / ah_ipc_event_import;
- * events and streams call the rest (stream.h). */
+ * hipIpcOpenEventHandle and calls ah_ipc_event_export here and
+ * ah_ipc_event_import (event.c, which makes the event and attaches its page
+ * here); events and streams call the rest (stream.h). Nothing here makes or
+ * destroys an event object (stream.c's). */
 #define _GNU_SOURCE
 #include "device_ops.h"
 #include "stream.h"
@@ -221,9 +223,8 @@ hipError_t ah_ipc_event_export(struct ah_event *e, void *handle, size_t size) {
   return err;
 }
 
-static hipError_t page_import(struct ah_device *dev, const void *handle, struct ah_event **out) {
+hipError_t ah_ipc_event_attach(struct ah_event *e, const void *handle) {
   struct event_handle h;
-  struct ah_event *e;
   hipError_t err;
   int fd;
 
@@ -235,31 +236,7 @@ static hipError_t page_import(struct ah_device *dev, const void *handle, struct 
   fd = ah_os_process_fd((int)h.pid, (int)h.fd, h.ino, h.devno, 0);
   if (fd < 0)
     return hipErrorInvalidValue;
-  err = ah_event_create(dev, hipEventDisableTiming | hipEventInterprocess, &e);
-  if (err == hipSuccess) {
-    err = shared_page(fd, &e->ipc, 1);
-    if (err != hipSuccess)
-      ah_event_destroy(e);
-  }
+  err = shared_page(fd, &e->ipc, 1);
   close(fd);
-  if (err == hipSuccess)
-    *out = e;
   return err;
-}
-
-/* The opened event has the flags hipEventDisableTiming | hipEventInterprocess. */
-hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, hipEvent_t *out) {
-  struct ah_dev_event *impl = NULL;
-  struct ah_event *e;
-  hipError_t err;
-
-  if (ah_dev_ipc_events_native(dev)) {
-    if ((err = ah_dev_ipc_event_open(dev, handle, &impl)) != hipSuccess)
-      return err;
-    return ah_event_adopt(dev, hipEventDisableTiming | hipEventInterprocess, impl, out);
-  }
-  if ((err = page_import(dev, handle, &e)) != hipSuccess)
-    return err;
-  *out = (hipEvent_t)e;
-  return hipSuccess;
 }

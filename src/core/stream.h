@@ -62,10 +62,13 @@ hipError_t ah_ipc_event_wait(struct ah_event *e, struct ah_device *dev, struct a
 void ah_ipc_event_release(struct ah_event *e);
 /* hipIpcGetEventHandle's and hipIpcOpenEventHandle's work: the handle bytes
  * (`size`, zeroed first) of e, the backend's own or those of e's shared page
- * (made at the first export); the event an imported handle names, of device
- * dev. */
+ * (made at the first export), ipc_event.c; the event an imported handle
+ * names, of device dev, event.c. */
 hipError_t ah_ipc_event_export(struct ah_event *e, void *handle, size_t size);
 hipError_t ah_ipc_event_import(struct ah_device *dev, const void *handle, hipEvent_t *out);
+/* The shared page a handle of another process names, mapped as e's (an event
+ * of this process, made for it). */
+hipError_t ah_ipc_event_attach(struct ah_event *e, const void *handle);
 
 /* event.c. Records e on queue q of dev (e's device), or adds it to q's
  * capture when `capture`; and makes q wait for e's last record (on the host
