@@ -29,7 +29,7 @@ hipError_t ah_ipc_mem_export(const struct ah_alloc *a, hipIpcMemHandle_t *handle
 }
 
 hipError_t ah_ipc_mem_open(struct ah_device *dev, const hipIpcMemHandle_t *handle, void **out) {
-  struct ah_alloc a = {0};
+  struct ah_alloc a;
   struct opened *o;
   size_t bytes;
   void *base;
@@ -46,12 +46,8 @@ hipError_t ah_ipc_mem_open(struct ah_device *dev, const hipIpcMemHandle_t *handl
   o = calloc(1, sizeof(*o));
   err = o == NULL ? hipErrorOutOfMemory : ah_dev_ipc_mem_open(dev, handle->reserved, &base, &bytes);
   if (err == hipSuccess) {
-    a.base = (uintptr_t)base;
-    a.bytes = bytes;
-    a.dev = dev;
-    a.kind = AH_MEM_DEVICE;
-    a.device_ptr = base;
-    a.origin = AH_ORIGIN_IPC;
+    a = (struct ah_alloc){.base = (uintptr_t)base, .bytes = bytes, .dev = dev,
+                          .kind = AH_MEM_DEVICE, .device_ptr = base, .origin = AH_ORIGIN_IPC};
     err = ah_alloc_insert(&a);
     if (err != hipSuccess)
       ah_dev_ipc_mem_close(dev, base);

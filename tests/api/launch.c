@@ -60,6 +60,18 @@ static hipError_t launch_count(dim3 grid, dim3 block, size_t shm, hipStream_t s,
       SKIP("C kernels need the CPU device");                                                       \
   } while (0)
 
+/* Two virtual CPU devices (ANYHIP_CPU_DEVICES=2 unless the environment
+ * says otherwise); n receives the count. */
+#define REQUIRE_TWO_CPU_DEVICES(n)                                                                 \
+  do {                                                                                             \
+    if (getenv("ANYHIP_CPU_DEVICES") == NULL)                                                      \
+      setenv("ANYHIP_CPU_DEVICES", "2", 1);                                                        \
+    REQUIRE_CPU();                                                                                 \
+    CHECK_HIP(hipGetDeviceCount(&(n)));                                                            \
+    if ((n) < 2)                                                                                   \
+      SKIP("needs two devices");                                                                   \
+  } while (0)
+
 static dim3 d3(unsigned x, unsigned y, unsigned z) {
   dim3 d = {x, y, z};
   return d;
@@ -273,12 +285,7 @@ AH_TEST(launch_other_device_stream) {
   hipStream_t s1;
   int n = 0;
 
-  if (getenv("ANYHIP_CPU_DEVICES") == NULL)
-    setenv("ANYHIP_CPU_DEVICES", "2", 1);
-  REQUIRE_CPU();
-  CHECK_HIP(hipGetDeviceCount(&n));
-  if (n < 2)
-    SKIP("needs two devices");
+  REQUIRE_TWO_CPU_DEVICES(n);
   atomic_store(&total, 0);
   CHECK_HIP(hipSetDevice(1));
   CHECK_HIP(hipStreamCreate(&s1));
@@ -306,12 +313,7 @@ AH_TEST(launch_multi_device) {
   hipStream_t s[2];
   int n = 0;
 
-  if (getenv("ANYHIP_CPU_DEVICES") == NULL)
-    setenv("ANYHIP_CPU_DEVICES", "2", 1);
-  REQUIRE_CPU();
-  CHECK_HIP(hipGetDeviceCount(&n));
-  if (n < 2)
-    SKIP("needs two devices");
+  REQUIRE_TWO_CPU_DEVICES(n);
   __ahRegisterKernel((const void *)count_kernel, &count_sig);
   for (int d = 0; d < 2; d++) {
     CHECK_HIP(hipSetDevice(d));
