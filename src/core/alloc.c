@@ -163,7 +163,7 @@ static void collect(const void *nodep, VISIT which, int depth) {
   if ((which != postorder && which != leaf) || r->a.dev != walk.dev)
     return;
   /* hipMemMap ranges and opened IPC handles end with hipMemUnmap and
-   * hipIpcCloseMemHandle, not with a reset (src/api/hip_vmm.c, hip_ipc.c). */
+   * hipIpcCloseMemHandle, not with a reset (src/api/hip_vmm.c, core/ipc_mem.c). */
   if (r->a.origin != AH_ORIGIN_ALLOC)
     return;
   if (walk.n == walk.cap) {

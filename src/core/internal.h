@@ -132,7 +132,7 @@ struct ah_event {
   struct ah_dev_event *impl; /* backend event */
   unsigned flags;
   atomic_int recorded; /* hipEventElapsedTime needs both; set by concurrent records */
-  struct ah_ipc_event *ipc; /* shared with other processes (src/api/hip_ipc.c), or NULL */
+  struct ah_ipc_event *ipc; /* shared with other processes (core/ipc_event.c), or NULL */
   /* The last record's queue and the pool frees it follows (core/mempool.c). */
   struct ah_queue *pool_q;
   uint64_t pool_seq;
