@@ -6,12 +6,7 @@
  * hip_memcpy3d.c). This file checks arguments with HIP's codes; the work is
  * src/core/array.c's. A box of an array is in bytes along x (elements times the element
  * size), rows along y and slices (or layers) along z. docs/textures.md. */
-#include "internal.h"
-#include "memory.h"
 #include "array.h"
-
-#include <stdint.h>
-#include <string.h>
 
 #define AH_ARRAY_FLAGS \
   (hipArrayLayered | hipArraySurfaceLoadStore | hipArrayCubemap | hipArrayTextureGather)
