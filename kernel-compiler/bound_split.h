@@ -19,9 +19,16 @@ namespace anyhip {
 // Splits each innermost loop of f (top-tested, an induction variable x
 // stepping by one, `x <u end` or `x != end` in the header, its only exit)
 // at the first branch on `x <u b` or `x >=u b` (or x + c, with nuw) for a
-// loop-invariant b. Returns how many loops were split; the caller
+// loop-invariant b, or, in a lane chunk's loop, the first such select. Returns how many loops were split; the caller
 // recomputes its analyses when it is not 0.
 unsigned splitLoopsAtBounds(llvm::Function &f, llvm::LoopInfo &li);
+
+// Loop metadata for a thread loop over one warp's chunk of threads (the
+// lanes after an inline shuffle, block_loops.cpp): its selects on
+// `x <u b` are split at too, and it is not interleaved (at most a warp of
+// iterations, split in two: interleaving would leave them to the scalar
+// remainder).
+llvm::MDNode *laneChunkLoopId(llvm::LLVMContext &c);
 
 } // namespace anyhip
 
