@@ -205,8 +205,9 @@ MDNode *laneChunkLoopId(LLVMContext &c) {
   Metadata *once = MDNode::get(
       c, {MDString::get(c, "llvm.loop.interleave.count"),
           ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), 1))});
+  Metadata *rolled = MDNode::get(c, MDString::get(c, "llvm.loop.unroll.disable"));
   TempMDTuple self = MDNode::getTemporary(c, None);
-  MDNode *id = MDNode::getDistinct(c, {self.get(), mark, once});
+  MDNode *id = MDNode::getDistinct(c, {self.get(), mark, once, rolled});
   id->replaceOperandWith(0, id);
   return id;
 }

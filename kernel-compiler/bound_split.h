@@ -25,9 +25,9 @@ unsigned splitLoopsAtBounds(llvm::Function &f, llvm::LoopInfo &li);
 
 // Loop metadata for a thread loop over one warp's chunk of threads (the
 // lanes after an inline shuffle, block_loops.cpp): its selects on
-// `x <u b` are split at too, and it is not interleaved (at most a warp of
-// iterations, split in two: interleaving would leave them to the scalar
-// remainder).
+// `x <u b` are split at too, and it is neither interleaved nor unrolled (at
+// most a warp of iterations, split in two: a wider step would leave them to
+// the scalar remainder, and costs set-up on each of the chunk's loops).
 llvm::MDNode *laneChunkLoopId(llvm::LLVMContext &c);
 
 } // namespace anyhip

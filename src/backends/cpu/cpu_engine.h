@@ -254,6 +254,7 @@ static inline int ah_cpu_bar_value(int op, unsigned t, unsigned n) {
  * thread of it has returned. On a fault the signal handler jumps to w->jb
  * instead and the caller calls ah_cpu_block_abandon. */
 hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t linear);
+int ah_cpu_avx2_ok(void);
 void ah_cpu_block_abandon(struct ah_cpu_worker *w);
 /* Records that the running block ends with `err` (and `why` for the report),
  * at the current thread, not from a signal: the caller then jumps to w->jb.
