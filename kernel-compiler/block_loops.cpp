@@ -22,6 +22,7 @@
 #include "bound_split.h"
 #include "engine_buffers.h"
 #include "kernel_module.h"
+#include "lane_chunks.h"
 #include "split_points.h"
 #include "stride_interchange.h"
 #include "uniformity.h"
@@ -207,6 +208,7 @@ private:
     BasicBlock *next;     // branch here when the thread is done (x's latch)
     BasicBlock *xh, *yh, *zh, *yl, *zl;
     Value *xw = nullptr;  // chunked: the x of lane 0 of the chunk's warp (may wrap below 0)
+    Value *xa = nullptr;  // chunked: the chunk's first x rounded down to the warp size
   };
   ThreadLoops openThreadLoops(IRBuilder<> &ir, const std::string &tag, BasicBlock *after,
                               bool chunked = false);
@@ -861,6 +863,8 @@ void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &
     ir.SetInsertPoint(run);
   }
   storeThreadBuiltins(ir, loops);
+  if (chunked)
+    markLaneChunk(ir, loops.x, t, loops.xa, loops.xw, warpMask_);
   Value *x = loops.x, *y = loops.y, *z = loops.z;
   Type *tidTy = tidVar_->getAllocatedType();
   Value *lane = ir.CreateAnd(t, warpMask_, "lane");
@@ -1197,13 +1201,28 @@ void BlockBuilder::hoistUniformBranches() {
   fpm.addPass(SimplifyCFGPass());
   fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
   fpm.run(*b_, fam_);
-  // Now that the uniform branches are out, `if (tid < s)` splits its loop.
-  if (unsigned n = splitLoopsAtBounds(*b_, fam_.getResult<LoopAnalysis>(*b_))) {
-    fam_.invalidate(*b_, PreservedAnalyses::none());
+  // Lanes in warp chunks as bounds (lane_chunks.h), folded into the tests.
+  if (unsigned n = rewriteChunkLanes(*b_)) {
+    FunctionPassManager again;
+    again.addPass(InstCombinePass());
+    again.run(*b_, fam_);
     if (debugEnabled())
       errs() << "anyhip kernel compiler: " << k_.getName() << ": " << n
-             << " thread loops split at a uniform bound\n";
+             << " lanes in warp chunks as bounds\n";
   }
+  // Now that the uniform branches are out, `if (tid < s)` splits its loop;
+  // a warp chunk's loop is split again at each further bound it has.
+  unsigned split = 0;
+  for (int round = 0; round < 4; round++) {
+    unsigned n = splitLoopsAtBounds(*b_, fam_.getResult<LoopAnalysis>(*b_), round > 0);
+    if (n == 0)
+      break;
+    fam_.invalidate(*b_, PreservedAnalyses::none());
+    split += n;
+  }
+  if (split != 0 && debugEnabled())
+    errs() << "anyhip kernel compiler: " << k_.getName() << ": " << split
+           << " thread loops split at a uniform bound\n";
   // And a grid-stride loop runs its steps across the threads.
   if (unsigned n = interchangeStrideLoops(*b_, fam_.getResult<LoopAnalysis>(*b_))) {
     fam_.invalidate(*b_, PreservedAnalyses::none());
@@ -1307,8 +1326,9 @@ BasicBlock *BlockBuilder::buildGuardCheck(Value *ok, BasicBlock *checked, BasicB
 // counters in allocas that SROA turns into induction variables; `after`
 // follows the last thread. Leaves ir in the body, with the thread's index.
 // Chunked: a loop between y and x takes x in chunks that each lie in one
-// warp (a chunk ends where the next warp starts or at the row's end), and
-// xw is the x of the chunk's lane 0.
+// warp and in one aligned warp-sized run of x (a chunk ends where the next
+// warp or run starts, or at the row's end); xw is the x of the chunk's lane
+// 0 and xa its first x rounded down (lane_chunks.h).
 BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const std::string &tag,
                                                         BasicBlock *after, bool chunked) {
   Type *i32 = Type::getInt32Ty(c_);
@@ -1332,7 +1352,7 @@ BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const s
   ir.CreateStore(xBegin, xVar_);
   BasicBlock *ch = chunked ? block("chunk") : xh;
   ir.CreateCondBr(ir.CreateICmpULT(y, dy_), ch, zl);
-  Value *xw = nullptr, *xStop = xEnd;
+  Value *xw = nullptr, *xa = nullptr, *xStop = xEnd;
   BasicBlock *xDone = yl;
   if (chunked) {
     ir.SetInsertPoint(ch);
@@ -1340,9 +1360,12 @@ BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const s
     Value *row = ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_);
     Value *p0 = ir.CreateAnd(ir.CreateAdd(row, xc), warpMask_, "chunk.lane");
     xw = ir.CreateSub(xc, p0, "chunk.lane0");
+    xa = ir.CreateAnd(xc, ir.CreateNot(warpMask_), "chunk.run");
     Value *ws = ir.CreateAdd(warpMask_, ir.getInt32(1));
-    xStop = ir.CreateBinaryIntrinsic(Intrinsic::umin, ir.CreateAdd(xw, ws), xEnd, nullptr,
-                                     "chunk.end");
+    xStop = ir.CreateBinaryIntrinsic(
+        Intrinsic::umin,
+        ir.CreateBinaryIntrinsic(Intrinsic::umin, ir.CreateAdd(xw, ws), ir.CreateAdd(xa, ws)),
+        xEnd, nullptr, "chunk.end");
     ir.CreateCondBr(ir.CreateICmpULT(xc, xEnd), xh, yl);
     xDone = ch;
   }
@@ -1353,7 +1376,7 @@ BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const s
   // nuw: a block has at most 1024 threads (bound_split.cpp relies on it).
   Value *t = ir.CreateAdd(ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_), x, "tid",
                           /*HasNUW=*/true);
-  return ThreadLoops{x, y, z, t, xl, xh, yh, zh, yl, zl, xw}; // latches: closeThreadLoops
+  return ThreadLoops{x, y, z, t, xl, xh, yh, zh, yl, zl, xw, xa}; // latches: closeThreadLoops
 }
 
 // The loops' latches: each counter is below 1024, so no increment wraps.

@@ -23,6 +23,8 @@ struct Candidate {
   Instruction *branch = nullptr; // the branch (or select) to split at
   Value *bound = nullptr;       // x is below it on the first side
   bool belowIsTrue = true;      // the branch's condition holds below the bound
+  bool equal = false;           // `x == bound` (belowIsTrue false) or `!=`: from the bound
+                                // on, the condition is tested against bound + 1
 };
 
 constexpr unsigned kMaxLoopSize = 400; // instructions: each split copies the loop
@@ -33,11 +35,16 @@ bool invariant(const Loop &l, const Value *v) {
 }
 
 // `x`, or `x + c` / `c + x` with nuw and c invariant: then x + c <u b holds
-// exactly for x <u b -sat c. Returns the bound for x, built at `at`.
+// exactly for x <u b -sat c; `x - c` with nuw (a lane in a warp chunk,
+// lane_chunks.h): x <u b +sat c. Returns the bound for x, built at `at`.
 Value *boundFor(const Loop &l, PHINode *x, Value *lhs, Value *b, Instruction *at) {
   if (lhs == x)
     return b;
   auto *add = dyn_cast<BinaryOperator>(lhs);
+  if (add != nullptr && add->getOpcode() == Instruction::Sub && add->hasNoUnsignedWrap() &&
+      add->getOperand(0) == x && invariant(l, add->getOperand(1)))
+    return IRBuilder<>(at).CreateBinaryIntrinsic(Intrinsic::uadd_sat, b, add->getOperand(1),
+                                                 nullptr, "split.bound");
   if (add == nullptr || add->getOpcode() != Instruction::Add || !add->hasNoUnsignedWrap())
     return nullptr;
   Value *c = add->getOperand(0) == x ? add->getOperand(1)
@@ -109,6 +116,7 @@ bool findCandidate(Loop &l, Candidate &c) {
   c.x = x;
   c.exitTest = test;
   c.end = test->getOperand(1);
+  bool chunk = laneChunk(l);
   // Whether `user`'s condition is `x <u b` (or a form of it): fills c.
   auto take = [&](Instruction *user, Value *cond) {
     auto *cmp = dyn_cast<ICmpInst>(cond);
@@ -128,14 +136,17 @@ bool findCandidate(Loop &l, Candidate &c) {
       rhs = limit;
       p = p == ICmpInst::ICMP_EQ ? ICmpInst::ICMP_ULT : ICmpInst::ICMP_UGE;
     }
-    if ((p != ICmpInst::ICMP_ULT && p != ICmpInst::ICMP_UGE) || lhs->getType() != x->getType())
+    bool eq = (p == ICmpInst::ICMP_EQ || p == ICmpInst::ICMP_NE) && chunk;
+    if ((p != ICmpInst::ICMP_ULT && p != ICmpInst::ICMP_UGE && !eq) ||
+        lhs->getType() != x->getType())
       return false;
     Value *b = boundFor(l, x, lhs, rhs, pre->getTerminator());
     if (b == nullptr)
       return false;
     c.branch = user;
     c.bound = b;
-    c.belowIsTrue = p == ICmpInst::ICMP_ULT;
+    c.belowIsTrue = p == ICmpInst::ICMP_ULT || p == ICmpInst::ICMP_NE;
+    c.equal = eq;
     return true;
   };
   for (BasicBlock *bb : l.blocks()) {
@@ -145,7 +156,7 @@ bool findCandidate(Loop &l, Candidate &c) {
     if (br != nullptr && br->isConditional() && take(br, br->getCondition()))
       return true;
   }
-  if (!laneChunk(l))
+  if (!chunk)
     return false;
   for (BasicBlock *bb : l.blocks())
     for (Instruction &i : *bb)
@@ -194,7 +205,21 @@ void splitLoop(Loop &l, Candidate &c) {
     phi.setIncomingBlock(i, between);
     phi.setIncomingValue(i, vm[&phi]);
   }
-  setCondition(c.branch, !c.belowIsTrue);
+  if (c.equal) {
+    // From the bound on: x == b is x <u b + 1 (x != b the opposite).
+    IRBuilder<> eb(c.branch);
+    Value *next = IRBuilder<>(pre->getTerminator())
+                      .CreateBinaryIntrinsic(Intrinsic::uadd_sat, c.bound,
+                                             ConstantInt::get(c.bound->getType(), 1), nullptr,
+                                             "split.next");
+    Value *cond = c.belowIsTrue ? eb.CreateICmpUGE(c.x, next) : eb.CreateICmpULT(c.x, next);
+    if (auto *br = dyn_cast<BranchInst>(c.branch))
+      br->setCondition(cond);
+    else
+      cast<SelectInst>(c.branch)->setCondition(cond);
+  } else {
+    setCondition(c.branch, !c.belowIsTrue);
+  }
   pre->getTerminator()->replaceUsesOfWith(h, ah);
 }
 
@@ -212,10 +237,10 @@ MDNode *laneChunkLoopId(LLVMContext &c) {
   return id;
 }
 
-unsigned splitLoopsAtBounds(Function &f, LoopInfo &li) {
+unsigned splitLoopsAtBounds(Function &f, LoopInfo &li, bool chunksOnly) {
   SmallVector<Loop *, 8> loops;
   for (Loop *l : li.getLoopsInPreorder())
-    if (l->getSubLoops().empty())
+    if (l->getSubLoops().empty() && (!chunksOnly || laneChunk(*l)))
       loops.push_back(l);
   // All candidates first: splitting changes the function under LoopInfo.
   SmallVector<std::pair<Loop *, Candidate>, 8> todo;

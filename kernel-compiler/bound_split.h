@@ -21,7 +21,10 @@ namespace anyhip {
 // at the first branch on `x <u b` or `x >=u b` (or x + c, with nuw) for a
 // loop-invariant b, or, in a lane chunk's loop, the first such select. Returns how many loops were split; the caller
 // recomputes its analyses when it is not 0.
-unsigned splitLoopsAtBounds(llvm::Function &f, llvm::LoopInfo &li);
+// In a warp chunk's loop (laneChunkLoopId), also at a select's condition,
+// and at `x == b` / `x != b`: the part from b on is then tested against
+// b + 1, split again by the next call. chunksOnly: only those loops.
+unsigned splitLoopsAtBounds(llvm::Function &f, llvm::LoopInfo &li, bool chunksOnly = false);
 
 // Loop metadata for a thread loop over one warp's chunk of threads (the
 // lanes after an inline shuffle, block_loops.cpp): its selects on
