@@ -129,7 +129,13 @@ int main() {
   CHECK_HIP(hipFree(din));
   CHECK_HIP(hipFree(dout));
 
-#if defined(__ANYHIP_KERNEL_COMPILER__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define AH_SANITIZED 1 // the sanitizers' own per-thread memory
+#endif
+#endif
+#if defined(__ANYHIP_KERNEL_COMPILER__) && !defined(AH_SANITIZED) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   if (ah_on_cpu_device() && before > 0 && during > 0) {
     // A thread's own stack pages and glibc's thread control block stay; a
     // thread-local 48 KiB array would add 48 KiB to each.
