@@ -83,6 +83,17 @@ struct absmax {
     return x > y ? a : y > x ? b : (a > b ? a : b);
   }
 };
+// Composition of affine maps x -> a * x + b (mod 2^32): associative but not
+// commutative, so a scan that joins its parts out of order fails.
+struct affine {
+  unsigned a, b;
+  bool operator==(const affine &o) const { return a == o.a && b == o.b; }
+};
+struct compose { // first f, then g
+  __host__ __device__ affine operator()(const affine &f, const affine &g) const {
+    return affine{g.a * f.a, g.a * f.b + g.b};
+  }
+};
 struct is_odd {
   __host__ __device__ bool operator()(int x) const { return x & 1; }
 };
@@ -175,6 +186,21 @@ static void scan(size_t n, std::mt19937 &rng) {
   std::exclusive_scan(h.begin(), h.end(), ref.begin(), 7,
                       [](int a, int b) { return std::min(a, b); });
   CHECK(out.get() == ref, "ExclusiveScan(Min, 7) of %zu", n);
+  // A non-commutative operator on 8-byte items.
+  std::vector<affine> ha(n), refa(n);
+  for (auto &f : ha)
+    f = affine{(unsigned)(rng() % 7) * 2 + 1, (unsigned)rng() % 1000};
+  dbuf<affine> da(ha), outa(n);
+  two_calls("InclusiveScan(compose)", [&](void *t, size_t &b) {
+    return hipcub::DeviceScan::InclusiveScan(t, b, da.p, outa.p, compose(), N);
+  });
+  std::inclusive_scan(ha.begin(), ha.end(), refa.begin(), compose());
+  CHECK(outa.get() == refa, "InclusiveScan(compose) of %zu", n);
+  two_calls("ExclusiveScan(compose, {3, 5})", [&](void *t, size_t &b) {
+    return hipcub::DeviceScan::ExclusiveScan(t, b, da.p, outa.p, compose(), affine{3, 5}, N);
+  });
+  std::exclusive_scan(ha.begin(), ha.end(), refa.begin(), affine{3, 5}, compose());
+  CHECK(outa.get() == refa, "ExclusiveScan(compose, {3, 5}) of %zu", n);
   // In place.
   two_calls("InclusiveSum in place", [&](void *t, size_t &b) {
     return hipcub::DeviceScan::InclusiveSum(t, b, d.p, d.p, N);
