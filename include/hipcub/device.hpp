@@ -4,6 +4,11 @@
  * d_temp_storage == NULL only sets temp_storage_bytes (at least 1); the call
  * with storage launches kernels on `stream` and returns at once.
  *
+ * On a GPU (the NVIDIA device) reduce, scan and radix sort take the GPU-shaped
+ * kernels of device_gpu.hpp instead (chosen at run time by on_gpu(): the host
+ * half of a HIP source is compiled once, by the CPU pass). The rest of this
+ * file is the CPU device's layout, which the other algorithms use everywhere.
+ *
  * Work split: W workers (threads of blocks of BLOCK), worker w owning the
  * contiguous items [w * seg, (w + 1) * seg): on the CPU device a block's
  * threads then each stream through their own memory. W is at most
