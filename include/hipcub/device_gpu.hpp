@@ -84,11 +84,9 @@ struct vec_of<T *, std::enable_if_t<std::is_arithmetic<T>::value && (sizeof(T) =
                                                                       sizeof(T) == 4 || sizeof(T) == 8)>> {
   static constexpr int width = 16 / sizeof(T);
   struct alignas(16) type {
-    T v[16 / sizeof(T)];
+    std::remove_cv_t<T> v[16 / sizeof(T)];
   };
 };
-template <typename T>
-struct vec_of<const T *, std::enable_if_t<std::is_arithmetic<T>::value>> : vec_of<T *> {};
 
 template <typename In> inline bool vec_aligned(In in) {
   if constexpr (vec_of<In>::width > 1)

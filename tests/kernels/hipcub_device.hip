@@ -148,6 +148,21 @@ static void reduce(size_t n, std::mt19937 &rng) {
   });
   int am = std::accumulate(h.begin(), h.end(), 0, absmax());
   CHECK(out.get()[0] == am, "Reduce(absmax) of %zu: %d vs %d", n, out.get()[0], am);
+  // A pointer to const items (16-byte loads on a GPU when aligned), and one
+  // 4 bytes past an alignment (item loads on a GPU).
+  const int *cp = d.p;
+  two_calls("Sum of const int *", [&](void *t, size_t &b) {
+    return hipcub::DeviceReduce::Sum(t, b, cp, out.p, N);
+  });
+  CHECK(out.get()[0] == std::accumulate(h.begin(), h.end(), 0), "Sum of const int * of %zu: %d", n,
+        out.get()[0]);
+  if (n > 1) {
+    two_calls("Sum from item 1", [&](void *t, size_t &b) {
+      return hipcub::DeviceReduce::Sum(t, b, cp + 1, out.p, N - 1);
+    });
+    CHECK(out.get()[0] == std::accumulate(h.begin() + 1, h.end(), 0), "Sum of %zu from item 1: %d",
+          n, out.get()[0]);
+  }
   // An iterator as the input.
   // Unsigned: 1 + ... + n wraps modulo 2^32 for a million items (an int's
   // overflow would be undefined).
