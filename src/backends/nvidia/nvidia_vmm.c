@@ -125,10 +125,16 @@ hipError_t ah_nv_vmm_unmap(struct ah_device *dev, void *ptr, size_t bytes) {
   return ah_cuda_status(ah_cuda.cuMemUnmap((CUdeviceptr)(uintptr_t)ptr, bytes));
 }
 
-/* acc names NVIDIA devices only (the core checks); at most 64 of them. */
+/* acc names NVIDIA devices only (the core checks); at most 64 of them. A driver that
+ * refuses read-only or no access for a device (CUDA documents only read-write as always
+ * taken) gets read-write for read-only entries and nothing for the others: the core
+ * still holds copies and sets to the access asked (docs/ext.md). */
 hipError_t ah_nv_vmm_set_access(struct ah_device *dev, void *ptr, size_t bytes,
                                 const struct ah_vmm_access *acc, size_t n) {
   CUmemAccessDesc d[64];
+  CUdeviceptr p = (CUdeviceptr)(uintptr_t)ptr;
+  size_t m = 0;
+  CUresult r;
 
   ENTER(dev, cuMemSetAccess);
   if (n > sizeof(d) / sizeof(d[0]))
@@ -140,5 +146,17 @@ hipError_t ah_nv_vmm_set_access(struct ah_device *dev, void *ptr, size_t bytes,
   }
   if (n == 0)
     return hipSuccess;
-  return ah_cuda_status(ah_cuda.cuMemSetAccess((CUdeviceptr)(uintptr_t)ptr, bytes, d, n));
+  r = ah_cuda.cuMemSetAccess(p, bytes, d, n);
+  if (r == CUDA_SUCCESS)
+    return hipSuccess;
+  for (size_t i = 0; i < n; i++)
+    if (d[i].flags != hipMemAccessFlagsProtNone) {
+      d[m] = d[i];
+      d[m++].flags = hipMemAccessFlagsProtReadWrite;
+    }
+  if (m != 0 && ah_cuda.cuMemSetAccess(p, bytes, d, m) != CUDA_SUCCESS)
+    return ah_cuda_status(r);
+  AH_LOG(NVIDIA, "cuMemSetAccess: %s for the access asked; read-write given instead",
+         ah_cuda_error_name(r));
+  return hipSuccess;
 }
