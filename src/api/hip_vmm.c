@@ -37,8 +37,8 @@ AH_EXPORT hipError_t hipMemGetAllocationGranularity(size_t *granularity,
                  option == hipMemAllocationGranularityRecommended,
              hipErrorInvalidValue);
   AH_REQUIRE(prop_ok(prop), hipErrorInvalidValue);
-  AH_RETURN(ah_vmm_granularity(prop, option == hipMemAllocationGranularityRecommended,
-                               granularity));
+  AH_RETURN(
+      ah_vmm_granularity(prop, option == hipMemAllocationGranularityRecommended, granularity));
 }
 
 /* size: a multiple of the device's granularity (the core checks). */
@@ -59,8 +59,8 @@ AH_EXPORT hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
   AH_RETURN(ah_vmm_release(handle));
 }
 
-AH_EXPORT hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
-                                                             hipMemGenericAllocationHandle_t handle) {
+AH_EXPORT hipError_t hipMemGetAllocationPropertiesFromHandle(
+    hipMemAllocationProp *prop, hipMemGenericAllocationHandle_t handle) {
   AH_ENTER();
   AH_REQUIRE(prop != NULL && handle != NULL, hipErrorInvalidValue);
   AH_RETURN(ah_vmm_properties(handle, prop));

@@ -32,8 +32,7 @@ hipError_t ah_cpu_vmm_granularity(struct ah_device *dev, int recommended, size_t
   return hipSuccess;
 }
 
-hipError_t ah_cpu_vmm_create(struct ah_device *dev, size_t bytes, int shareable,
-                             uint64_t *phys) {
+hipError_t ah_cpu_vmm_create(struct ah_device *dev, size_t bytes, int shareable, uint64_t *phys) {
   int fd = memfd_create("anyhip-vmm", MFD_CLOEXEC);
 
   (void)dev;

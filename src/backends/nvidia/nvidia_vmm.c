@@ -12,13 +12,13 @@
 #include <stdint.h>
 
 /* Enters the device's context; hipErrorNotSupported when the driver lacks fn. */
-#define ENTER(dev, fn)                                       \
-  do {                                                       \
-    hipError_t e_;                                           \
-    if (ah_cuda.fn == NULL)                                  \
-      return hipErrorNotSupported;                           \
-    if ((e_ = ah_nv_enter(AH_NV(dev))) != hipSuccess)        \
-      return e_;                                             \
+#define ENTER(dev, fn)                                                                             \
+  do {                                                                                             \
+    hipError_t e_;                                                                                 \
+    if (ah_cuda.fn == NULL)                                                                        \
+      return hipErrorNotSupported;                                                                 \
+    if ((e_ = ah_nv_enter(AH_NV(dev))) != hipSuccess)                                              \
+      return e_;                                                                                   \
   } while (0)
 
 /* Whether the driver has every entry point the ops use and the device takes them. */
@@ -28,8 +28,8 @@ int ah_nv_vmm_supported(struct ah_device *dev) {
   if (ah_cuda.cuMemGetAllocationGranularity == NULL || ah_cuda.cuMemCreate == NULL ||
       ah_cuda.cuMemRelease == NULL || ah_cuda.cuMemExportToShareableHandle == NULL ||
       ah_cuda.cuMemImportFromShareableHandle == NULL || ah_cuda.cuMemAddressReserve == NULL ||
-      ah_cuda.cuMemAddressFree == NULL || ah_cuda.cuMemMap == NULL ||
-      ah_cuda.cuMemUnmap == NULL || ah_cuda.cuMemSetAccess == NULL)
+      ah_cuda.cuMemAddressFree == NULL || ah_cuda.cuMemMap == NULL || ah_cuda.cuMemUnmap == NULL ||
+      ah_cuda.cuMemSetAccess == NULL)
     return 0;
   return ah_cuda.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
                                       AH_NV(dev)->cu) == CUDA_SUCCESS &&
