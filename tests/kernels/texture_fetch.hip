@@ -116,6 +116,7 @@ struct Ref {
   int mode[3];          // address modes
   bool linear, norm;
   float border[4];
+  float lsb = 0;        // one unit of the texel format's last place (normalized integers, halves)
   const V4 *at(int x, int y, int z) const { return &t[((size_t)z * h + y) * w + x]; }
 };
 
@@ -227,7 +228,9 @@ static bool close_enough(float got, float want, float range) {
 // device: the reference to float rounding. Elsewhere (CUDA's 9-bit weights, the CUDA C++
 // Programming Guide's "Linear Filtering"): the reference at some coordinate within 1/256
 // texel of the one given, per coordinate, to within dims * spread / 256 for a linear
-// fetch (each weight off by at most 1/256), exactly (to float rounding) for a point one.
+// fetch (each weight off by at most 1/256), exactly (to float rounding) for a point one;
+// plus one unit in the last place of a normalized-integer or half format (the hardware
+// may filter at the format's precision).
 static bool fetch_ok(const Ref &r, float x, float y, float z, int ch, float got, float *want) {
   *want = ref_fetch(r, x, y, z).v[ch];
   if (std::isnan(got) && std::isnan(*want))
@@ -245,7 +248,7 @@ static bool fetch_ok(const Ref &r, float x, float y, float z, int ch, float got,
           cz = r.dims >= 3 ? z + o[2] * d[2] : z;
     V4 spread;
     float c = ref_fetch(r, cx, cy, cz, &spread).v[ch];
-    float tol = r.dims * spread.v[ch] * q + 1e-5f * std::max(1.0f, std::fabs(c));
+    float tol = r.dims * spread.v[ch] * q + 1e-5f * std::max(1.0f, std::fabs(c)) + r.lsb;
     if (std::fabs(got - c) <= tol)
       return true;
   }
@@ -385,6 +388,9 @@ static int check_normalized(hipChannelFormatKind kind, float (*conv)(T), const c
   Ref r;
   r.w = W, r.h = H, r.s = 1, r.dims = 2, r.linear = true, r.norm = false;
   r.mode[0] = r.mode[1] = r.mode[2] = hipAddressModeClamp;
+  // A half's ulp below 2, or one step of the normalized integer (127 for a signed byte).
+  unsigned value_bits = 8 * sizeof(T) - (kind == hipChannelFormatKindSigned ? 1 : 0);
+  r.lsb = kind == hipChannelFormatKindFloat ? 1.0f / 1024 : 1.0f / (float)((1u << value_bits) - 1);
   for (int i = 0; i < W * H; i++) {
     unsigned bits = (unsigned)(i * 37 + 11) * 2654435761u;
     std::memcpy(&host[i], &bits, sizeof(T));
