@@ -168,9 +168,9 @@ AH_EXPORT hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLoca
   AH_RETURN(ah_vmm_get_access(location, ptr, flags));
 }
 
-/* Maps or unmaps memory of sparse arrays and mipmapped arrays. HIP 6 has no
- * flag that makes an array sparse, and neither device makes one, so every
- * well-formed request is hipErrorNotSupported (docs/ext.md). */
+/* Maps or unmaps memory of sparse arrays and mipmapped arrays. Array
+ * creation takes no sparse flag here, on either device, so every well-formed
+ * request is hipErrorNotSupported (docs/ext.md). */
 AH_EXPORT hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
                                          hipStream_t stream) {
   struct ah_stream *s;

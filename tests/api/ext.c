@@ -603,6 +603,15 @@ AH_TEST(vmm_map_array_refused) {
   hipChannelFormatDesc cd = hipCreateChannelDesc(32, 0, 0, 0, hipChannelFormatKindFloat);
   hipArray_t arr;
 
+  HIP_ARRAY3D_DESCRIPTOR sparse;
+
+  /* No sparse array can be made (CUDA's CUDA_ARRAY3D_SPARSE is 0x40). */
+  memset(&sparse, 0, sizeof(sparse));
+  sparse.Width = sparse.Height = 64;
+  sparse.Format = HIP_AD_FORMAT_FLOAT;
+  sparse.NumChannels = 1;
+  sparse.Flags = 0x40;
+  CHECK_ERR(hipArray3DCreate(&arr, &sparse), hipErrorInvalidValue);
   CHECK_HIP(hipMallocArray(&arr, &cd, 64, 64, 0));
   memset(&info, 0, sizeof(info));
   info.resourceType = hipResourceTypeArray;
