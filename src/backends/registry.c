@@ -33,6 +33,11 @@ const char *ah_backend_missing(const struct ah_backend *b) {
     return "ipc_event_export and ipc_event_open together";
   if (b->graph_build != NULL && (b->graph_launch == NULL || b->graph_destroy == NULL))
     return "graph_launch and graph_destroy with graph_build";
+#define AH_VMM_OP(op)                                                                              \
+  if ((b->op == NULL) != (b->vmm_create == NULL))                                                  \
+    return "the vmm_* ops together";
+  AH_BACKEND_VMM(AH_VMM_OP)
+#undef AH_VMM_OP
   return NULL;
 }
 

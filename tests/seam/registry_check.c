@@ -103,6 +103,11 @@ int main(void) {
   expect("graph_build without graph_destroy", ah_backend_missing(b),
          "graph_launch and graph_destroy with graph_build");
   SET(*b, graph_destroy);
+  SET(*b, vmm_create);
+  expect("vmm_create alone", ah_backend_missing(b), "the vmm_* ops together");
+#define AH_VMM_SET(op) SET(*b, op);
+  AH_BACKEND_VMM(AH_VMM_SET)
+#undef AH_VMM_SET
   expect("every op", ah_backend_missing(b), NULL);
 
   if (failures == 0)
