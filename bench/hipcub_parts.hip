@@ -29,7 +29,7 @@ int main() {
   CK(hipMalloc(&counts, cb)); CK(hipMalloc(&status, sb));
   printf("status bytes %zu\n", sb);
   printf("memset status: %.3f ms\n", ms([&] { hipMemsetAsync(status, 0, sb, 0); }));
-  size_t hb = div_up(n, (size_t)GPU_BLOCK * 16), most = (size_t)sm_count() * 4;
+  size_t hb = div_up(n, (size_t)GPU_BLOCK * 16), most = (size_t)sm_count() * HIPCUB_GPU_HIST_BLOCKS_PER_SM;
   printf("hist: %.3f ms\n", ms([&] {
     hipMemsetAsync(counts, 0, cb, 0);
     hipLaunchKernelGGL((radix_gpu_hist<unsigned>), dim3((unsigned)(hb < most ? hb : most)), dim3(GPU_BLOCK), 0, 0,
