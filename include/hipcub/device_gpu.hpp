@@ -70,6 +70,15 @@ inline int sm_count() {
 #ifndef HIPCUB_GPU_SORT_ITEMS
 #define HIPCUB_GPU_SORT_ITEMS 16 /* 4-byte keys per thread */
 #endif
+#ifndef HIPCUB_GPU_SORT_LOOKBACK
+#define HIPCUB_GPU_SORT_LOOKBACK 8 /* tiles' status read at once per digit */
+#endif
+#ifndef HIPCUB_GPU_SORT_MATCH_BALLOTS
+#define HIPCUB_GPU_SORT_MATCH_BALLOTS 1 /* rank with ballots, not __match_any_sync */
+#endif
+#ifndef HIPCUB_GPU_HIST_BLOCKS_PER_SM
+#define HIPCUB_GPU_HIST_BLOCKS_PER_SM 8
+#endif
 constexpr int GPU_BLOCK = 256;
 constexpr int GPU_WARPS = GPU_BLOCK / 32;
 constexpr int GPU_REDUCE_BLOCKS_PER_SM = HIPCUB_GPU_REDUCE_BLOCKS_PER_SM;
@@ -466,15 +475,25 @@ __global__ void radix_gpu_hist(const K *keys, size_t n, int begin_bit, int end_b
   for (int i = threadIdx.x; i < passes * RADIX_BUCKETS; i += GPU_BLOCK)
     s[i] = 0;
   __syncthreads();
-  for (size_t i = (size_t)blockIdx.x * GPU_BLOCK + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * GPU_BLOCK) {
-    K k = keys[i];
+  auto count = [&](K k) {
     for (int p = 0; p < passes; p++) {
       int shift = begin_bit + p * RADIX_BITS;
       int bits = end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS;
       atomicAdd(&s[p * RADIX_BUCKETS + digit_of(k, shift, bits, descending)], 1u);
     }
+  };
+  /* Four independent loads in flight per thread. */
+  const size_t stride = (size_t)gridDim.x * GPU_BLOCK;
+  size_t i = (size_t)blockIdx.x * GPU_BLOCK + threadIdx.x;
+  for (; i + 3 * stride < n; i += 4 * stride) {
+    K k0 = keys[i], k1 = keys[i + stride], k2 = keys[i + 2 * stride], k3 = keys[i + 3 * stride];
+    count(k0);
+    count(k1);
+    count(k2);
+    count(k3);
   }
+  for (; i < n; i += stride)
+    count(keys[i]);
   __syncthreads();
   for (int i = threadIdx.x; i < passes * RADIX_BUCKETS; i += GPU_BLOCK)
     if (s[i])
@@ -486,7 +505,7 @@ __global__ void radix_gpu_hist(const K *keys, size_t n, int begin_bit, int end_b
  * count, 2 = the count of tiles 0..tile) and count; counter: tile ids. S is
  * 32-bit below 2^30 items, else 64-bit. */
 template <typename K, typename V, bool PAIRS, typename S>
-__global__ void radix_gpu_pass(const K *keys_in, K *keys_out, const V *values_in, V *values_out,
+__global__ void __launch_bounds__(GPU_BLOCK, 4) radix_gpu_pass(const K *keys_in, K *keys_out, const V *values_in, V *values_out,
                                size_t n, const unsigned *hist, S *status, unsigned *counter,
                                int shift, int bits, bool descending) {
 #if defined(__CUDA_ARCH__)
@@ -534,7 +553,19 @@ __global__ void radix_gpu_pass(const K *keys_in, K *keys_out, const V *values_in
   const unsigned lt = (1u << lane) - 1u;
 #pragma unroll
   for (int k = 0; k < N; k++) {
+#if HIPCUB_GPU_SORT_MATCH_BALLOTS
+    /* The lanes with my digit: one ballot per digit bit (what CUB's
+     * MatchAny does; cheaper than match.any on Hopper). */
+    unsigned peers = 0xffffffffu;
+#pragma unroll
+    for (int b = 0; b < RADIX_BITS; b++) {
+      bool one = (digit[k] >> b) & 1;
+      unsigned m = (unsigned)__ballot_sync(0xffffffffu, one);
+      peers &= one ? m : ~m;
+    }
+#else
     unsigned peers = (unsigned)__match_any_sync(0xffffffffu, (unsigned)digit[k]);
+#endif
     unsigned before = s_warp_counts[warp][digit[k]];
     __syncwarp();
     if (lane == 31u - __clz(peers))
@@ -563,13 +594,25 @@ __global__ void radix_gpu_pass(const K *keys_in, K *keys_out, const V *values_in
   gstart = has ? gstart : 0;
   S excl = 0;
   if (tile > 0) {
-    for (int j = (int)tile - 1; j >= 0; j--) {
-      S v;
-      do {
-        v = st[(size_t)j * RADIX_BUCKETS + tid];
-      } while ((v & (AGG | INCL)) == 0);
-      excl += v & COUNT;
-      if (v & INCL)
+    /* LOOKBACK tiles' status read at once (independent loads), newest
+     * first; tiles before tile 0 read as an empty inclusive count. */
+    constexpr int LOOKBACK = HIPCUB_GPU_SORT_LOOKBACK;
+    for (int j = (int)tile - 1; j >= 0; j -= LOOKBACK) {
+      S v[LOOKBACK];
+#pragma unroll
+      for (int w = 0; w < LOOKBACK; w++)
+        v[w] = j - w >= 0 ? st[(size_t)(j - w) * RADIX_BUCKETS + tid] : INCL;
+      bool done = false;
+#pragma unroll
+      for (int w = 0; w < LOOKBACK; w++) {
+        if (done)
+          break;
+        while ((v[w] & (AGG | INCL)) == 0)
+          v[w] = st[(size_t)(j - w) * RADIX_BUCKETS + tid];
+        excl += v[w] & COUNT;
+        done = (v[w] & INCL) != 0;
+      }
+      if (done)
         break;
     }
     st[(size_t)tile * RADIX_BUCKETS + tid] = INCL | (excl + (S)total);
@@ -682,7 +725,8 @@ inline hipError_t radix_gpu_passes(const K *src_k, K *keys_out, const V *src_v, 
                                 stream);
   if (e != hipSuccess)
     return e;
-  size_t hb = div_up(n, (size_t)GPU_BLOCK * 16), most = (size_t)sm_count() * 4;
+  size_t hb = div_up(n, (size_t)GPU_BLOCK * 16),
+         most = (size_t)sm_count() * HIPCUB_GPU_HIST_BLOCKS_PER_SM;
   hipLaunchKernelGGL((radix_gpu_hist<K>), dim3((unsigned)(hb < most ? hb : most)),
                      dim3(GPU_BLOCK), 0, stream, src_k, n, begin_bit, end_bit, passes, descending,
                      counts);
