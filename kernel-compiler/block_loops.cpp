@@ -22,6 +22,7 @@
 #include "bound_split.h"
 #include "engine_buffers.h"
 #include "kernel_module.h"
+#include "lane_chunks.h"
 #include "split_points.h"
 #include "stride_interchange.h"
 #include "uniformity.h"
@@ -172,6 +173,7 @@ public:
     return n;
   }
   unsigned nreread() const { return nreread_; }
+  unsigned nchunked() const { return nchunked_; }
 
 private:
   bool inlineThreadDependent();
@@ -179,7 +181,10 @@ private:
   void cutAtSplitPoints();
   void analyseUniformity();
   void inlineShuffles();
-  Value *shuffleResult(IRBuilder<> &ir, CallInst *ph, Value *t, Value *rbuf);
+  struct ThreadLoops;
+  Value *shuffleResult(IRBuilder<> &ir, CallInst *ph, const ThreadLoops &loops, Value *rbuf);
+  Value *effectiveWidth(IRBuilder<> &ir, Value *w);
+  Value *laneChunkCheck(unsigned r, IRBuilder<> &ir, const DenseMap<unsigned, Value *> &vins);
   SmallVector<unsigned, 4> crossedSplits(Instruction *inst);
   void demoteValuesAcrossSplits();
   bool rereadPhiSlot(Instruction *i);
@@ -194,13 +199,19 @@ private:
   void buildBody();
   BasicBlock *buildRegion(unsigned r, bool masked, BasicBlock *dispatch, PHINode *next,
                           int takeSucc = -1);
+  void buildRegionLoops(unsigned r, bool masked, const std::string &tag, IRBuilder<> &ir,
+                        BasicBlock *after, Value *rbuf, Value *wbuf,
+                        const DenseMap<unsigned, Value *> &vins, int takeSucc, bool chunked);
   bool findGuard(Value *&ok, unsigned &takeSucc);
   struct ThreadLoops {
     Value *x, *y, *z, *t; // the thread's index and linear id
     BasicBlock *next;     // branch here when the thread is done (x's latch)
     BasicBlock *xh, *yh, *zh, *yl, *zl;
+    Value *xw = nullptr;  // chunked: the x of lane 0 of the chunk's warp (may wrap below 0)
+    Value *xa = nullptr;  // chunked: the chunk's first x rounded down to the warp size
   };
-  ThreadLoops openThreadLoops(IRBuilder<> &ir, const std::string &tag, BasicBlock *after);
+  ThreadLoops openThreadLoops(IRBuilder<> &ir, const std::string &tag, BasicBlock *after,
+                              bool chunked = false);
   void closeThreadLoops(const ThreadLoops &loops);
   void storeThreadBuiltins(IRBuilder<> &ir, const ThreadLoops &loops);
   BasicBlock *buildGuardCheck(Value *ok, BasicBlock *checked, BasicBlock *unchecked);
@@ -233,6 +244,7 @@ private:
   SmallSetVector<AllocaInst *, 16> frameVars_;
   DenseSet<AllocaInst *> phiSlots_; // frame slots of demoted phis (rereadPhiSlot)
   unsigned nreread_ = 0;             // loads of them that rereadPhiSlot spared a slot
+  unsigned nchunked_ = 0;            // regions with a copy in lane chunks (laneChunkCheck)
   // Uniform values live across aligned barriers only: kept as SSA values,
   // one copy per block (`slot`, a local of the block function) that each
   // thread stopping at such a barrier writes and the next region reads
@@ -750,11 +762,11 @@ void BlockBuilder::emitDescriptor() {
 // loop counters live in allocas that SROA turns into induction variables.
 BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispatch,
                                       PHINode *next, int takeSucc) {
-  Type *i32 = Type::getInt32Ty(c_), *i64 = Type::getInt64Ty(c_), *i8 = Type::getInt8Ty(c_);
+  Type *i32 = Type::getInt32Ty(c_), *i64 = Type::getInt64Ty(c_);
   bool hasSplits = !splits_.empty();
   std::string tag = "r" + std::to_string(r) + (masked ? "m" : "");
   auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
-  BasicBlock *pre = block("pre"), *exit = block("exit"), *after = block("after");
+  BasicBlock *pre = block("pre"), *after = block("after");
   IRBuilder<> ir(pre);
   // Where the threads stopped: each thread's pc, and the AND and the OR of
   // them all (lo, hi). A store and two bitwise reductions per thread, no
@@ -791,7 +803,43 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     xchBuffers_.push_back({wbuf, id});
     ir.CreateStore(q, parityVar_);
   }
-  ThreadLoops loops = openThreadLoops(ir, tag, after);
+  // After an inline shuffle down or up, a second copy of the thread loops
+  // runs each warp's threads as one chunk (laneChunkCheck says when).
+  if (Value *fast = laneChunkCheck(r, ir, vins)) {
+    BasicBlock *chunks = block("chunks"), *general = block("general");
+    nchunked_++;
+    ir.CreateCondBr(fast, chunks, general);
+    ir.SetInsertPoint(chunks);
+    buildRegionLoops(r, masked, tag + "c", ir, after, rbuf, wbuf, vins, takeSucc, true);
+    ir.SetInsertPoint(general);
+  }
+  buildRegionLoops(r, masked, tag, ir, after, rbuf, wbuf, vins, takeSucc, false);
+  ir.SetInsertPoint(after);
+  if (!hasSplits) {
+    ir.CreateRetVoid();
+  } else {
+    FunctionCallee nextFn = m_.getOrInsertFunction(
+        "__ah_cpu_block_next", FunctionType::get(i32, {abi_.ctx->getPointerTo(), i32, i32, i32},
+                                                 false));
+    Value *lo = ir.CreateLoad(i32, loVar_), *hi = ir.CreateLoad(i32, hiVar_);
+    Value *n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(masked ? 0 : 1)});
+    next->addIncoming(n, after);
+    ir.CreateBr(dispatch);
+  }
+  return pre;
+}
+
+// Region r's thread loops from ir's block to `after`, around a copy of the
+// region's blocks; chunked: the x loop in chunks of one warp's threads.
+void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &tag,
+                                    IRBuilder<> &ir, BasicBlock *after, Value *rbuf, Value *wbuf,
+                                    const DenseMap<unsigned, Value *> &vins, int takeSucc,
+                                    bool chunked) {
+  Type *i32 = Type::getInt32Ty(c_), *i64 = Type::getInt64Ty(c_), *i8 = Type::getInt8Ty(c_);
+  bool hasSplits = !splits_.empty();
+  auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
+  BasicBlock *exit = block("exit");
+  ThreadLoops loops = openThreadLoops(ir, tag, after, chunked);
   Value *t = loops.t;
   BasicBlock *xl = loops.next;
   Value *t64 = ir.CreateZExt(t, i64);
@@ -815,6 +863,8 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     ir.SetInsertPoint(run);
   }
   storeThreadBuiltins(ir, loops);
+  if (chunked)
+    markLaneChunk(ir, loops.x, t, loops.xa, loops.xw, warpMask_);
   Value *x = loops.x, *y = loops.y, *z = loops.z;
   Type *tidTy = tidVar_->getAllocatedType();
   Value *lane = ir.CreateAnd(t, warpMask_, "lane");
@@ -874,7 +924,7 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
         continue;
       IRBuilder<> rb(ci);
       if (callee->getName() == "ah.split.inline") {
-        ci->replaceAllUsesWith(shuffleResult(rb, ci, t, rbuf));
+        ci->replaceAllUsesWith(shuffleResult(rb, ci, loops, rbuf));
         ci->eraseFromParent();
       } else if (callee->getName().startswith("ah.split.result.")) {
         Value *v = rb.CreateLoad(i64, rb.CreateStructGEP(abi_.slot, slotAt, 0));
@@ -941,19 +991,6 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   }
   ir.CreateBr(xl);
   closeThreadLoops(loops);
-  ir.SetInsertPoint(after);
-  if (!hasSplits) {
-    ir.CreateRetVoid();
-  } else {
-    FunctionCallee nextFn = m_.getOrInsertFunction(
-        "__ah_cpu_block_next", FunctionType::get(i32, {abi_.ctx->getPointerTo(), i32, i32, i32},
-                                                 false));
-    Value *lo = ir.CreateLoad(i32, loVar_), *hi = ir.CreateLoad(i32, hiVar_);
-    Value *n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(masked ? 0 : 1)});
-    next->addIncoming(n, after);
-    ir.CreateBr(dispatch);
-  }
-  return pre;
 }
 
 // An inline shuffle's result for linear thread t: the source lane's operand
@@ -961,22 +998,84 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
 // is 0, above the warp or not a power of two means the warp; a source out
 // of the caller's sub-group reads the caller's own; a lane beyond the block
 // reads 0, as one that returned does.
-Value *BlockBuilder::shuffleResult(IRBuilder<> &ir, CallInst *ph, Value *t, Value *rbuf) {
-  Type *i64 = ir.getInt64Ty();
-  uint32_t op = splits_[cast<ConstantInt>(ph->getArgOperand(0))->getZExtValue() - 1].info & 0xff;
-  Value *arg = ph->getArgOperand(1), *w = ph->getArgOperand(2);
+// A shuffle's width as the engine takes it: 0, above the warp or not a
+// power of two means the warp.
+Value *BlockBuilder::effectiveWidth(IRBuilder<> &ir, Value *w) {
   Value *ws = ir.CreateAdd(warpMask_, ir.getInt32(1));
   Value *bad = ir.CreateOr(ir.CreateOr(ir.CreateICmpEQ(w, ir.getInt32(0)), ir.CreateICmpUGT(w, ws)),
                            ir.CreateICmpNE(ir.CreateAnd(w, ir.CreateSub(w, ir.getInt32(1))),
                                            ir.getInt32(0)));
-  w = ir.CreateSelect(bad, ws, w);
-  Value *wm = ir.CreateSub(w, ir.getInt32(1));
-  Value *l = ir.CreateAnd(t, warpMask_, "lane");
-  Value *base = ir.CreateAnd(l, ir.CreateNot(wm));
+  return ir.CreateSelect(bad, ws, w);
+}
+
+// Whether region r may run its threads in chunks of one warp (in `pre`,
+// null when that cannot be known there): the region starts at an inline
+// shuffle down or up over the whole warp (the warp's width, a delta below
+// it, both known before the thread loops) and the block holds whole warps.
+// Each thread's lane is then its x minus the chunk's lane-0 x, so which
+// lanes read their own value is a bound on x (shuffleResult), at which
+// bound_split.h splits the chunk's loop: no per-thread lane arithmetic.
+Value *BlockBuilder::laneChunkCheck(unsigned r, IRBuilder<> &ir,
+                                    const DenseMap<unsigned, Value *> &vins) {
+  if (r == 0 || !splits_[r - 1].inlined || splits_[r - 1].result == nullptr)
+    return nullptr;
+  uint32_t op = splits_[r - 1].info & 0xff;
+  if (op != kShflDown && op != kShflUp)
+    return nullptr;
+  // The placeholder's delta and width as `pre` sees them: constants, kept
+  // uniform values (read in pre) or a per-block built-in.
+  auto inPre = [&](Value *v) -> Value * {
+    if (isa<Constant>(v))
+      return v;
+    if (auto *i = dyn_cast<Instruction>(v)) {
+      auto k = keptIndex_.find(i);
+      if (k != keptIndex_.end() && vins.count(k->second))
+        return vins.lookup(k->second);
+    }
+    if (auto *ld = dyn_cast<LoadInst>(v))
+      for (auto &bv : blockVars_)
+        if (ld->getPointerOperand() == bv.first)
+          return ir.CreateLoad(ld->getType(), bv.first);
+    return nullptr;
+  };
+  CallInst *ph = splits_[r - 1].result;
+  Value *arg = inPre(ph->getArgOperand(1)), *w = inPre(ph->getArgOperand(2));
+  if (arg == nullptr || w == nullptr)
+    return nullptr;
+  Value *ws = ir.CreateAdd(warpMask_, ir.getInt32(1));
+  Value *whole = ir.CreateICmpEQ(ir.CreateAnd(nthreads_, warpMask_), ir.getInt32(0));
+  return ir.CreateAnd(ir.CreateAnd(ir.CreateICmpEQ(effectiveWidth(ir, w), ws),
+                                   ir.CreateICmpULT(arg, ws)),
+                      whole, "lane.chunks");
+}
+
+Value *BlockBuilder::shuffleResult(IRBuilder<> &ir, CallInst *ph, const ThreadLoops &loops,
+                                   Value *rbuf) {
+  Type *i64 = ir.getInt64Ty();
+  uint32_t op = splits_[cast<ConstantInt>(ph->getArgOperand(0))->getZExtValue() - 1].info & 0xff;
+  Value *arg = ph->getArgOperand(1), *w = effectiveWidth(ir, ph->getArgOperand(2));
+  Value *t = loops.t;
   auto load = [&](Value *at) {
     return ir.CreateZExt(ir.CreateLoad(xchTy_, ir.CreateInBoundsGEP(xchTy_, rbuf, at)), i64);
   };
   Value *t64 = ir.CreateZExt(t, i64);
+  if (loops.xw != nullptr) {
+    // In lane chunks (laneChunkCheck): lane = x - xw, the warp's width, a
+    // delta below it, every source lane in the block. Down: lanes below
+    // W - arg read lane + arg, the others their own; up: lanes from arg on
+    // read lane - arg. The bound is signed: a row may start inside a warp.
+    Value *own = load(t64), *a64 = ir.CreateZExt(arg, i64);
+    Value *ws = ir.CreateAdd(warpMask_, ir.getInt32(1));
+    Value *edge = op == kShflDown ? ir.CreateSub(ws, arg) : arg;
+    Value *bound = ir.CreateBinaryIntrinsic(Intrinsic::smax, ir.CreateAdd(loops.xw, edge),
+                                            ir.getInt32(0), nullptr, "lane.bound");
+    Value *below = ir.CreateICmpULT(loops.x, bound);
+    return op == kShflDown ? ir.CreateSelect(below, load(ir.CreateAdd(t64, a64)), own)
+                           : ir.CreateSelect(below, own, load(ir.CreateSub(t64, a64)));
+  }
+  Value *wm = ir.CreateSub(w, ir.getInt32(1));
+  Value *l = ir.CreateAnd(t, warpMask_, "lane");
+  Value *base = ir.CreateAnd(l, ir.CreateNot(wm));
   if (op == kShflUp || op == kShflDown) {
     // The source is t -/+ arg, or the caller itself: two loads at addresses
     // linear in t, so the thread loop vectorises without a gather. The delta
@@ -1102,13 +1201,28 @@ void BlockBuilder::hoistUniformBranches() {
   fpm.addPass(SimplifyCFGPass());
   fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
   fpm.run(*b_, fam_);
-  // Now that the uniform branches are out, `if (tid < s)` splits its loop.
-  if (unsigned n = splitLoopsAtBounds(*b_, fam_.getResult<LoopAnalysis>(*b_))) {
-    fam_.invalidate(*b_, PreservedAnalyses::none());
+  // Lanes in warp chunks as bounds (lane_chunks.h), folded into the tests.
+  if (unsigned n = rewriteChunkLanes(*b_)) {
+    FunctionPassManager again;
+    again.addPass(InstCombinePass());
+    again.run(*b_, fam_);
     if (debugEnabled())
       errs() << "anyhip kernel compiler: " << k_.getName() << ": " << n
-             << " thread loops split at a uniform bound\n";
+             << " lanes in warp chunks as bounds\n";
   }
+  // Now that the uniform branches are out, `if (tid < s)` splits its loop;
+  // a warp chunk's loop is split again at each further bound it has.
+  unsigned split = 0;
+  for (int round = 0; round < 4; round++) {
+    unsigned n = splitLoopsAtBounds(*b_, fam_.getResult<LoopAnalysis>(*b_), round > 0);
+    if (n == 0)
+      break;
+    fam_.invalidate(*b_, PreservedAnalyses::none());
+    split += n;
+  }
+  if (split != 0 && debugEnabled())
+    errs() << "anyhip kernel compiler: " << k_.getName() << ": " << split
+           << " thread loops split at a uniform bound\n";
   // And a grid-stride loop runs its steps across the threads.
   if (unsigned n = interchangeStrideLoops(*b_, fam_.getResult<LoopAnalysis>(*b_))) {
     fam_.invalidate(*b_, PreservedAnalyses::none());
@@ -1211,8 +1325,12 @@ BasicBlock *BlockBuilder::buildGuardCheck(Value *ok, BasicBlock *checked, BasicB
 // Loops over z, y, x from ir's block (which they end), x fastest, the
 // counters in allocas that SROA turns into induction variables; `after`
 // follows the last thread. Leaves ir in the body, with the thread's index.
+// Chunked: a loop between y and x takes x in chunks that each lie in one
+// warp and in one aligned warp-sized run of x (a chunk ends where the next
+// warp or run starts, or at the row's end); xw is the x of the chunk's lane
+// 0 and xa its first x rounded down (lane_chunks.h).
 BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const std::string &tag,
-                                                        BasicBlock *after) {
+                                                        BasicBlock *after, bool chunked) {
   Type *i32 = Type::getInt32Ty(c_);
   auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
   BasicBlock *zh = block("z"), *yh = block("y"), *xh = block("x"), *body = block("thread"),
@@ -1232,15 +1350,33 @@ BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const s
   ir.SetInsertPoint(yh);
   Value *y = ir.CreateLoad(i32, yVar_, "y");
   ir.CreateStore(xBegin, xVar_);
-  ir.CreateCondBr(ir.CreateICmpULT(y, dy_), xh, zl);
+  BasicBlock *ch = chunked ? block("chunk") : xh;
+  ir.CreateCondBr(ir.CreateICmpULT(y, dy_), ch, zl);
+  Value *xw = nullptr, *xa = nullptr, *xStop = xEnd;
+  BasicBlock *xDone = yl;
+  if (chunked) {
+    ir.SetInsertPoint(ch);
+    Value *xc = ir.CreateLoad(i32, xVar_, "chunk.x");
+    Value *row = ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_);
+    Value *p0 = ir.CreateAnd(ir.CreateAdd(row, xc), warpMask_, "chunk.lane");
+    xw = ir.CreateSub(xc, p0, "chunk.lane0");
+    xa = ir.CreateAnd(xc, ir.CreateNot(warpMask_), "chunk.run");
+    Value *ws = ir.CreateAdd(warpMask_, ir.getInt32(1));
+    xStop = ir.CreateBinaryIntrinsic(
+        Intrinsic::umin,
+        ir.CreateBinaryIntrinsic(Intrinsic::umin, ir.CreateAdd(xw, ws), ir.CreateAdd(xa, ws)),
+        xEnd, nullptr, "chunk.end");
+    ir.CreateCondBr(ir.CreateICmpULT(xc, xEnd), xh, yl);
+    xDone = ch;
+  }
   ir.SetInsertPoint(xh);
   Value *x = ir.CreateLoad(i32, xVar_, "x");
-  ir.CreateCondBr(ir.CreateICmpULT(x, xEnd), body, yl);
+  ir.CreateCondBr(ir.CreateICmpULT(x, xStop), body, xDone);
   ir.SetInsertPoint(body);
   // nuw: a block has at most 1024 threads (bound_split.cpp relies on it).
   Value *t = ir.CreateAdd(ir.CreateMul(ir.CreateAdd(ir.CreateMul(z, dy_), y), dx_), x, "tid",
                           /*HasNUW=*/true);
-  return ThreadLoops{x, y, z, t, xl, xh, yh, zh, yl, zl}; // latches: closeThreadLoops
+  return ThreadLoops{x, y, z, t, xl, xh, yh, zh, yl, zl, xw, xa}; // latches: closeThreadLoops
 }
 
 // The loops' latches: each counter is below 1024, so no increment wraps.
@@ -1249,7 +1385,9 @@ void BlockBuilder::closeThreadLoops(const ThreadLoops &loops) {
              *zh = loops.zh;
   IRBuilder<> ir(xl);
   ir.CreateStore(ir.CreateAdd(loops.x, ir.getInt32(1), "", true, true), xVar_);
-  ir.CreateBr(xh);
+  BranchInst *back = ir.CreateBr(xh);
+  if (loops.xw != nullptr) // a chunk's loop: bound_split may split it at a select
+    back->setMetadata(LLVMContext::MD_loop, laneChunkLoopId(c_));
   ir.SetInsertPoint(yl);
   ir.CreateStore(ir.CreateAdd(loops.y, ir.getInt32(1), "", true, true), yVar_);
   ir.CreateBr(yh);
@@ -1524,7 +1662,8 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
                                     " split points, " + std::to_string(bb.nkept()) +
                                     " uniform values kept once per block, " +
                                     std::to_string(bb.ninlined()) + " shuffles inline, " +
-                                    std::to_string(bb.nreread()) + " loop values read again"
+                                    std::to_string(bb.nreread()) + " loop values read again, " +
+                                    std::to_string(bb.nchunked()) + " regions in lane chunks"
                               : "fibers: " + bb.why())
              << "\n";
   }

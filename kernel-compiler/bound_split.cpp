@@ -20,9 +20,11 @@ struct Candidate {
   PHINode *x = nullptr;        // the induction variable
   ICmpInst *exitTest = nullptr; // x <u end or x != end, in the header
   Value *end = nullptr;
-  BranchInst *branch = nullptr; // the branch to split at
+  Instruction *branch = nullptr; // the branch (or select) to split at
   Value *bound = nullptr;       // x is below it on the first side
   bool belowIsTrue = true;      // the branch's condition holds below the bound
+  bool equal = false;           // `x == bound` (belowIsTrue false) or `!=`: from the bound
+                                // on, the condition is tested against bound + 1
 };
 
 constexpr unsigned kMaxLoopSize = 400; // instructions: each split copies the loop
@@ -33,11 +35,16 @@ bool invariant(const Loop &l, const Value *v) {
 }
 
 // `x`, or `x + c` / `c + x` with nuw and c invariant: then x + c <u b holds
-// exactly for x <u b -sat c. Returns the bound for x, built at `at`.
+// exactly for x <u b -sat c; `x - c` with nuw (a lane in a warp chunk,
+// lane_chunks.h): x <u b +sat c. Returns the bound for x, built at `at`.
 Value *boundFor(const Loop &l, PHINode *x, Value *lhs, Value *b, Instruction *at) {
   if (lhs == x)
     return b;
   auto *add = dyn_cast<BinaryOperator>(lhs);
+  if (add != nullptr && add->getOpcode() == Instruction::Sub && add->hasNoUnsignedWrap() &&
+      add->getOperand(0) == x && invariant(l, add->getOperand(1)))
+    return IRBuilder<>(at).CreateBinaryIntrinsic(Intrinsic::uadd_sat, b, add->getOperand(1),
+                                                 nullptr, "split.bound");
   if (add == nullptr || add->getOpcode() != Instruction::Add || !add->hasNoUnsignedWrap())
     return nullptr;
   Value *c = add->getOperand(0) == x ? add->getOperand(1)
@@ -63,6 +70,19 @@ Value *quotientLimit(const Loop &l, Value *q, Value *&y, Instruction *at) {
     return k;
   }
   return nullptr;
+}
+
+constexpr const char *kLaneChunk = "anyhip.lane.chunk";
+
+bool laneChunk(const Loop &l) {
+  MDNode *id = l.getLoopID();
+  if (id == nullptr)
+    return false;
+  for (const MDOperand &op : id->operands())
+    if (auto *n = dyn_cast<MDNode>(op.get()); n != nullptr && n->getNumOperands() > 0)
+      if (auto *s = dyn_cast<MDString>(n->getOperand(0)); s != nullptr && s->getString() == kLaneChunk)
+        return true;
+  return false;
 }
 
 bool findCandidate(Loop &l, Candidate &c) {
@@ -96,15 +116,12 @@ bool findCandidate(Loop &l, Candidate &c) {
   c.x = x;
   c.exitTest = test;
   c.end = test->getOperand(1);
-  for (BasicBlock *bb : l.blocks()) {
-    if (bb == h)
-      continue;
-    auto *br = dyn_cast<BranchInst>(bb->getTerminator());
-    if (br == nullptr || !br->isConditional())
-      continue;
-    auto *cmp = dyn_cast<ICmpInst>(br->getCondition());
+  bool chunk = laneChunk(l);
+  // Whether `user`'s condition is `x <u b` (or a form of it): fills c.
+  auto take = [&](Instruction *user, Value *cond) {
+    auto *cmp = dyn_cast<ICmpInst>(cond);
     if (cmp == nullptr)
-      continue;
+      return false;
     Value *lhs = cmp->getOperand(0), *rhs = cmp->getOperand(1);
     ICmpInst::Predicate p = cmp->getPredicate();
     if (invariant(l, lhs)) {
@@ -112,24 +129,48 @@ bool findCandidate(Loop &l, Candidate &c) {
       p = ICmpInst::getSwappedPredicate(p);
     }
     if (!invariant(l, rhs))
-      continue;
+      return false;
     Value *limit = nullptr;
     if ((p == ICmpInst::ICMP_EQ || p == ICmpInst::ICMP_NE) && match(rhs, m_Zero()) &&
         (limit = quotientLimit(l, lhs, lhs, pre->getTerminator())) != nullptr) {
       rhs = limit;
       p = p == ICmpInst::ICMP_EQ ? ICmpInst::ICMP_ULT : ICmpInst::ICMP_UGE;
     }
-    if ((p != ICmpInst::ICMP_ULT && p != ICmpInst::ICMP_UGE) || lhs->getType() != x->getType())
-      continue;
+    bool eq = (p == ICmpInst::ICMP_EQ || p == ICmpInst::ICMP_NE) && chunk;
+    if ((p != ICmpInst::ICMP_ULT && p != ICmpInst::ICMP_UGE && !eq) ||
+        lhs->getType() != x->getType())
+      return false;
     Value *b = boundFor(l, x, lhs, rhs, pre->getTerminator());
     if (b == nullptr)
-      continue;
-    c.branch = br;
+      return false;
+    c.branch = user;
     c.bound = b;
-    c.belowIsTrue = p == ICmpInst::ICMP_ULT;
+    c.belowIsTrue = p == ICmpInst::ICMP_ULT || p == ICmpInst::ICMP_NE;
+    c.equal = eq;
     return true;
+  };
+  for (BasicBlock *bb : l.blocks()) {
+    if (bb == h)
+      continue;
+    auto *br = dyn_cast<BranchInst>(bb->getTerminator());
+    if (br != nullptr && br->isConditional() && take(br, br->getCondition()))
+      return true;
   }
+  if (!chunk)
+    return false;
+  for (BasicBlock *bb : l.blocks())
+    for (Instruction &i : *bb)
+      if (auto *sel = dyn_cast<SelectInst>(&i); sel != nullptr && take(sel, sel->getCondition()))
+        return true;
   return false;
+}
+
+void setCondition(Instruction *user, bool value) {
+  Constant *k = ConstantInt::getBool(user->getContext(), value);
+  if (auto *br = dyn_cast<BranchInst>(user))
+    br->setCondition(k);
+  else
+    cast<SelectInst>(user)->setCondition(k);
 }
 
 // pre -> A (x in [start, m), the branch folded one way) -> B (x in [m, end),
@@ -157,24 +198,49 @@ void splitLoop(Loop &l, Candidate &c) {
   // A: the header's test stops at m, and leaves to B.
   cast<ICmpInst>(vm[c.exitTest])->setOperand(1, m);
   cast<BranchInst>(ah->getTerminator())->setSuccessor(1, between);
-  cast<BranchInst>(vm[c.branch])->setCondition(ConstantInt::getBool(f->getContext(),
-                                                                    c.belowIsTrue));
+  setCondition(cast<Instruction>(vm[c.branch]), c.belowIsTrue);
   // B goes on from A's last values.
   for (PHINode &phi : h->phis()) {
     int i = phi.getBasicBlockIndex(pre);
     phi.setIncomingBlock(i, between);
     phi.setIncomingValue(i, vm[&phi]);
   }
-  c.branch->setCondition(ConstantInt::getBool(f->getContext(), !c.belowIsTrue));
+  if (c.equal) {
+    // From the bound on: x == b is x <u b + 1 (x != b the opposite).
+    IRBuilder<> eb(c.branch);
+    Value *next = IRBuilder<>(pre->getTerminator())
+                      .CreateBinaryIntrinsic(Intrinsic::uadd_sat, c.bound,
+                                             ConstantInt::get(c.bound->getType(), 1), nullptr,
+                                             "split.next");
+    Value *cond = c.belowIsTrue ? eb.CreateICmpUGE(c.x, next) : eb.CreateICmpULT(c.x, next);
+    if (auto *br = dyn_cast<BranchInst>(c.branch))
+      br->setCondition(cond);
+    else
+      cast<SelectInst>(c.branch)->setCondition(cond);
+  } else {
+    setCondition(c.branch, !c.belowIsTrue);
+  }
   pre->getTerminator()->replaceUsesOfWith(h, ah);
 }
 
 } // namespace
 
-unsigned splitLoopsAtBounds(Function &f, LoopInfo &li) {
+MDNode *laneChunkLoopId(LLVMContext &c) {
+  Metadata *mark = MDNode::get(c, MDString::get(c, kLaneChunk));
+  Metadata *once = MDNode::get(
+      c, {MDString::get(c, "llvm.loop.interleave.count"),
+          ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), 1))});
+  Metadata *rolled = MDNode::get(c, MDString::get(c, "llvm.loop.unroll.disable"));
+  TempMDTuple self = MDNode::getTemporary(c, None);
+  MDNode *id = MDNode::getDistinct(c, {self.get(), mark, once, rolled});
+  id->replaceOperandWith(0, id);
+  return id;
+}
+
+unsigned splitLoopsAtBounds(Function &f, LoopInfo &li, bool chunksOnly) {
   SmallVector<Loop *, 8> loops;
   for (Loop *l : li.getLoopsInPreorder())
-    if (l->getSubLoops().empty())
+    if (l->getSubLoops().empty() && (!chunksOnly || laneChunk(*l)))
       loops.push_back(l);
   // All candidates first: splitting changes the function under LoopInfo.
   SmallVector<std::pair<Loop *, Candidate>, 8> todo;

@@ -2,7 +2,8 @@
 // A divergence analysis in the spirit of the GPU compilers' (LLVM's
 // DivergenceAnalysis), small and conservative: the seeds of divergence are
 // the thread's index and lane, loads from memory (another thread may have
-// written it) and calls with effects; divergence flows through operands,
+// written it), the addresses of locals (each thread's own) and calls with
+// effects; divergence flows through operands,
 // and through control: a phi is divergent when threads can reach it along
 // edges that divergent branches decide differently. Each block gets the
 // set of divergent branch directions it depends on (its *guard*, through
@@ -147,6 +148,12 @@ Uniformity::Uniformity(Function &f, const UniformityInputs &in) {
           return true;
       return false;
     }
+    // Each thread has its own locals: a pointer to one (a local array passed
+    // to a device function) differs per thread once the local lives across
+    // a split point (frame storage). The per-block built-ins' locals are
+    // the block's.
+    if (auto *a = dyn_cast<AllocaInst>(&i))
+      return !in.blockVars.count(a);
     if (auto *ld = dyn_cast<LoadInst>(&i)) {
       const Value *base = getUnderlyingObject(ld->getPointerOperand(), 16);
       return ld->isVolatile() || ld->isAtomic() || !in.blockVars.count(base) ||

@@ -4,6 +4,11 @@
  * d_temp_storage == NULL only sets temp_storage_bytes (at least 1); the call
  * with storage launches kernels on `stream` and returns at once.
  *
+ * On a GPU (the NVIDIA device) reduce, scan and radix sort take the GPU-shaped
+ * kernels of device_gpu.hpp instead (chosen at run time by on_gpu(): the host
+ * half of a HIP source is compiled once, by the CPU pass). The rest of this
+ * file is the CPU device's layout, which the other algorithms use everywhere.
+ *
  * Work split: W workers (threads of blocks of BLOCK), worker w owning the
  * contiguous items [w * seg, (w + 1) * seg): on the CPU device a block's
  * threads then each stream through their own memory. W is at most
@@ -56,6 +61,19 @@ inline hipError_t carve(void *d_temp, size_t &bytes, void *(&ptrs)[K], const siz
   for (int i = 0; i < K; i++)
     ptrs[i] = static_cast<char *>(d_temp) + off[i];
   return hipSuccess;
+}
+
+/* Radix sort: LSD, RADIX_BITS per pass. */
+constexpr int RADIX_BITS = 8;
+constexpr int RADIX_BUCKETS = 1 << RADIX_BITS;
+
+template <typename K>
+HIPCUB_HOST_DEVICE inline unsigned digit_of(K k, int shift, int bits, bool descending) {
+  typedef radix_traits<K> tr;
+  typename tr::bits_t b = tr::in(k);
+  if (descending)
+    b = (typename tr::bits_t) ~b;
+  return (unsigned)((b >> shift) & (((typename tr::bits_t)1 << bits) - 1));
 }
 
 /* ---- reduce ----------------------------------------------------------------- */
@@ -143,9 +161,19 @@ __global__ void reduce_final(const Acc *partials, size_t count, Out out, Op op, 
     *out = count == 0 ? init : use_init ? op(init, total) : total;
 }
 
+} // namespace detail
+} // namespace hipcub
+
+#include "device_gpu.hpp"
+
+namespace hipcub {
+namespace detail {
+
 template <typename Acc, typename In, typename Out, typename Op, typename Tr>
 inline hipError_t reduce(void *d_temp, size_t &bytes, In in, Out out, size_t n, Op op, Acc init,
                          bool use_init, Tr tr, hipStream_t stream) {
+  if (on_gpu())
+    return reduce_gpu_run(d_temp, bytes, in, out, n, op, init, use_init, tr, stream);
   size_t workers = workers_for(n, 2048);
   size_t seg = n == 0 ? 1 : div_up(n, workers);
   size_t blocks = n == 0 ? 0 : div_up(div_up(n, seg), (size_t)BLOCK);
@@ -249,6 +277,8 @@ __global__ void scan_apply(In in, Out out, size_t n, size_t seg, const Acc *pref
 template <typename Acc, typename In, typename Out, typename Op>
 inline hipError_t scan(void *d_temp, size_t &bytes, In in, Out out, size_t n, Op op, bool exclusive,
                        bool has_init, Acc init, hipStream_t stream) {
+  if (on_gpu())
+    return scan_gpu_run(d_temp, bytes, in, out, n, op, exclusive, has_init, init, stream);
   size_t workers = workers_for(n, 2048);
   size_t seg = n == 0 ? 1 : div_up(n, workers);
   size_t used = n == 0 ? 0 : div_up(n, seg);
@@ -269,17 +299,6 @@ inline hipError_t scan(void *d_temp, size_t &bytes, In in, Out out, size_t n, Op
 
 /* ---- radix sort --------------------------------------------------------------- */
 
-constexpr int RADIX_BITS = 8;
-constexpr int RADIX_BUCKETS = 1 << RADIX_BITS;
-
-template <typename K>
-HIPCUB_HOST_DEVICE inline unsigned digit_of(K k, int shift, int bits, bool descending) {
-  typedef radix_traits<K> tr;
-  typename tr::bits_t b = tr::in(k);
-  if (descending)
-    b = (typename tr::bits_t) ~b;
-  return (unsigned)((b >> shift) & (((typename tr::bits_t)1 << bits) - 1));
-}
 
 /* Worker w counts its items' digits into column w of counts[digit][worker]. */
 template <typename K>
@@ -330,15 +349,19 @@ inline hipError_t radix_sort(void *d_temp, size_t &bytes, const K *keys_in, K *k
                              hipStream_t stream, int *passes_out) {
   if (begin_bit < 0 || end_bit > (int)sizeof(K) * 8 || begin_bit > end_bit)
     return hipErrorInvalidValue;
+  const bool gpu = on_gpu();
   size_t workers = workers_for(n, 4096);
   size_t seg = n == 0 ? 1 : div_up(n, workers);
   workers = n == 0 ? 1 : div_up(n, seg);
   int passes = div_up(end_bit - begin_bit, RADIX_BITS);
-  size_t m = (size_t)RADIX_BUCKETS * workers;
-  void *p[3];
+  size_t m = (size_t)RADIX_BUCKETS * workers, counts_bytes = m * sizeof(unsigned),
+         status_bytes = 0;
+  if (gpu)
+    radix_gpu_sizes<K, V>(n, passes, counts_bytes, status_bytes);
+  void *p[4];
   hipError_t e = carve(d_temp, bytes, p,
-                       {m * sizeof(unsigned), need_alt ? n * sizeof(K) : 0,
-                        need_alt && values_in ? n * sizeof(V) : 0});
+                       {counts_bytes, need_alt ? n * sizeof(K) : 0, need_alt && values_in ? n * sizeof(V) : 0,
+                        status_bytes});
   if (passes_out)
     *passes_out = passes;
   if (e != hipSuccess || !d_temp)
@@ -357,6 +380,15 @@ inline hipError_t radix_sort(void *d_temp, size_t &bytes, const K *keys_in, K *k
       e = hipMemcpyAsync(values_out, values_in, n * sizeof(V), hipMemcpyDeviceToDevice, stream);
     return e;
   }
+  if (gpu && n >= ((size_t)1 << 30))
+    return radix_gpu_passes<K, V, unsigned long long>(keys_in, keys_out, values_in, values_out,
+                                                      keys_alt, values_alt, n, begin_bit, end_bit,
+                                                      passes, descending, counts, p[3],
+                                                      status_bytes, stream);
+  if (gpu)
+    return radix_gpu_passes<K, V, unsigned>(keys_in, keys_out, values_in, values_out, keys_alt,
+                                            values_alt, n, begin_bit, end_bit, passes, descending,
+                                            counts, p[3], status_bytes, stream);
   /* The last pass writes keys_out: pass p writes keys_out when passes - 1 - p
    * is even, else the alternate. */
   const K *src_k = keys_in;

@@ -14,8 +14,10 @@
  * loop streams through memory; partial results per worker or per block are
  * combined by a single-block pass (reduce, scan of the partials). Radix sort
  * is LSD with 8-bit digits, a per-worker histogram column and a scan of the
- * digit-major counts per pass. docs/libraries.md says what is here and what
- * is not. */
+ * digit-major counts per pass. On a GPU, reduce, scan and radix sort are
+ * GPU-shaped instead (device_gpu.hpp: vector loads over a grid of blocks,
+ * a decoupled look-back scan, an onesweep radix sort). docs/libraries.md
+ * says what is here and what is not. */
 #ifndef HIPCUB_HIPCUB_HPP_
 #define HIPCUB_HIPCUB_HPP_
 

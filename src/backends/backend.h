@@ -152,6 +152,18 @@ struct ah_gn {
   size_t ndeps;
 };
 
+/* One device's access to a virtual memory mapping (the vmm_set_access op). */
+struct ah_vmm_access {
+  struct ah_device *dev; /* a device of the op's backend */
+  unsigned flags;        /* hipMemAccessFlags */
+};
+
+/* The virtual memory ops (hipMemCreate and friends, src/core/vmm.c): all set or all NULL. */
+#define AH_BACKEND_VMM(X)                                                                          \
+  X(vmm_granularity)                                                                               \
+  X(vmm_create) X(vmm_release) X(vmm_export) X(vmm_import) X(vmm_reserve) X(vmm_address_free)     \
+      X(vmm_map) X(vmm_unmap) X(vmm_set_access)
+
 /* The ops every backend fills: ah_backend_missing (registry.c) checks them
  * once, before the backend is probed, and a backend lacking one is not used.
  * The core calls them without a NULL check. */
@@ -169,8 +181,8 @@ struct ah_gn {
 struct ah_backend {
   const char *name; /* matched against ANYHIP_DEVICES only */
   /* Device memory is host memory at the same address (the CPU's): the core
-   * then reads and maps it itself (stream memory operations, virtual memory
-   * management through memfd mappings, docs/memory.md). */
+   * then reads it itself (stream memory operations, arrays and textures,
+   * docs/memory.md). */
   int host_addressable;
   /* The core checks a kernel's static __shared__ bytes (counted by hipcc's
    * CPU pass) against the device's limit at launch; 0 where the driver checks
@@ -349,6 +361,48 @@ struct ah_backend {
   hipError_t (*texture_destroy)(struct ah_device *dev, uint64_t tex);
   hipError_t (*surface_create)(struct ah_device *dev, struct ah_dev_array *array, uint64_t *out);
   hipError_t (*surface_destroy)(struct ah_device *dev, uint64_t surf);
+
+  /* ---- virtual memory management ---- */
+  /* Optional, all together (AH_BACKEND_VMM); NULL: hipErrorNotSupported (and the device's
+   * hipDeviceAttributeVirtualMemoryManagementSupported is the backend's to report). The
+   * core (src/core/vmm.c) keeps handles, reservations, mappings, reference counts and
+   * the access each device was given, registers mapped ranges in the allocation map,
+   * and checks every size and offset against vmm_granularity before calling these; the
+   * backend only makes and maps physical memory. These ops are called with the core's
+   * virtual-memory lock held (one at a time in the process) and must not call back into
+   * the core. `phys` is the backend's name for one
+   * physical allocation (CPU: a memfd; NVIDIA: a CUmemGenericAllocationHandle).
+   *  - vmm_granularity: the minimum (or recommended) granularity of dev's allocations,
+   *    a power of two; reservations and mappings are multiples of the minimum.
+   *  - vmm_create: `bytes` of physical memory of dev; `shareable` asks for an allocation
+   *    that vmm_export can give as a POSIX file descriptor. vmm_release frees it (the
+   *    core has unmapped it everywhere first).
+   *  - vmm_export: a new file descriptor of phys for another process (the caller's to
+   *    close). vmm_import: the allocation of a descriptor another process (or this one)
+   *    exported; *bytes its size, or 0 where the backend cannot tell (the driver then
+   *    checks mappings itself). The descriptor stays the caller's.
+   *  - vmm_reserve: `bytes` of address space aligned to `alignment` (a power of two, at
+   *    least the granularity), near `hint` if the backend can; nothing is accessible
+   *    there. vmm_address_free gives a whole reservation back (nothing mapped in it).
+   *  - vmm_map: maps [offset, offset + bytes) of phys at ptr, inside a reservation of
+   *    this backend, with no access yet. vmm_unmap: ends the mappings in [ptr, ptr +
+   *    bytes) (whole ones; the device was synchronized), the range reserved again.
+   *  - vmm_set_access: gives the mapping(s) in [ptr, ptr + bytes) the access acc[0..n)
+   *    lists: every device of this backend that has access, and those this call
+   *    changed (hipMemAccessFlagsProtNone included). */
+  hipError_t (*vmm_granularity)(struct ah_device *dev, int recommended, size_t *out);
+  hipError_t (*vmm_create)(struct ah_device *dev, size_t bytes, int shareable, uint64_t *phys);
+  hipError_t (*vmm_release)(struct ah_device *dev, uint64_t phys);
+  hipError_t (*vmm_export)(struct ah_device *dev, uint64_t phys, int *fd);
+  hipError_t (*vmm_import)(struct ah_device *dev, int fd, uint64_t *phys, size_t *bytes);
+  hipError_t (*vmm_reserve)(struct ah_device *dev, size_t bytes, size_t alignment, void *hint,
+                            void **out);
+  hipError_t (*vmm_address_free)(struct ah_device *dev, void *base, size_t bytes);
+  hipError_t (*vmm_map)(struct ah_device *dev, void *ptr, size_t bytes, uint64_t phys,
+                        size_t offset);
+  hipError_t (*vmm_unmap)(struct ah_device *dev, void *ptr, size_t bytes);
+  hipError_t (*vmm_set_access)(struct ah_device *dev, void *ptr, size_t bytes,
+                               const struct ah_vmm_access *acc, size_t n);
 };
 
 #endif

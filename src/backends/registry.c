@@ -45,6 +45,11 @@ const char *ah_backend_missing(const struct ah_backend *b) {
       (b->texture_create != NULL && b->array_create == NULL))
     return "texture_create, texture_destroy, surface_create and surface_destroy together, "
            "with array_create";
+#define AH_VMM_OP(op)                                                                              \
+  if ((b->op == NULL) != (b->vmm_create == NULL))                                                  \
+    return "the vmm_* ops together";
+  AH_BACKEND_VMM(AH_VMM_OP)
+#undef AH_VMM_OP
   return NULL;
 }
 

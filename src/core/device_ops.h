@@ -168,4 +168,64 @@ static inline hipError_t ah_dev_ipc_event_open(struct ah_device *dev, const void
   return dev->backend->ipc_event_open(dev, handle, ev);
 }
 
+/* ---- virtual memory (all or none, AH_BACKEND_VMM): hipErrorNotSupported without ---- */
+
+static inline int ah_dev_has_vmm(const struct ah_device *dev) {
+  return dev->backend->vmm_create != NULL;
+}
+
+static inline hipError_t ah_dev_vmm_granularity(struct ah_device *dev, int recommended,
+                                                size_t *out) {
+  return ah_dev_has_vmm(dev) ? dev->backend->vmm_granularity(dev, recommended, out)
+                             : hipErrorNotSupported;
+}
+
+static inline hipError_t ah_dev_vmm_create(struct ah_device *dev, size_t bytes, int shareable,
+                                           uint64_t *phys) {
+  return ah_dev_has_vmm(dev) ? dev->backend->vmm_create(dev, bytes, shareable, phys)
+                             : hipErrorNotSupported;
+}
+
+static inline hipError_t ah_dev_vmm_release(struct ah_device *dev, uint64_t phys) {
+  return ah_dev_has_vmm(dev) ? dev->backend->vmm_release(dev, phys) : hipErrorNotSupported;
+}
+
+static inline hipError_t ah_dev_vmm_export(struct ah_device *dev, uint64_t phys, int *fd) {
+  return ah_dev_has_vmm(dev) ? dev->backend->vmm_export(dev, phys, fd) : hipErrorNotSupported;
+}
+
+static inline hipError_t ah_dev_vmm_import(struct ah_device *dev, int fd, uint64_t *phys,
+                                           size_t *bytes) {
+  return ah_dev_has_vmm(dev) ? dev->backend->vmm_import(dev, fd, phys, bytes)
+                             : hipErrorNotSupported;
+}
+
+static inline hipError_t ah_dev_vmm_reserve(struct ah_device *dev, size_t bytes,
+                                            size_t alignment, void *hint, void **out) {
+  return ah_dev_has_vmm(dev) ? dev->backend->vmm_reserve(dev, bytes, alignment, hint, out)
+                             : hipErrorNotSupported;
+}
+
+static inline hipError_t ah_dev_vmm_address_free(struct ah_device *dev, void *base,
+                                                 size_t bytes) {
+  return ah_dev_has_vmm(dev) ? dev->backend->vmm_address_free(dev, base, bytes)
+                             : hipErrorNotSupported;
+}
+
+static inline hipError_t ah_dev_vmm_map(struct ah_device *dev, void *ptr, size_t bytes,
+                                        uint64_t phys, size_t offset) {
+  return ah_dev_has_vmm(dev) ? dev->backend->vmm_map(dev, ptr, bytes, phys, offset)
+                             : hipErrorNotSupported;
+}
+
+static inline hipError_t ah_dev_vmm_unmap(struct ah_device *dev, void *ptr, size_t bytes) {
+  return ah_dev_has_vmm(dev) ? dev->backend->vmm_unmap(dev, ptr, bytes) : hipErrorNotSupported;
+}
+
+static inline hipError_t ah_dev_vmm_set_access(struct ah_device *dev, void *ptr, size_t bytes,
+                                               const struct ah_vmm_access *acc, size_t n) {
+  return ah_dev_has_vmm(dev) ? dev->backend->vmm_set_access(dev, ptr, bytes, acc, n)
+                             : hipErrorNotSupported;
+}
+
 #endif

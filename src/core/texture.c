@@ -138,6 +138,43 @@ static void describe_cpu(struct ahTexDesc *t, const HIP_RESOURCE_DESC *res,
   t->max_lod = tex->maxMipmapLevelClamp;
 }
 
+/* How many coordinates a texture over res addresses (a layer index is not one; a cubemap's
+ * direction is three). */
+static int addressed_dims(const HIP_RESOURCE_DESC *res) {
+  const HIP_ARRAY3D_DESCRIPTOR *d;
+
+  switch (res->resType) {
+  case HIP_RESOURCE_TYPE_ARRAY:
+    d = &((const struct ah_array *)res->res.array.hArray)->d;
+    break;
+  case HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+    d = &((const struct ah_mipmap *)res->res.mipmap.hMipmappedArray)->d;
+    break;
+  case HIP_RESOURCE_TYPE_PITCH2D:
+    return 2;
+  default:
+    return 1;
+  }
+  if (d->Flags & hipArrayCubemap)
+    return 3;
+  if (d->Height == 0)
+    return 1;
+  return d->Depth != 0 && !(d->Flags & hipArrayLayered) ? 3 : 2;
+}
+
+/* The backend's spelling of tex: the address modes of the coordinates the texture does
+ * not address are clamp. NVIDIA's hardware filters a 1D texture as a 2D one of one row,
+ * read at the row's edge (y = 0): a border mode left in addressMode[1] blends the
+ * border colour in with weight one half (docs/textures.md). HIP's rule is that only
+ * the addressed coordinates' modes count, which clamp keeps. */
+static HIP_TEXTURE_DESC native_tex(const HIP_RESOURCE_DESC *res, const HIP_TEXTURE_DESC *tex) {
+  HIP_TEXTURE_DESC n = *tex;
+
+  for (int i = addressed_dims(res); i < 3; i++)
+    n.addressMode[i] = HIP_TR_ADDRESS_MODE_CLAMP;
+  return n;
+}
+
 /* The backend's spelling of res: our arrays replaced by the backend's (its struct
  * ah_dev_array and ah_dev_mipmap in HIP's handle fields, as backend.h's texture_create
  * says). */
@@ -181,8 +218,9 @@ hipError_t ah_texture_create(struct ah_device *dev, const HIP_RESOURCE_DESC *res
     t->rtex = *rtex;
   if (dev->backend->texture_create != NULL) {
     HIP_RESOURCE_DESC n = native_res(res);
+    HIP_TEXTURE_DESC nt = native_tex(res, tex);
 
-    err = dev->backend->texture_create(dev, &n, tex, view, &t->native);
+    err = dev->backend->texture_create(dev, &n, &nt, view, &t->native);
     if (err != hipSuccess) {
       free(t);
       return err;

@@ -596,6 +596,49 @@ AH_TEST(vmm_export_import) {
   return AH_PASS;
 }
 
+/* hipMemMapArrayAsync maps memory into sparse arrays, which nothing here
+ * makes: its arguments are checked, then it is refused on every device. */
+AH_TEST(vmm_map_array_refused) {
+  hipArrayMapInfo info;
+  hipChannelFormatDesc cd = hipCreateChannelDesc(32, 0, 0, 0, hipChannelFormatKindFloat);
+  hipArray_t arr;
+
+  HIP_ARRAY3D_DESCRIPTOR sparse;
+
+  /* No sparse array can be made (CUDA's CUDA_ARRAY3D_SPARSE is 0x40). */
+  memset(&sparse, 0, sizeof(sparse));
+  sparse.Width = sparse.Height = 64;
+  sparse.Format = HIP_AD_FORMAT_FLOAT;
+  sparse.NumChannels = 1;
+  sparse.Flags = 0x40;
+  CHECK_ERR(hipArray3DCreate(&arr, &sparse), hipErrorInvalidValue);
+  CHECK_HIP(hipMallocArray(&arr, &cd, 64, 64, 0));
+  memset(&info, 0, sizeof(info));
+  info.resourceType = hipResourceTypeArray;
+  info.resource.array = arr;
+  info.subresourceType = hipArraySparseSubresourceTypeSparseLevel;
+  info.subresource.sparseLevel.extentWidth = 64;
+  info.subresource.sparseLevel.extentHeight = 64;
+  info.subresource.sparseLevel.extentDepth = 1;
+  info.memOperationType = hipMemOperationTypeUnmap;
+  info.memHandleType = hipMemHandleTypeGeneric;
+  CHECK_ERR(hipMemMapArrayAsync(NULL, 1, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipMemMapArrayAsync(&info, 0, NULL), hipErrorInvalidValue);
+  info.resourceType = hipResourceTypeLinear;
+  CHECK_ERR(hipMemMapArrayAsync(&info, 1, NULL), hipErrorInvalidValue);
+  info.resourceType = hipResourceTypeArray;
+  info.memOperationType = (hipMemOperationType)0;
+  CHECK_ERR(hipMemMapArrayAsync(&info, 1, NULL), hipErrorInvalidValue);
+  info.memOperationType = hipMemOperationTypeUnmap;
+  info.flags = 1;
+  CHECK_ERR(hipMemMapArrayAsync(&info, 1, NULL), hipErrorInvalidValue);
+  info.flags = 0;
+  CHECK_ERR(hipMemMapArrayAsync(&info, 1, (hipStream_t)&info), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipMemMapArrayAsync(&info, 1, NULL), hipErrorNotSupported);
+  CHECK_HIP(hipFreeArray(arr));
+  return AH_PASS;
+}
+
 /* ---- interprocess handles ----------------------------------------------------- */
 
 /* The child of an IPC test: forked before the parent's first HIP call (the

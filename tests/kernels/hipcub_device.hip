@@ -83,6 +83,17 @@ struct absmax {
     return x > y ? a : y > x ? b : (a > b ? a : b);
   }
 };
+// Composition of affine maps x -> a * x + b (mod 2^32): associative but not
+// commutative, so a scan that joins its parts out of order fails.
+struct affine {
+  unsigned a, b;
+  bool operator==(const affine &o) const { return a == o.a && b == o.b; }
+};
+struct compose { // first f, then g
+  __host__ __device__ affine operator()(const affine &f, const affine &g) const {
+    return affine{g.a * f.a, g.a * f.b + g.b};
+  }
+};
 struct is_odd {
   __host__ __device__ bool operator()(int x) const { return x & 1; }
 };
@@ -137,6 +148,21 @@ static void reduce(size_t n, std::mt19937 &rng) {
   });
   int am = std::accumulate(h.begin(), h.end(), 0, absmax());
   CHECK(out.get()[0] == am, "Reduce(absmax) of %zu: %d vs %d", n, out.get()[0], am);
+  // A pointer to const items (16-byte loads on a GPU when aligned), and one
+  // 4 bytes past an alignment (item loads on a GPU).
+  const int *cp = d.p;
+  two_calls("Sum of const int *", [&](void *t, size_t &b) {
+    return hipcub::DeviceReduce::Sum(t, b, cp, out.p, N);
+  });
+  CHECK(out.get()[0] == std::accumulate(h.begin(), h.end(), 0), "Sum of const int * of %zu: %d", n,
+        out.get()[0]);
+  if (n > 1) {
+    two_calls("Sum from item 1", [&](void *t, size_t &b) {
+      return hipcub::DeviceReduce::Sum(t, b, cp + 1, out.p, N - 1);
+    });
+    CHECK(out.get()[0] == std::accumulate(h.begin() + 1, h.end(), 0), "Sum of %zu from item 1: %d",
+          n, out.get()[0]);
+  }
   // An iterator as the input.
   // Unsigned: 1 + ... + n wraps modulo 2^32 for a million items (an int's
   // overflow would be undefined).
@@ -175,6 +201,21 @@ static void scan(size_t n, std::mt19937 &rng) {
   std::exclusive_scan(h.begin(), h.end(), ref.begin(), 7,
                       [](int a, int b) { return std::min(a, b); });
   CHECK(out.get() == ref, "ExclusiveScan(Min, 7) of %zu", n);
+  // A non-commutative operator on 8-byte items.
+  std::vector<affine> ha(n), refa(n);
+  for (auto &f : ha)
+    f = affine{(unsigned)(rng() % 7) * 2 + 1, (unsigned)rng() % 1000};
+  dbuf<affine> da(ha), outa(n);
+  two_calls("InclusiveScan(compose)", [&](void *t, size_t &b) {
+    return hipcub::DeviceScan::InclusiveScan(t, b, da.p, outa.p, compose(), N);
+  });
+  std::inclusive_scan(ha.begin(), ha.end(), refa.begin(), compose());
+  CHECK(outa.get() == refa, "InclusiveScan(compose) of %zu", n);
+  two_calls("ExclusiveScan(compose, {3, 5})", [&](void *t, size_t &b) {
+    return hipcub::DeviceScan::ExclusiveScan(t, b, da.p, outa.p, compose(), affine{3, 5}, N);
+  });
+  std::exclusive_scan(ha.begin(), ha.end(), refa.begin(), affine{3, 5}, compose());
+  CHECK(outa.get() == refa, "ExclusiveScan(compose, {3, 5}) of %zu", n);
   // In place.
   two_calls("InclusiveSum in place", [&](void *t, size_t &b) {
     return hipcub::DeviceScan::InclusiveSum(t, b, d.p, d.p, N);

@@ -13,7 +13,11 @@
 //  - whole warps returning before the shuffles (they read 0 too);
 //  - one warp going on alone, a middle one or the block's last, partial
 //    one (the engine runs it over its own range of threads: cpu_region.c,
-//    release_live), with a __shfl_up scan and a __shfl_down tree.
+//    release_live), with a __shfl_up scan and a __shfl_down tree;
+//  - 2D blocks whose rows start inside a warp (48 x 4: whole warps, so the
+//    thread loops run in chunks of one warp, block_loops.cpp laneChunkCheck;
+//    20 x 5: a partial last warp, the general loops), with scans, trees,
+//    constant deltas and one past the warp (the caller's own value).
 #include "engine_test.h"
 
 #include <vector>
@@ -69,6 +73,57 @@ __global__ void one_warp_left(const int *in, int *out, unsigned which) {
   for (int d = warpSize / 2; d > 0; d /= 2)
     v += __shfl_down(v, d);
   out[t] = v;
+}
+
+__global__ void rows_2d(const int *in, int *out) {
+  unsigned t = threadIdx.y * blockDim.x + threadIdx.x;
+  unsigned g = blockIdx.x * blockDim.x * blockDim.y + t;
+  int v = in[g];
+  for (int d = 1; d < warpSize; d *= 2) {
+    int up = __shfl_up(v, d);
+    if ((int)(t % warpSize) >= d)
+      v += up;
+  }
+  int s = v;
+  for (int d = warpSize / 2; d > 0; d /= 2)
+    s += __shfl_down(s, d);
+  // threadIdx.x % warpSize is not the lane where rows start inside warps.
+  int mark = threadIdx.x % warpSize < 2 ? 1000 : 0;
+  if (threadIdx.x % warpSize == 0)
+    mark += 100;
+  int near = __shfl_down(v, 3) - __shfl_up(v, 5);
+  out[g] = s * 7 + near + 3 * __shfl_down(v, 70) + mark;
+}
+
+// rows_2d's result for a block of nt threads at in[base]: lanes beyond the
+// block read 0, sources outside the warp read the caller's own.
+static void rows_2d_model(const std::vector<int> &in, std::vector<int> &want, unsigned base,
+                          unsigned nt, unsigned dx, int ws) {
+  std::vector<int> v(nt);
+  for (unsigned t = 0; t < nt; t++)
+    v[t] = in[base + t];
+  auto at = [&](const std::vector<int> &a, unsigned t) { return t < nt ? a[t] : 0; };
+  for (int d = 1; d < ws; d *= 2) {
+    std::vector<int> next(v);
+    for (unsigned t = 0; t < nt; t++)
+      if ((int)(t % ws) >= d)
+        next[t] = v[t] + v[t - d];
+    v = next;
+  }
+  std::vector<int> s(v);
+  for (int d = ws / 2; d > 0; d /= 2) {
+    std::vector<int> next(s);
+    for (unsigned t = 0; t < nt; t++)
+      next[t] = s[t] + ((int)(t % ws) + d < ws ? at(s, t + d) : s[t]);
+    s = next;
+  }
+  for (unsigned t = 0; t < nt; t++) {
+    int l = (int)(t % ws);
+    int down3 = l + 3 < ws ? at(v, t + 3) : v[t];
+    int up5 = l >= 5 ? v[t - 5] : v[t];
+    unsigned xl = t % dx % (unsigned)ws;
+    want[base + t] = s[t] * 7 + down3 - up5 + 3 * v[t] + (xl < 2 ? 1000 : 0) + (xl == 0 ? 100 : 0);
+  }
 }
 
 // HIP's source lane (cpu_warp.c, shfl_source); -1 when it is out of range
@@ -196,6 +251,17 @@ static int body(int ws) {
     }
     for (unsigned t = 0; t < bs; t++)
       CHECK_EQ(got[t], t / ws == which ? v[t - w0] : -7);
+  }
+  // rows_2d: 2 blocks of 48 x 4 (whole warps) and of 20 x 5 (100 threads).
+  for (dim3 bd : {dim3(48, 4), dim3(20, 5)}) {
+    unsigned nt = bd.x * bd.y, m = 2 * nt;
+    std::vector<int> want(m);
+    for (unsigned b = 0; b < 2; b++)
+      rows_2d_model(in, want, b * nt, nt, bd.x, ws);
+    rows_2d<<<2, bd>>>(din, dout);
+    CHECK_HIP(hipMemcpy(got.data(), dout, m * sizeof(int), hipMemcpyDeviceToHost));
+    for (unsigned t = 0; t < m; t++)
+      CHECK_EQ(got[t], want[t]);
   }
   CHECK_HIP(hipFree(din));
   CHECK_HIP(hipFree(dout));

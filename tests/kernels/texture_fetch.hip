@@ -7,9 +7,14 @@
 // halves, linear memory (tex1Dfetch), pitched 2D memory, a mipmapped array (tex2DLod with
 // point and linear level filtering, tex2DGrad), a cubemap, tex2Dgather and the
 // out-parameter forms. On the CPU device the results must equal the reference to float
-// rounding; elsewhere (an NVIDIA GPU, whose filtering weights are its own 9-bit numbers
-// and which clamps unnormalized wrap and mirror) within 1% of the texel range, and the
-// unnormalized wrap and mirror cases are not compared.
+// rounding. An NVIDIA GPU keeps filter weights in 9-bit fixed point (8 fractional bits)
+// and coordinates to a sub-texel precision of its own, so there a linearly filtered
+// result must equal the reference's for some coordinate within 1/256 texel of the one
+// given, to within dims * spread / 256 (spread: the channel's range over the texels
+// blended), and a point-filtered one exactly; unnormalized wrap and mirror (which CUDA
+// clamps) are not compared, and the mipmap, gradient and cubemap cases keep a 1%
+// tolerance. Every mismatch is counted and the first few of each case printed, so one
+// run shows all that differ.
 #include "engine_test.h"
 
 #include <cmath>
@@ -111,6 +116,7 @@ struct Ref {
   int mode[3];          // address modes
   bool linear, norm;
   float border[4];
+  float lsb = 0;        // one unit of the texel format's last place (normalized integers, halves)
   const V4 *at(int x, int y, int z) const { return &t[((size_t)z * h + y) * w + x]; }
 };
 
@@ -157,7 +163,12 @@ static void ref_params(float c, float *i, float *a) {
   *a = b - *i;
 }
 
-static V4 ref_fetch(const Ref &r, float x, float y, float z /* or slice */) {
+// spread (optional): per channel, the range of the texels a linear fetch blends (0 for a
+// point fetch).
+static V4 ref_fetch(const Ref &r, float x, float y, float z /* or slice */,
+                    V4 *spread = nullptr) {
+  if (spread)
+    *spread = V4{{0, 0, 0, 0}};
   if (r.norm) {
     x *= r.w;
     if (r.dims >= 2)
@@ -176,7 +187,7 @@ static V4 ref_fetch(const Ref &r, float x, float y, float z /* or slice */) {
     ref_params(z, &k, &g);
   // Corner weights in the order x fastest; summed last to first.
   int corners = 1 << r.dims;
-  V4 terms[8];
+  V4 terms[8], corner[8];
   for (int c = 0; c < corners; c++) {
     float ox = (c & 1) ? 1.0f : 0.0f, oy = (c & 2) ? 1.0f : 0.0f, oz = (c & 4) ? 1.0f : 0.0f;
     float wgt = (c & 1) ? a : 1.0f - a;
@@ -187,7 +198,15 @@ static V4 ref_fetch(const Ref &r, float x, float y, float z /* or slice */) {
     V4 t = ref_texel(r, i + ox, j + oy, r.dims >= 3 ? k + oz : k);
     for (int ch = 0; ch < 4; ch++)
       terms[c].v[ch] = wgt * t.v[ch];
+    corner[c] = t;
   }
+  if (spread)
+    for (int ch = 0; ch < 4; ch++) {
+      float lo = corner[0].v[ch], hi = lo;
+      for (int c = 1; c < corners; c++)
+        lo = std::min(lo, corner[c].v[ch]), hi = std::max(hi, corner[c].v[ch]);
+      spread->v[ch] = hi - lo;
+    }
   V4 sum = terms[corners - 1];
   for (int c = corners - 2; c >= 0; c--)
     for (int ch = 0; ch < 4; ch++)
@@ -203,6 +222,44 @@ static bool close_enough(float got, float want, float range) {
   float tol = on_cpu ? 1e-5f * std::max(1.0f, std::fabs(want)) : 0.01f * range;
   return std::fabs(got - want) <= tol || (std::isnan(got) && std::isnan(want));
 }
+
+// Whether got is what the device promises for channel ch of a fetch at (x, y, z) (z a
+// slice below 3 dimensions); *want is the reference at the coordinate given. The CPU
+// device: the reference to float rounding. Elsewhere (CUDA's 9-bit weights, the CUDA C++
+// Programming Guide's "Linear Filtering"): the reference at some coordinate within 1/256
+// texel of the one given, per coordinate, to within dims * spread / 256 for a linear
+// fetch (each weight off by at most 1/256), exactly (to float rounding) for a point one;
+// plus one unit in the last place of a normalized-integer or half format (the hardware
+// may filter at the format's precision).
+static bool fetch_ok(const Ref &r, float x, float y, float z, int ch, float got, float *want) {
+  *want = ref_fetch(r, x, y, z).v[ch];
+  if (std::isnan(got) && std::isnan(*want))
+    return true;
+  if (on_cpu)
+    return std::fabs(got - *want) <= 1e-5f * std::max(1.0f, std::fabs(*want));
+  const float q = 1.0f / 256.0f;
+  float d[3] = {q, q, q};
+  if (r.norm)
+    d[0] /= r.w, d[1] /= r.h, d[2] /= r.s;
+  int combos = r.dims == 1 ? 3 : r.dims == 2 ? 9 : 27;
+  for (int k = 0; k < combos; k++) {
+    int o[3] = {k % 3 - 1, k / 3 % 3 - 1, k / 9 - 1};
+    float cx = x + o[0] * d[0], cy = r.dims >= 2 ? y + o[1] * d[1] : y,
+          cz = r.dims >= 3 ? z + o[2] * d[2] : z;
+    V4 spread;
+    float c = ref_fetch(r, cx, cy, cz, &spread).v[ch];
+    float tol = r.dims * spread.v[ch] * q + 1e-5f * std::max(1.0f, std::fabs(c)) + r.lsb;
+    if (std::fabs(got - c) <= tol)
+      return true;
+  }
+  return false;
+}
+
+// Mismatches of one case: counted, the first few printed.
+struct Tally {
+  int bad = 0;
+  bool note() { return bad++ < 4; }
+};
 
 template <class T> static T *dev_copy(const std::vector<T> &h) {
   T *d = nullptr;
@@ -299,25 +356,27 @@ static int check_shape(Shape sh, int mode, bool linear, bool norm) {
   CHECK_HIP(hipGetLastError());
   std::vector<float4> out(n);
   CHECK_HIP(hipMemcpy(out.data(), dout, n * sizeof(float4), hipMemcpyDeviceToHost));
+  Tally t;
   for (int i = 0; i < n; i++) {
     float zc = sh == S3D ? z[i] : (sh == S1DL || sh == S2DL ? (float)layer : 0.0f);
-    V4 want = ref_fetch(r, x[i], y[i], zc);
-    float got[4] = {out[i].x, out[i].y, out[i].z, out[i].w};
+    float got[4] = {out[i].x, out[i].y, out[i].z, out[i].w}, want;
     for (int c = 0; c < 4; c++)
-      if (!close_enough(got[c], want.v[c], 1000.0f)) {
+      if (!fetch_ok(r, x[i], y[i], zc, c, got[c], &want) && t.note())
         fprintf(stderr, "%s %s %s %s: (%g, %g, %g) channel %d: got %g, want %g\n",
                 shape_name[sh], mode_name[mode], linear ? "linear" : "point",
-                norm ? "normalized" : "texels", x[i], y[i], zc, c, got[c], want.v[c]);
-        return AH_FAIL;
-      }
+                norm ? "normalized" : "texels", x[i], y[i], zc, c, got[c], want);
   }
+  if (t.bad)
+    fprintf(stderr, "%s %s %s %s: %d of %d channel values differ\n", shape_name[sh],
+            mode_name[mode], linear ? "linear" : "point", norm ? "normalized" : "texels", t.bad,
+            4 * n);
   CHECK_HIP(hipDestroyTextureObject(tex));
   CHECK_HIP(hipFreeArray(arr));
   CHECK_HIP(hipFree(dx));
   CHECK_HIP(hipFree(dy));
   CHECK_HIP(hipFree(dz));
   CHECK_HIP(hipFree(dout));
-  return AH_PASS;
+  return t.bad ? AH_FAIL : AH_PASS;
 }
 
 // A 2D single-channel texture of `bytes`-sized integers in normalized-float read mode (or
@@ -329,6 +388,9 @@ static int check_normalized(hipChannelFormatKind kind, float (*conv)(T), const c
   Ref r;
   r.w = W, r.h = H, r.s = 1, r.dims = 2, r.linear = true, r.norm = false;
   r.mode[0] = r.mode[1] = r.mode[2] = hipAddressModeClamp;
+  // A half's ulp below 2, or one step of the normalized integer (127 for a signed byte).
+  unsigned value_bits = 8 * sizeof(T) - (kind == hipChannelFormatKindSigned ? 1 : 0);
+  r.lsb = kind == hipChannelFormatKindFloat ? 1.0f / 1024 : 1.0f / (float)((1u << value_bits) - 1);
   for (int i = 0; i < W * H; i++) {
     unsigned bits = (unsigned)(i * 37 + 11) * 2654435761u;
     std::memcpy(&host[i], &bits, sizeof(T));
@@ -358,19 +420,20 @@ static int check_normalized(hipChannelFormatKind kind, float (*conv)(T), const c
   k2d_f1<<<1, 64>>>(tex, dx, dy, dout, n);
   std::vector<float> out(n);
   CHECK_HIP(hipMemcpy(out.data(), dout, n * sizeof(float), hipMemcpyDeviceToHost));
+  Tally t;
   for (int i = 0; i < n; i++) {
-    float want = ref_fetch(r, x[i], y[i], 0).v[0];
-    if (!close_enough(out[i], want, 2.0f)) {
+    float want;
+    if (!fetch_ok(r, x[i], y[i], 0, 0, out[i], &want) && t.note())
       fprintf(stderr, "%s at (%g, %g): got %g, want %g\n", what, x[i], y[i], out[i], want);
-      return AH_FAIL;
-    }
   }
+  if (t.bad)
+    fprintf(stderr, "%s: %d of %d values differ\n", what, t.bad, n);
   CHECK_HIP(hipDestroyTextureObject(tex));
   CHECK_HIP(hipFreeArray(arr));
   CHECK_HIP(hipFree(dx));
   CHECK_HIP(hipFree(dy));
   CHECK_HIP(hipFree(dout));
-  return AH_PASS;
+  return t.bad ? AH_FAIL : AH_PASS;
 }
 
 static float u8n(uint8_t v) { return v / 255.0f; }
@@ -478,18 +541,21 @@ static int check_linear_memory() {
   float *dx = dev_copy(x), *dy = dev_copy(y);
   k2d_f1<<<1, 64>>>(tex, dx, dy, dout, 64);
   CHECK_HIP(hipMemcpy(out.data(), dout, 64 * sizeof(float), hipMemcpyDeviceToHost));
-  for (int i = 0; i < 64; i++)
-    if (!close_enough(out[i], ref_fetch(r, x[i], y[i], 0).v[0], 12.0f)) {
-      fprintf(stderr, "pitch2D at (%g, %g): got %g\n", x[i], y[i], out[i]);
-      return AH_FAIL;
-    }
+  Tally t;
+  for (int i = 0; i < 64; i++) {
+    float want;
+    if (!fetch_ok(r, x[i], y[i], 0, 0, out[i], &want) && t.note())
+      fprintf(stderr, "pitch2D at (%g, %g): got %g, want %g\n", x[i], y[i], out[i], want);
+  }
+  if (t.bad)
+    fprintf(stderr, "pitch2D: %d of 64 values differ\n", t.bad);
   CHECK_HIP(hipDestroyTextureObject(tex));
   CHECK_HIP(hipFree(p2));
   CHECK_HIP(hipFree(d));
   CHECK_HIP(hipFree(dx));
   CHECK_HIP(hipFree(dy));
   CHECK_HIP(hipFree(dout));
-  return AH_PASS;
+  return t.bad ? AH_FAIL : AH_PASS;
 }
 
 // A mipmapped 2D float texture of 3 levels (8x8, 4x4, 2x2): level l holds 100 * l + x + 8y.
@@ -520,6 +586,7 @@ static int check_mipmap() {
   float *dx = dev_copy(x), *dy = dev_copy(y), *dout = nullptr;
   CHECK_HIP(hipMalloc(&dout, n * sizeof(float)));
   std::vector<float> out(n);
+  Tally t;
   for (int mf = 0; mf < 2; mf++)
     for (float lod : {0.0f, 1.0f, 1.3f, 1.75f, 5.0f}) {
       hipTextureDesc td = {};
@@ -546,21 +613,18 @@ static int check_mipmap() {
                                       : (1 - f) * ref_fetch(lv[l0], x[i], y[i], 0).v[0] +
                                             f * ref_fetch(lv[l0 + 1], x[i], y[i], 0).v[0];
         }
-        if (!close_enough(out[i], want, 300.0f)) {
+        if (!close_enough(out[i], want, 300.0f) && t.note())
           fprintf(stderr, "mipmap (%s) lod %g at (%g, %g): got %g, want %g\n",
                   mf ? "linear" : "point", lod, x[i], y[i], out[i], want);
-          return AH_FAIL;
-        }
       }
       if (lod == 1.0f && !mf) { // gradients of 2 texels per pixel at level 0 pick level 1
         float g = 2.0f / 8.0f;
         kgrad<<<1, 64>>>(tex, dx, dy, make_float2(g, 0), make_float2(0, g), dout, n);
         CHECK_HIP(hipMemcpy(out.data(), dout, n * sizeof(float), hipMemcpyDeviceToHost));
         for (int i = 0; i < n; i++)
-          if (!close_enough(out[i], ref_fetch(lv[1], x[i], y[i], 0).v[0], 300.0f)) {
-            fprintf(stderr, "tex2DGrad at (%g, %g): got %g\n", x[i], y[i], out[i]);
-            return AH_FAIL;
-          }
+          if (!close_enough(out[i], ref_fetch(lv[1], x[i], y[i], 0).v[0], 300.0f) && t.note())
+            fprintf(stderr, "tex2DGrad at (%g, %g): got %g, want %g\n", x[i], y[i], out[i],
+                    ref_fetch(lv[1], x[i], y[i], 0).v[0]);
       }
       CHECK_HIP(hipDestroyTextureObject(tex));
     }
@@ -568,7 +632,9 @@ static int check_mipmap() {
   CHECK_HIP(hipFree(dx));
   CHECK_HIP(hipFree(dy));
   CHECK_HIP(hipFree(dout));
-  return AH_PASS;
+  if (t.bad)
+    fprintf(stderr, "mipmap and gradient: %d values differ\n", t.bad);
+  return t.bad ? AH_FAIL : AH_PASS;
 }
 
 // Integers of a mipmapped array are read from the nearest level, unblended.
@@ -659,6 +725,7 @@ static int check_cubemap() {
   kcube<<<1, 64>>>(tex, dx, dy, dz, dout, n);
   std::vector<float> out(n);
   CHECK_HIP(hipMemcpy(out.data(), dout, n * sizeof(float), hipMemcpyDeviceToHost));
+  Tally tl;
   for (int i = 0; i < n; i++) {
     // CUDA's table: face by the major axis and its sign, then (s, t) on the face.
     float ax = std::fabs(x[i]), ay = std::fabs(y[i]), az = std::fabs(z[i]), s, t, m;
@@ -672,19 +739,19 @@ static int check_cubemap() {
     int u = std::min(S - 1, (int)std::floor((s / m + 1) / 2 * S)),
         v = std::min(S - 1, (int)std::floor((t / m + 1) / 2 * S));
     float want = h[face * S * S + v * S + u];
-    if (!close_enough(out[i], want, 1.0f)) {
+    if (!close_enough(out[i], want, 1.0f) && tl.note())
       fprintf(stderr, "cubemap (%g, %g, %g): got %g, want %g (face %d)\n", x[i], y[i], z[i],
               out[i], want, face);
-      return AH_FAIL;
-    }
   }
+  if (tl.bad)
+    fprintf(stderr, "cubemap: %d of %d values differ\n", tl.bad, n);
   CHECK_HIP(hipDestroyTextureObject(tex));
   CHECK_HIP(hipFreeArray(arr));
   CHECK_HIP(hipFree(dx));
   CHECK_HIP(hipFree(dy));
   CHECK_HIP(hipFree(dz));
   CHECK_HIP(hipFree(dout));
-  return AH_PASS;
+  return tl.bad ? AH_FAIL : AH_PASS;
 }
 
 // tex2Dgather: channel 1 of the four texels a bilinear fetch would blend.
@@ -738,7 +805,7 @@ static int check_gather() {
 
 int main() {
   on_cpu = ah_on_cpu_device();
-  int checked = 0;
+  int checked = 0, failed = 0;
   for (int sh = S1D; sh <= S2DL; sh++)
     for (int mode = 0; mode < 4; mode++)
       for (int linear = 0; linear < 2; linear++)
@@ -746,20 +813,29 @@ int main() {
           // NVIDIA clamps unnormalized coordinates under wrap and mirror (CUDA's rule).
           if (!on_cpu && !norm && (mode == hipAddressModeWrap || mode == hipAddressModeMirror))
             continue;
-          if (check_shape((Shape)sh, mode, linear, norm) != AH_PASS)
-            return AH_FAIL;
+          failed += check_shape((Shape)sh, mode, linear, norm) != AH_PASS;
           checked++;
         }
-  if (check_normalized<uint8_t>(hipChannelFormatKindUnsigned, u8n, "uchar normalized") ||
-      check_normalized<int8_t>(hipChannelFormatKindSigned, s8n, "char normalized") ||
-      check_normalized<uint16_t>(hipChannelFormatKindUnsigned, u16n, "ushort normalized") ||
-      check_normalized<uint16_t>(hipChannelFormatKindFloat, half_of, "half"))
+  // The special cases, each run whatever the others gave.
+  int special = 0, special_failed = 0;
+  auto run = [&](int r) { special++, special_failed += r != AH_PASS; };
+  run(check_normalized<uint8_t>(hipChannelFormatKindUnsigned, u8n, "uchar normalized"));
+  run(check_normalized<int8_t>(hipChannelFormatKindSigned, s8n, "char normalized"));
+  run(check_normalized<uint16_t>(hipChannelFormatKindUnsigned, u16n, "ushort normalized"));
+  run(check_normalized<uint16_t>(hipChannelFormatKindFloat, half_of, "half"));
+  run(check_integer());
+  run(check_linear_memory());
+  run(check_mipmap());
+  run(check_mipmap_integer());
+  run(check_cubemap());
+  if (on_cpu) // AMD's gather order; NVIDIA's differs
+    run(check_gather());
+  if (failed || special_failed) {
+    fprintf(stderr, "texture_fetch: %d of %d sampler configurations and %d of %d special cases "
+                    "differ\n", failed, checked, special_failed, special);
     return AH_FAIL;
-  if (check_integer() || check_linear_memory() || check_mipmap() || check_mipmap_integer() ||
-      check_cubemap())
-    return AH_FAIL;
-  if (on_cpu && check_gather()) // AMD's gather order; NVIDIA's differs
-    return AH_FAIL;
-  printf("texture_fetch: %d sampler configurations and the special cases match\n", checked);
+  }
+  printf("texture_fetch: %d sampler configurations and %d special cases match\n", checked,
+         special);
   return AH_PASS;
 }

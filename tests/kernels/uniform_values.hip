@@ -17,7 +17,10 @@
 //  - a shuffle loop's counter under a divergent branch (`if (warp < 2)`):
 //    the same for the threads that run it, kept once per block;
 //  - values that merge where threads went different ways (a loop left at
-//    different trip counts, an if/else), live across a barrier: per thread.
+//    different trip counts, an if/else), live across a barrier: per thread;
+//  - a pointer to a thread's local array, live across barriers in a loop
+//    (hipCUB's BlockRadixSort passes its values so): each thread's own,
+//    never kept once per block.
 #include "engine_test.h"
 
 #include <vector>
@@ -152,6 +155,24 @@ __global__ void merged_values(int *out) {
     x = 5;
   __syncthreads();
   out[t] = k * 10 + x;
+}
+
+// v's address crosses the barriers inside a device function's loop.
+__device__ void rotate_through(int *v, int *sh, unsigned t, unsigned n, int rounds) {
+  for (int r = 0; r < rounds; r++) {
+    sh[t] = v[r & 1];
+    __syncthreads();
+    v[r & 1] = sh[(t + 1) % n] + r;
+    __syncthreads();
+  }
+}
+
+__global__ void local_pointer(const int *in, int *out, int rounds) {
+  __shared__ int sh[256];
+  unsigned t = threadIdx.x, n = blockDim.x;
+  int v[2] = {in[t], in[t] * 3};
+  rotate_through(v, sh, t, n, rounds);
+  out[t] = v[0] + 1000 * v[1];
 }
 
 static int body(int) {
@@ -310,6 +331,35 @@ static int body(int) {
     CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(int), hipMemcpyDeviceToHost));
     for (unsigned t = 0; t < n; t++)
       CHECK_EQ(got[t], (int)(t % 5) * 10 + (t & 1 ? 3 : 5));
+    CHECK_HIP(hipFree(dout));
+  }
+
+  // local_pointer: 96 threads, 7 rounds, against the same rotation here.
+  {
+    const unsigned n = 96;
+    const int rounds = 7;
+    std::vector<int> in(n), got(n);
+    std::vector<std::vector<int>> v(n, std::vector<int>(2));
+    for (unsigned t = 0; t < n; t++) {
+      in[t] = (int)(t * 7 % 31);
+      v[t] = {in[t], in[t] * 3};
+    }
+    for (int r = 0; r < rounds; r++) {
+      std::vector<int> sh(n);
+      for (unsigned t = 0; t < n; t++)
+        sh[t] = v[t][r & 1];
+      for (unsigned t = 0; t < n; t++)
+        v[t][r & 1] = sh[(t + 1) % n] + r;
+    }
+    int *din, *dout;
+    CHECK_HIP(hipMalloc(&din, n * sizeof(int)));
+    CHECK_HIP(hipMalloc(&dout, n * sizeof(int)));
+    CHECK_HIP(hipMemcpy(din, in.data(), n * sizeof(int), hipMemcpyHostToDevice));
+    local_pointer<<<1, n>>>(din, dout, rounds);
+    CHECK_HIP(hipMemcpy(got.data(), dout, n * sizeof(int), hipMemcpyDeviceToHost));
+    for (unsigned t = 0; t < n; t++)
+      CHECK_EQ(got[t], v[t][0] + 1000 * v[t][1]);
+    CHECK_HIP(hipFree(din));
     CHECK_HIP(hipFree(dout));
   }
 

@@ -57,3 +57,16 @@ extern "C" __global__ void grid_sum(const int *data, int *out, int n) {
   if (i == 0)
     out[1] = out[0];
 }
+
+// Static __shared__ memory in a loaded module (the arena of
+// docs/cpu-engine.md): each block reverses its slice of data through a
+// __shared__ array, spread over 16 KiB (4 pages: a second copy of the
+// module is placed past them, where an arena that did not grow ends).
+extern "C" __global__ void reverse_blocks(int *data) {
+  __shared__ int tile[256 * 16];
+  int t = threadIdx.x, base = blockIdx.x * blockDim.x;
+
+  tile[t * 16] = data[base + t];
+  __syncthreads();
+  data[base + t] = tile[(blockDim.x - 1 - t) * 16];
+}

@@ -660,6 +660,53 @@ AH_TEST(module_ext_launch) {
   return AH_PASS;
 }
 
+/* reverse_blocks of mod on 8 blocks of 256, checked against the host. */
+static int run_reverse(hipModule_t mod) {
+  enum { N = 8 * 256 };
+  int h[N], *d;
+  hipFunction_t f;
+
+  for (int i = 0; i < N; i++)
+    h[i] = i * 3 + 1;
+  CHECK_HIP(hipModuleGetFunction(&f, mod, "reverse_blocks"));
+  CHECK_HIP(hipMalloc((void **)&d, sizeof(h)));
+  CHECK_HIP(hipMemcpy(d, h, sizeof(h), hipMemcpyHostToDevice));
+  {
+    void *params[] = {&d};
+
+    CHECK_HIP(hipModuleLaunchKernel(f, N / 256, 1, 1, 256, 1, 1, 0, NULL, params, NULL));
+  }
+  CHECK_HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
+  for (int i = 0; i < N; i++)
+    CHECK_EQ(h[i], (i / 256 * 256 + 255 - i % 256) * 3 + 1);
+  CHECK_HIP(hipFree(d));
+  return AH_PASS;
+}
+
+/* Static __shared__ memory of modules loaded one after the other: the
+ * second copy (from memory: a library of its own) places its variables
+ * after the first's, and the threads that ran the first's blocks grow their
+ * arena for it; both run right, before and after. */
+AH_TEST(module_shared_arena) {
+  hipModule_t a, b;
+  size_t len = 0;
+  void *image = read_all(co_path, &len);
+
+  CHECK(image != NULL);
+  CHECK_HIP(hipModuleLoad(&a, co_path));
+  if (run_reverse(a) != AH_PASS)
+    return AH_FAIL;
+  CHECK_HIP(hipModuleLoadData(&b, image));
+  free(image);
+  if (run_reverse(b) != AH_PASS || run_reverse(a) != AH_PASS)
+    return AH_FAIL;
+  CHECK_HIP(hipModuleUnload(a));
+  if (run_reverse(b) != AH_PASS)
+    return AH_FAIL;
+  CHECK_HIP(hipModuleUnload(b));
+  return AH_PASS;
+}
+
 int main(int argc, char **argv) {
   static const struct entry tests[] = {
       {"ext_launch", ah_test_module_ext_launch},
@@ -676,6 +723,7 @@ int main(int argc, char **argv) {
       {"name_errors", ah_test_module_name_errors},
       {"launch_errors", ah_test_module_launch_errors},
       {"graph_node", ah_test_module_graph_node},
+      {"shared_arena", ah_test_module_shared_arena},
   };
   int count, failed = 0, ran = 0;
 

@@ -122,6 +122,12 @@ int main(void) {
          "texture_create, texture_destroy, surface_create and surface_destroy together, "
          "with array_create");
   SET(*b, surface_destroy);
+  expect("array and texture ops", ah_backend_missing(b), NULL);
+  SET(*b, vmm_create);
+  expect("vmm_create alone", ah_backend_missing(b), "the vmm_* ops together");
+#define AH_VMM_SET(op) SET(*b, op);
+  AH_BACKEND_VMM(AH_VMM_SET)
+#undef AH_VMM_SET
   expect("every op", ah_backend_missing(b), NULL);
   /* Mipmaps and texture objects of the device's own need its own arrays. */
   memcpy(&b->array_create, &none, sizeof(none));

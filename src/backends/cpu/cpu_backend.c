@@ -422,7 +422,7 @@ static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t attr, in
     *value = 0;
     return hipSuccess;
   case hipDeviceAttributeCanUseStreamWaitValue: /* host functions that poll (hip_memop.c) */
-  case hipDeviceAttributeVirtualMemoryManagementSupported: /* memfd mappings (core/vmm.c) */
+  case hipDeviceAttributeVirtualMemoryManagementSupported: /* memfd mappings (cpu_vmm.c) */
     *value = 1;
     return hipSuccess;
   case hipDeviceAttributeHdpMemFlushCntl: /* AMD writes the register's address through */
@@ -472,6 +472,16 @@ const struct ah_backend ah_backend_cpu = {
     .ipc_mem_export = ah_cpu_ipc_mem_export,
     .ipc_mem_open = ah_cpu_ipc_mem_open,
     .ipc_mem_close = ah_cpu_ipc_mem_close,
+    .vmm_granularity = ah_cpu_vmm_granularity,
+    .vmm_create = ah_cpu_vmm_create,
+    .vmm_release = ah_cpu_vmm_release,
+    .vmm_export = ah_cpu_vmm_export,
+    .vmm_import = ah_cpu_vmm_import,
+    .vmm_reserve = ah_cpu_vmm_reserve,
+    .vmm_address_free = ah_cpu_vmm_address_free,
+    .vmm_map = ah_cpu_vmm_map,
+    .vmm_unmap = ah_cpu_vmm_unmap,
+    .vmm_set_access = ah_cpu_vmm_set_access,
     .mem_alloc = ah_cpu_mem_alloc,
     .mem_free = ah_cpu_mem_free,
     .host_register = ah_cpu_host_register,

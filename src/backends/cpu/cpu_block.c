@@ -119,6 +119,8 @@ static hipError_t reserve(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, 
     w->shared = p;
     w->shared_cap = cap;
   }
+  if (ah_cpu_arena_reserve(w) != hipSuccess)
+    return hipErrorOutOfMemory;
   return ah_cpu_stack_setsize(w, g->stack_size);
 }
 
@@ -133,6 +135,7 @@ void ah_cpu_worker_free(struct ah_cpu_worker *w) {
   if (w->shared != NULL)
     shared_bounds(w, w->shared_cap);
   free(w->shared);
+  ah_cpu_arena_free(w);
 }
 
 /* ---- the fast path ---- */

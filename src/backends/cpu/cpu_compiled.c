@@ -112,9 +112,9 @@ AH_EXPORT void __ahCpuRegisterBlockAvx2(const void *kernel, const void *block_fn
   pthread_rwlock_unlock(&lock);
 }
 
-/* Whether block functions compiled for AVX2 may run: the CPU has it and
- * ANYHIP_CPU_AVX2 does not say 0. */
-static int avx2_ok(void) {
+/* Whether code compiled for AVX2 (block functions, the region scheduler's
+ * scan) may run: the CPU has it and ANYHIP_CPU_AVX2 does not say 0. */
+int ah_cpu_avx2_ok(void) {
 #if defined(__x86_64__)
   static int ok = -1;
 
@@ -184,7 +184,7 @@ void ah_cpu_compiled_pick(struct ah_cpu_grid *g) {
     pthread_rwlock_unlock(&lock);
   }
   if (e.block_fn != NULL && e.k->abi == AH_CPU_BLOCK_ABI && ah_cpu_config.compiled) {
-    g->block_fn = e.block_fn_avx2 != NULL && avx2_ok() ? e.block_fn_avx2 : e.block_fn;
+    g->block_fn = e.block_fn_avx2 != NULL && ah_cpu_avx2_ok() ? e.block_fn_avx2 : e.block_fn;
     g->block_k = e.k;
   }
   if (first)

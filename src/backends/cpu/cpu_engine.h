@@ -120,6 +120,12 @@ struct ah_cpu_worker {
   struct ah_cpu_region region;
   void *shared; /* dynamic shared memory */
   size_t shared_cap;
+  /* static __shared__ memory (cpu_arena.c): arena_cap bytes at arena, in
+   * the mapping arena_map; NULL until the thread's first block */
+  char *arena;
+  size_t arena_cap;
+  void *arena_map;
+  size_t arena_map_size;
   /* stack pool: stacks of stack_size usable bytes, guard bytes below each */
   size_t stack_size, guard_size;
   void **stacks;
@@ -254,6 +260,7 @@ static inline int ah_cpu_bar_value(int op, unsigned t, unsigned n) {
  * thread of it has returned. On a fault the signal handler jumps to w->jb
  * instead and the caller calls ah_cpu_block_abandon. */
 hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, uint64_t linear);
+int ah_cpu_avx2_ok(void);
 void ah_cpu_block_abandon(struct ah_cpu_worker *w);
 /* Records that the running block ends with `err` (and `why` for the report),
  * at the current thread, not from a signal: the caller then jumps to w->jb.
@@ -341,6 +348,12 @@ void ah_cpu_fault_report(struct ah_cpu_worker *w, const struct ah_cpu_grid *g, u
  * usable block function and ANYHIP_CPU_COMPILED allows it; says which at the
  * kernel's first launch under ANYHIP_LOG=cpu. Any thread. */
 void ah_cpu_compiled_pick(struct ah_cpu_grid *g);
+
+/* cpu_arena.c: before each block, on w's thread: w's arena of static
+ * __shared__ memory holds every place registered so far, and
+ * __ah_cpu_shared_arena points at it (hipErrorOutOfMemory when it cannot). */
+hipError_t ah_cpu_arena_reserve(struct ah_cpu_worker *w);
+void ah_cpu_arena_free(struct ah_cpu_worker *w);
 
 /* cpu_region.c: frees w's compiled-block buffers. */
 void ah_cpu_region_free(struct ah_cpu_worker *w);

@@ -44,6 +44,21 @@ hipError_t ah_cpu_ipc_mem_export(struct ah_device *dev, void *base, size_t bytes
 hipError_t ah_cpu_ipc_mem_open(struct ah_device *dev, const void *handle, void **base,
                                size_t *bytes);
 hipError_t ah_cpu_ipc_mem_close(struct ah_device *dev, void *base);
+
+/* ---- cpu_vmm.c: virtual memory (the vmm_* ops) ---- */
+hipError_t ah_cpu_vmm_granularity(struct ah_device *dev, int recommended, size_t *out);
+hipError_t ah_cpu_vmm_create(struct ah_device *dev, size_t bytes, int shareable, uint64_t *phys);
+hipError_t ah_cpu_vmm_release(struct ah_device *dev, uint64_t phys);
+hipError_t ah_cpu_vmm_export(struct ah_device *dev, uint64_t phys, int *fd);
+hipError_t ah_cpu_vmm_import(struct ah_device *dev, int fd, uint64_t *phys, size_t *bytes);
+hipError_t ah_cpu_vmm_reserve(struct ah_device *dev, size_t bytes, size_t alignment, void *hint,
+                              void **out);
+hipError_t ah_cpu_vmm_address_free(struct ah_device *dev, void *base, size_t bytes);
+hipError_t ah_cpu_vmm_map(struct ah_device *dev, void *ptr, size_t bytes, uint64_t phys,
+                          size_t offset);
+hipError_t ah_cpu_vmm_unmap(struct ah_device *dev, void *ptr, size_t bytes);
+hipError_t ah_cpu_vmm_set_access(struct ah_device *dev, void *ptr, size_t bytes,
+                                 const struct ah_vmm_access *acc, size_t n);
 hipError_t ah_cpu_host_register(struct ah_device *dev, void *ptr, size_t bytes, unsigned flags,
                                 void **device_ptr);
 hipError_t ah_cpu_host_unregister(struct ah_device *dev, void *ptr);

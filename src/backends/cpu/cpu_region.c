@@ -233,7 +233,7 @@ static int plain_split(uint32_t info) {
  * vectorises (cpu/CMakeLists.txt): the live threads are one range exactly
  * when their indices add up to the range's sum, the smallest any `live`
  * distinct indices from `first` on can have. -2 when the threads are not so. */
-static int32_t one_plain_range(struct ah_cpu_region *r) {
+static inline __attribute__((always_inline)) int32_t plain_range_scan(struct ah_cpu_region *r) {
   const uint32_t *pc = r->ctx.pc;
   unsigned n = r->nthreads, ws = r->warp_size, first = 0, live = 0, other = 0, sum = 0, end;
   uint32_t p;
@@ -262,6 +262,22 @@ static int32_t one_plain_range(struct ah_cpu_region *r) {
   r->ctx.x_begin = first;
   r->ctx.x_end = end;
   return (int32_t)(p * 2);
+}
+
+/* The scan, also built for AVX2 (twice the threads per step) where the
+ * CPU has it: after `if (warp == 0)` it runs once per block. */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static int32_t plain_range_avx2(struct ah_cpu_region *r) {
+  return plain_range_scan(r);
+}
+#endif
+
+static int32_t one_plain_range(struct ah_cpu_region *r) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (ah_cpu_avx2_ok())
+    return plain_range_avx2(r);
+#endif
+  return plain_range_scan(r);
 }
 
 /* The threads stopped at different places, or some did not run: scan them. */

@@ -360,6 +360,33 @@ typedef struct CUmemLocation_st {
   int id;
 } CUmemLocation;
 
+/* Virtual memory management (nvidia_vmm.c): CUDA 10.2's layouts. */
+typedef unsigned long long CUmemGenericAllocationHandle;
+typedef struct {
+  int type;                 /* CUmemAllocationType: 1 pinned */
+  int requestedHandleTypes; /* CUmemAllocationHandleType: 1 POSIX file descriptor */
+  CUmemLocation location;
+  void *win32HandleMetaData;
+  struct {
+    unsigned char compressionType;
+    unsigned char gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+} CUmemAllocationProp;
+_Static_assert(sizeof(CUmemAllocationProp) == 32 || sizeof(void *) != 8, "CUDA's layout");
+typedef struct {
+  CUmemLocation location;
+  int flags; /* CUmemAccess_flags: HIP's hipMemAccessFlags values */
+} CUmemAccessDesc;
+#define CU_MEM_ALLOCATION_TYPE_PINNED 0x1
+#define CU_MEM_HANDLE_TYPE_NONE 0x0
+#define CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 0x1
+#define CU_MEM_ALLOC_GRANULARITY_MINIMUM 0x0
+#define CU_MEM_ALLOC_GRANULARITY_RECOMMENDED 0x1
+#define CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED 102
+#define CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED 103
+
 /* CUDA graphs (nvidia_graph.c): the handles and the node parameter layouts
  * of CUDA 12's headers (CUDA_KERNEL_NODE_PARAMS is the _v2 layout that
  * cuGraphAddKernelNode_v2 and cuGraphExecKernelNodeSetParams_v2 take). */

@@ -289,9 +289,8 @@ static hipError_t peer_enable(struct ah_device *dev, struct ah_device *peer, int
 
 static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t a, int *value) {
   switch ((int)a) {
-  case hipDeviceAttributeVirtualMemoryManagementSupported:
-    /* hipMemCreate and friends are not passed on to cuMem* yet (docs/memory.md). */
-    *value = 0;
+  case hipDeviceAttributeVirtualMemoryManagementSupported: /* cuMem* (nvidia_vmm.c) */
+    *value = ah_nv_vmm_supported(dev);
     return hipSuccess;
   case hipDeviceAttributePhysicalMultiProcessorCount:
     *value = dev->props.multiProcessorCount;
@@ -390,4 +389,14 @@ const struct ah_backend ah_backend_nvidia = {
     .texture_destroy = ah_nv_texture_destroy,
     .surface_create = ah_nv_surface_create,
     .surface_destroy = ah_nv_surface_destroy,
+    .vmm_granularity = ah_nv_vmm_granularity,
+    .vmm_create = ah_nv_vmm_create,
+    .vmm_release = ah_nv_vmm_release,
+    .vmm_export = ah_nv_vmm_export,
+    .vmm_import = ah_nv_vmm_import,
+    .vmm_reserve = ah_nv_vmm_reserve,
+    .vmm_address_free = ah_nv_vmm_address_free,
+    .vmm_map = ah_nv_vmm_map,
+    .vmm_unmap = ah_nv_vmm_unmap,
+    .vmm_set_access = ah_nv_vmm_set_access,
 };

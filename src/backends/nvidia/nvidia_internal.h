@@ -13,6 +13,7 @@
  *                     attach)
  *   nvidia_graph.c    executable graphs as CUgraphExecs (the graph_* ops)
  *   nvidia_array.c    arrays, mipmapped arrays, texture and surface objects
+ *   nvidia_vmm.c      virtual memory management (cuMemCreate, cuMemMap...)
  * A queue handle is a struct ah_nv_queue around its CUstream (the null
  * stream's is CU_STREAM_LEGACY, kept in the device); an event handle is the
  * CUevent itself, an array handle the CUarray, a mipmapped array's the
@@ -202,6 +203,23 @@ hipError_t ah_nv_surface_create(struct ah_device *dev, struct ah_dev_array *arra
 hipError_t ah_nv_surface_destroy(struct ah_device *dev, uint64_t surf);
 /* Points the sides of c that are arrays in cmd (an AH_CMD_COPY_3D) at them. */
 void ah_nv_copy3d_arrays(const struct ah_cmd *cmd, CUDA_MEMCPY3D *c);
+
+/* ---- nvidia_vmm.c ---- */
+/* Whether the driver and dev take virtual memory management (the attribute). */
+int ah_nv_vmm_supported(struct ah_device *dev);
+hipError_t ah_nv_vmm_granularity(struct ah_device *dev, int recommended, size_t *out);
+hipError_t ah_nv_vmm_create(struct ah_device *dev, size_t bytes, int shareable, uint64_t *phys);
+hipError_t ah_nv_vmm_release(struct ah_device *dev, uint64_t phys);
+hipError_t ah_nv_vmm_export(struct ah_device *dev, uint64_t phys, int *fd);
+hipError_t ah_nv_vmm_import(struct ah_device *dev, int fd, uint64_t *phys, size_t *bytes);
+hipError_t ah_nv_vmm_reserve(struct ah_device *dev, size_t bytes, size_t alignment, void *hint,
+                             void **out);
+hipError_t ah_nv_vmm_address_free(struct ah_device *dev, void *base, size_t bytes);
+hipError_t ah_nv_vmm_map(struct ah_device *dev, void *ptr, size_t bytes, uint64_t phys,
+                         size_t offset);
+hipError_t ah_nv_vmm_unmap(struct ah_device *dev, void *ptr, size_t bytes);
+hipError_t ah_nv_vmm_set_access(struct ah_device *dev, void *ptr, size_t bytes,
+                                const struct ah_vmm_access *acc, size_t n);
 
 /* ---- nvidia_graph.c ---- */
 hipError_t ah_nv_graph_build(struct ah_device *dev, const struct ah_gn *nodes, size_t n,

@@ -54,6 +54,42 @@ typedef enum hipMemOperationType {
   hipMemOperationTypeUnmap = 0x2
 } hipMemOperationType;
 
+typedef enum hipArraySparseSubresourceType {
+  hipArraySparseSubresourceTypeSparseLevel = 0x0,
+  hipArraySparseSubresourceTypeMiptail = 0x1
+} hipArraySparseSubresourceType;
+
+/* hipMemMapArrayAsync's entries (HIP 6.2's fields; the mipmapped array is a
+ * handle, as CUDA's CUarrayMapInfo has it). */
+typedef struct hipArrayMapInfo {
+  hipResourceType resourceType;
+  union {
+    hipMipmappedArray_t mipmap;
+    hipArray_t array;
+  } resource;
+  hipArraySparseSubresourceType subresourceType;
+  union {
+    struct {
+      unsigned int level, layer;
+      unsigned int offsetX, offsetY, offsetZ;
+      unsigned int extentWidth, extentHeight, extentDepth;
+    } sparseLevel;
+    struct {
+      unsigned int layer;
+      unsigned long long offset, size;
+    } miptail;
+  } subresource;
+  hipMemOperationType memOperationType;
+  hipMemHandleType memHandleType;
+  union {
+    hipMemGenericAllocationHandle_t memHandle;
+  } memHandle;
+  unsigned long long offset;
+  unsigned int deviceBitMask;
+  unsigned int flags;
+  unsigned int reserved[2];
+} hipArrayMapInfo;
+
 /* hipModuleLaunchCooperativeKernelMultiDevice's list entries. */
 typedef struct hipFunctionLaunchParams_t {
   hipFunction_t function;
@@ -159,6 +195,8 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
                                            void *osHandle,
                                            hipMemAllocationHandleType shHandleType);
 hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle, void *addr);
+hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
+                               hipStream_t stream);
 
 /* Interprocess handles. */
 hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr);

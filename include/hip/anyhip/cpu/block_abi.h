@@ -137,6 +137,28 @@ void __ahCpuRegisterBlockAvx2(const void *kernel, const void *block_fn);
  * 0 and is not checked. */
 void __ahCpuRegisterShared(const void *kernel, uint64_t bytes);
 
+/* Static __shared__ variables in an arena, not thread-local storage (the
+ * plugin's shared_arena.cpp; docs/cpu-engine.md#shared-memory). The plugin
+ * lays out a module's __shared__ variables in one block and rewrites each
+ * use as __ah_cpu_shared_arena + *place + offset; a variable that other
+ * modules may name too (a template's or an inline function's static, a
+ * namespace-scope one) gets a place of its own, in a slot the linker merges
+ * as it would the variable. A constructor (priority 101, before a program's
+ * own) calls __ahCpuRegisterSharedArena once per block: unless *place
+ * already holds a place (AH_CPU_ARENA_UNPLACED: not yet; a merged slot
+ * registered by another module), the engine gives it the next `bytes` of
+ * every worker's arena at `align` and writes the offset to *place. Places
+ * only grow: a module loaded later (hipModuleLoad) adds to them, and each
+ * worker's arena grows to the total before its next block.
+ *
+ * __ah_cpu_shared_arena is the running thread's arena, set by the engine
+ * before each block; a thread that never runs a block has none (NULL) and
+ * pays nothing else. Not part of the block ABI's version: it serves the
+ * per-thread kernel (fibers) as much as block functions. */
+#define AH_CPU_ARENA_UNPLACED UINT64_MAX
+extern __thread __attribute__((tls_model("initial-exec"))) char *__ah_cpu_shared_arena;
+void __ahCpuRegisterSharedArena(uint64_t *place, uint64_t bytes, uint64_t align);
+
 #ifdef __cplusplus
 }
 #endif

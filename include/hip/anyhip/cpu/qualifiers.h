@@ -30,9 +30,16 @@
 #define __managed__
 #endif
 /* `thread_local`, not `static thread_local`: at block scope it already means
- * static storage, and `static __shared__ int x;` stays valid. */
+ * static storage, and `static __shared__ int x;` stays valid. Under the
+ * kernel compiler an annotation tells its pass which thread_locals are
+ * __shared__: it moves them to the engine's arena, so that threads that run
+ * no block do not pay for them (docs/cpu-engine.md#shared-memory). */
 #ifndef __shared__
+#if defined(__clang__) && defined(__ANYHIP_KERNEL_COMPILER__)
+#define __shared__ __attribute__((annotate("anyhip.shared"))) thread_local
+#else
 #define __shared__ thread_local
+#endif
 #endif
 #ifndef __forceinline__
 #define __forceinline__ inline __attribute__((always_inline))

@@ -14,3 +14,11 @@ __device__ int my_thread();
 namespace lib {
 __device__ float half(float x);
 }
+// A __shared__ array of an inline function that both sources compile: one
+// variable, as in C++ (anyhip's arena gives the linker one place to merge).
+// main.hip's kernel writes it, devfns.hip's read_mailbox reads it.
+__device__ inline int *mailbox() {
+  static __shared__ int box[128];
+  return box;
+}
+__device__ int read_mailbox(int t); // after a barrier: mailbox()[t]

@@ -15,6 +15,12 @@ __device__ int block_sum(int v) {
   return t;
 }
 __device__ int my_thread() { return threadIdx.x; }
+__device__ int read_mailbox(int t) {
+  __syncthreads();
+  int v = mailbox()[t];
+  __syncthreads();
+  return v;
+}
 namespace lib {
 __device__ float half(float x) { return x * 0.5f; }
 }

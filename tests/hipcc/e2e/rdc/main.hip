@@ -19,6 +19,13 @@ __global__ void block_sums(int *out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = block_sum(my_thread() + 1);
 }
 
+// The inline function's __shared__ array, written here and read in devfns.hip.
+__global__ void mailboxes(int *out) {
+  int t = threadIdx.x;
+  mailbox()[t] = t * 5 + blockIdx.x;
+  out[blockIdx.x * blockDim.x + t] = read_mailbox((t + 1) % blockDim.x);
+}
+
 static int check(int s) {
   const int n = 300;
   int *d, h[n];
@@ -58,6 +65,14 @@ int main() {
   for (int i = 0; i < 256; i++)
     if (h[i] != 128 * 129 / 2) {
       printf("FAILED: block sum %d: %d\n", i, h[i]);
+      return 1;
+    }
+  mailboxes<<<2, 128>>>(d);
+  if (hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost) != hipSuccess)
+    return 1;
+  for (int i = 0; i < 256; i++)
+    if (h[i] != (i % 128 + 1) % 128 * 5 + i / 128) {
+      printf("FAILED: mailbox %d: %d\n", i, h[i]);
       return 1;
     }
   (void)hipFree(d);
