@@ -61,6 +61,7 @@ struct kernel {
   int helper_used;
   int tp_required;      /* a template's parameters without a default, packs left out */
   char *bounds;         /* __launch_bounds__'s first argument (max threads), or NULL */
+  int empty;            /* a definition whose body is `{}`: launches need not run it */
 };
 
 /* A namespace-scope __device__, __constant__ or __managed__ variable. */

@@ -76,6 +76,8 @@ void ah_prep_note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
   kr->params = ah_prep_join_tokens(p, ts, name_end + 1, close);
   kr->is_template = templ;
   kr->is_def = is_def;
+  /* `{}`: nothing between the braces, not even a preprocessor line. */
+  kr->empty = is_def && is(p, &ts->t[b], "{") && is(p, &ts->t[b + 1], "}");
   kr->line = ah_prep_line_of(p, ts->t[name_end - 1].off);
   kr->params_nodef = ah_xstrdup("");
   for (size_t k = name_end + 1, from = k; k <= close; k++) {
@@ -166,7 +168,8 @@ static void emit_at(FILE *f, const char *qfile, const struct ns_comp *ns, size_t
     fputs("#endif\n", f);
 }
 
-/* Appends the registrations: one static initializer per kernel, reopening
+/* Appends the registrations: one static initializer per kernel (an empty
+ * one's says so: the CPU device runs none of its blocks), reopening
  * its namespaces so that its name and parameter types resolve as they did at
  * the definition. A name defined once is registered as &name; overloads
  * (or alternatives under #if) through a cast to their exact type; a name
@@ -205,12 +208,12 @@ void ah_prep_emit_registrations(struct ctx *cx, FILE *f) {
         bounds = cx->kernels[j].bounds;
     if (bounds != NULL)
       stmt = ah_xasprintf("static int __ah_kreg_%d __attribute__((unused)) = "
-                          "::anyhip::detail::register_kernel(%s, (long long)(%s));",
-                          n - 1, expr, bounds);
+                          "::anyhip::detail::register_%skernel(%s, (long long)(%s));",
+                          n - 1, k->empty ? "empty_" : "", expr, bounds);
     else
       stmt = ah_xasprintf("static int __ah_kreg_%d __attribute__((unused)) = "
-                          "::anyhip::detail::register_kernel(%s);",
-                          n - 1, expr);
+                          "::anyhip::detail::register_%skernel(%s);",
+                          n - 1, k->empty ? "empty_" : "", expr);
     emit_at(f, k->owner->qfile, k->ns, k->nns, &k->conds, k->line, stmt);
     free(stmt);
     free(expr);
