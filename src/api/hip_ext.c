@@ -67,7 +67,9 @@ static hipError_t ext_launch(const void *fn, const ahKernelSig *sig, dim3 grid, 
     if (err != hipSuccess)
       return err;
   }
-  err = module_fn != NULL ? ah_module_launch(module_fn, grid, block, shmem, stream, args, extra, 0)
+  /* A module launch here is given in work sizes (hipExtModuleLaunchKernel). */
+  err = module_fn != NULL ? ah_module_launch(module_fn, grid, block, shmem, stream, args, extra,
+                                             AH_LAUNCH_WORK_SIZES)
                           : ah_launch_kernel(fn, sig, grid, block, shmem, stream, args, 0);
   if (err == hipSuccess && e != NULL)
     err = ah_event_record(e, stream);

@@ -652,6 +652,24 @@ AH_TEST(module_ext_launch) {
             hipErrorInvalidResourceHandle);
   CHECK_ERR(hipExtModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL, NULL, NULL, 7),
             hipErrorInvalidValue);
+  /* Work sizes up to 2^32 - 1 threads a dimension, past maxGridSize blocks
+   * (AMD's limit; ROCm's unit suite, hipExtModuleLaunchKernel's corner
+   * tests), of an empty kernel; a launch of as many blocks is refused. */
+  {
+    hipFunction_t nop;
+
+    CHECK_HIP(hipModuleGetFunction(&nop, mod, "int_nop"));
+    CHECK_HIP(hipExtModuleLaunchKernel(nop, UINT32_MAX, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL, NULL,
+                                       NULL, 0));
+    CHECK_HIP(hipExtModuleLaunchKernel(nop, 1, UINT32_MAX, 1, 1, 1, 1, 0, NULL, NULL, NULL, NULL,
+                                       NULL, 0));
+    CHECK_HIP(hipHccModuleLaunchKernel(nop, 1, 1, UINT32_MAX, 1, 1, 1, 0, NULL, NULL, NULL, NULL,
+                                       NULL));
+    CHECK_HIP(hipDeviceSynchronize());
+    CHECK(hipModuleLaunchKernel(nop, UINT32_MAX, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL) !=
+          hipSuccess);
+    (void)hipGetLastError();
+  }
   CHECK_HIP(hipEventDestroy(start));
   CHECK_HIP(hipEventDestroy(stop));
   CHECK_HIP(hipFree(dx));
