@@ -184,6 +184,7 @@ void ah_prep_emit_registrations(struct ctx *cx, FILE *f) {
   for (size_t i = 0; i < cx->nkernels; i++) {
     const struct kernel *k = &cx->kernels[i];
     int defs = 0, templ = 0;
+    size_t nl;
     char *expr, *stmt;
     const char *bounds;
 
@@ -195,8 +196,9 @@ void ah_prep_emit_registrations(struct ctx *cx, FILE *f) {
       defs += cx->kernels[j].is_def && !cx->kernels[j].is_template;
       templ |= cx->kernels[j].is_template;
     }
-    /* Overloaded, or also a template's name: the cast picks this one. */
-    if (defs == 1 && !templ)
+    /* Overloaded, also a template's name, or a host function's (HIP lets a
+     * host function overload a kernel): the cast picks this one. */
+    if (defs == 1 && !templ && !ah_prep_host_function(cx, ah_prep_key_base(k->key, &nl)))
       expr = ah_xasprintf("&%s", k->name);
     else
       expr = ah_xasprintf("static_cast<void (*)(%s)>(&%s)", k->params_nodef, k->name);
