@@ -61,6 +61,7 @@ struct kernel {
   int helper_used;
   int tp_required;      /* a template's parameters without a default, packs left out */
   char *bounds;         /* __launch_bounds__'s first argument (max threads), or NULL */
+  int empty;            /* a definition whose body is `{}`: launches need not run it */
 };
 
 /* A namespace-scope __device__, __constant__ or __managed__ variable. */
@@ -335,6 +336,13 @@ void ah_prep_note_kernel(struct prep *p, size_t a, size_t b, int is_def);
  * (or alternatives under #if) through a cast to their exact type; a name
  * that also names a template is skipped, since &name would be ambiguous. */
 void ah_prep_emit_registrations(struct ctx *cx, FILE *f);
+
+/* A kernel defined in a #define body, at sub->t[k] (its __global__): its
+ * registration goes into the body, after the definition, so that each
+ * expansion registers the kernel it defines (`__global__ void T##_k(...)
+ * {...}` registers int_k where the macro is used with int). Returns the
+ * index after what it looked at. */
+size_t ah_prep_macro_kernel(struct prep *p, const struct ah_tokens *sub, size_t k);
 
 /* A template kernel named without template arguments as an argument of
  * the occupancy or function-attribute templates, which the pointer type

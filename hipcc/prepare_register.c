@@ -16,14 +16,16 @@
 void ah_prep_note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
   const struct ah_tokens *ts = &p->toks;
   int global = 0, templ = 0;
-  size_t name_end = 0, name_start, close;
+  size_t name_end = 0, name_start, close, from = a;
   struct kernel *kr;
   char *qual;
 
   for (size_t k = a; k < b; k++) {
-    if (is(p, &ts->t[k], "__global__"))
+    if (is(p, &ts->t[k], "__global__")) {
+      if (!global)
+        from = k;
       global = 1;
-    else if (is(p, &ts->t[k], "template"))
+    } else if (is(p, &ts->t[k], "template"))
       templ = 1;
   }
   if (!global) {
@@ -41,8 +43,10 @@ void ah_prep_note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
     }
     return;
   }
-  /* The declarator: the first `(` whose name is not an attribute. */
-  for (size_t k = a; k < b && name_end == 0;) {
+  /* The declarator: the first `(` after __global__ whose name is not an
+   * attribute (what comes before may be a macro's use without a `;`,
+   * `DEFINE_KERNELS(int)`, which is no part of this declaration). */
+  for (size_t k = from; k < b && name_end == 0;) {
     size_t n = ah_prep_skip_attribute(p, ts, k);
 
     if (n != k) {
@@ -76,6 +80,8 @@ void ah_prep_note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
   kr->params = ah_prep_join_tokens(p, ts, name_end + 1, close);
   kr->is_template = templ;
   kr->is_def = is_def;
+  /* `{}`: nothing between the braces, not even a preprocessor line. */
+  kr->empty = is_def && is(p, &ts->t[b], "{") && is(p, &ts->t[b + 1], "}");
   kr->line = ah_prep_line_of(p, ts->t[name_end - 1].off);
   kr->params_nodef = ah_xstrdup("");
   for (size_t k = name_end + 1, from = k; k <= close; k++) {
@@ -166,7 +172,8 @@ static void emit_at(FILE *f, const char *qfile, const struct ns_comp *ns, size_t
     fputs("#endif\n", f);
 }
 
-/* Appends the registrations: one static initializer per kernel, reopening
+/* Appends the registrations: one static initializer per kernel (an empty
+ * one's says so: the CPU device runs none of its blocks), reopening
  * its namespaces so that its name and parameter types resolve as they did at
  * the definition. A name defined once is registered as &name; overloads
  * (or alternatives under #if) through a cast to their exact type; a name
@@ -177,6 +184,7 @@ void ah_prep_emit_registrations(struct ctx *cx, FILE *f) {
   for (size_t i = 0; i < cx->nkernels; i++) {
     const struct kernel *k = &cx->kernels[i];
     int defs = 0, templ = 0;
+    size_t nl;
     char *expr, *stmt;
     const char *bounds;
 
@@ -188,8 +196,9 @@ void ah_prep_emit_registrations(struct ctx *cx, FILE *f) {
       defs += cx->kernels[j].is_def && !cx->kernels[j].is_template;
       templ |= cx->kernels[j].is_template;
     }
-    /* Overloaded, or also a template's name: the cast picks this one. */
-    if (defs == 1 && !templ)
+    /* Overloaded, also a template's name, or a host function's (HIP lets a
+     * host function overload a kernel): the cast picks this one. */
+    if (defs == 1 && !templ && !ah_prep_host_function(cx, ah_prep_key_base(k->key, &nl)))
       expr = ah_xasprintf("&%s", k->name);
     else
       expr = ah_xasprintf("static_cast<void (*)(%s)>(&%s)", k->params_nodef, k->name);
@@ -205,12 +214,12 @@ void ah_prep_emit_registrations(struct ctx *cx, FILE *f) {
         bounds = cx->kernels[j].bounds;
     if (bounds != NULL)
       stmt = ah_xasprintf("static int __ah_kreg_%d __attribute__((unused)) = "
-                          "::anyhip::detail::register_kernel(%s, (long long)(%s));",
-                          n - 1, expr, bounds);
+                          "::anyhip::detail::register_%skernel(%s, (long long)(%s));",
+                          n - 1, k->empty ? "empty_" : "", expr, bounds);
     else
       stmt = ah_xasprintf("static int __ah_kreg_%d __attribute__((unused)) = "
-                          "::anyhip::detail::register_kernel(%s);",
-                          n - 1, expr);
+                          "::anyhip::detail::register_%skernel(%s);",
+                          n - 1, k->empty ? "empty_" : "", expr);
     emit_at(f, k->owner->qfile, k->ns, k->nns, &k->conds, k->line, stmt);
     free(stmt);
     free(expr);
@@ -353,4 +362,83 @@ void ah_prep_by_address(struct prep *p, size_t i) {
     return; /* (k<T>)<<<...>>>: a launch */
   add_edit(p, ts->t[start].off, 0, ah_xstrdup("::anyhip::detail::registered("));
   add_edit(p, ts->t[gt].off + 1, 0, ah_xstrdup(")"));
+}
+
+size_t ah_prep_macro_kernel(struct prep *p, const struct ah_tokens *ts, size_t k) {
+  size_t j, name_end = 0, name_start, close, body, body_end;
+  char *name, *stmt, *bounds = NULL;
+
+  /* Templates are left alone (their specialisations register where used). */
+  for (j = k; j > 0; j--) {
+    const struct ah_token *t = &ts->t[j - 1];
+
+    if (is(p, t, ";") || is(p, t, "}") || is(p, t, "{"))
+      break;
+    if (is(p, t, "template") || is(p, t, ">"))
+      return k + 1;
+  }
+  /* The declarator: the first `(` that no attribute opens. */
+  for (j = k; j < ts->n && ts->t[j].kind != AH_TOK_EOF && name_end == 0;) {
+    size_t n = ah_prep_skip_attribute(p, ts, j);
+
+    if (n != j)
+      j = n;
+    else if (is(p, &ts->t[j], ";") || is(p, &ts->t[j], "{") || is(p, &ts->t[j], "<"))
+      return k + 1;
+    else if (is(p, &ts->t[j], "("))
+      name_end = j;
+    else
+      j++;
+  }
+  if (name_end == 0 || !is_ident(&ts->t[name_end - 1]))
+    return k + 1;
+  /* The name: identifiers joined by ## (`T ## _kernel`, `prefix ## T`). */
+  name_start = name_end - 1;
+  while (name_start >= k + 2 && is(p, &ts->t[name_start - 1], "##") &&
+         is_ident(&ts->t[name_start - 2]))
+    name_start -= 2;
+  close = ah_prep_match_fwd(p, ts, name_end);
+  if (close >= ts->n || ts->t[close].kind == AH_TOK_EOF)
+    return k + 1;
+  /* A definition: its body, after what may follow the parameters. */
+  for (body = close + 1; body < ts->n && ts->t[body].kind != AH_TOK_EOF; body++) {
+    if (is(p, &ts->t[body], "{") || is(p, &ts->t[body], ";"))
+      break;
+    if (is(p, &ts->t[body], "("))
+      body = ah_prep_match_fwd(p, ts, body);
+  }
+  if (body >= ts->n || !is(p, &ts->t[body], "{"))
+    return close + 1;
+  body_end = ah_prep_match_fwd(p, ts, body);
+  if (body_end >= ts->n || !is(p, &ts->t[body_end], "}"))
+    return close + 1;
+  /* __launch_bounds__(max, ...) before the name or after the parameters. */
+  for (j = k; j < body; j++) {
+    if (j == name_end) {
+      j = close;
+    } else if (is(p, &ts->t[j], "__launch_bounds__") && is(p, &ts->t[j + 1], "(")) {
+      size_t end = ah_prep_match_fwd(p, ts, j + 1), e = j + 2;
+
+      while (e < end && !is(p, &ts->t[e], ",")) {
+        if (is(p, &ts->t[e], "(") || is(p, &ts->t[e], "[") || is(p, &ts->t[e], "{"))
+          e = ah_prep_match_fwd(p, ts, e);
+        e++;
+      }
+      if (e > end)
+        e = end;
+      if (e > j + 2)
+        bounds = ah_prep_join_tokens(p, ts, j + 2, e);
+      break;
+    }
+  }
+  name = ah_prep_join_tokens(p, ts, name_start, name_end);
+  /* One line (a macro body): the variable's name pastes the kernel's. */
+  stmt = ah_xasprintf(" static int __ah_kregm_ ## %s __attribute__((unused)) = "
+                      "::anyhip::detail::register_%skernel(&%s%s%s%s);",
+                      name, body_end == body + 1 ? "empty_" : "", name,
+                      bounds ? ", (long long)(" : "", bounds ? bounds : "", bounds ? ")" : "");
+  free(name);
+  free(bounds);
+  add_edit(p, ts->t[body_end].off + 1, 0, stmt);
+  return body_end + 1;
 }

@@ -155,8 +155,9 @@ static int is_if0(const struct prep *p, const struct ah_token *t, size_t after) 
   return i == end || p->s[i] == '/';
 }
 
-/* Rewrites launches and extern __shared__ inside a #define body (for the
- * NVIDIA target only a hipLaunchKernelGGL of a template kernel). */
+/* Rewrites launches and extern __shared__ inside a #define body, and
+ * registers the kernels it defines (for the NVIDIA target only a
+ * hipLaunchKernelGGL of a template kernel). */
 static void define_body(struct prep *p, const struct ah_token *t, size_t after) {
   size_t i = after, end = t->off + t->len;
   struct ah_tokens sub = {0};
@@ -173,6 +174,7 @@ static void define_body(struct prep *p, const struct ah_token *t, size_t after) 
   }
   if (i >= end || (memmem(p->s + i, end - i, "<<<", 3) == NULL &&
                    memmem(p->s + i, end - i, "__shared__", 10) == NULL &&
+                   memmem(p->s + i, end - i, "__global__", 10) == NULL &&
                    memmem(p->s + i, end - i, "hipLaunchKernelGGL", 18) == NULL))
     return;
   ah_lex(p->s, i, end, 0, &sub);
@@ -185,6 +187,8 @@ static void define_body(struct prep *p, const struct ah_token *t, size_t after) 
       k = ah_prep_chevron(p, &sub, k) - 1;
     else if (is(p, &sub.t[k], "extern"))
       k = ah_prep_extern_shared(p, &sub, k, 1, NULL) - 1;
+    else if (is(p, &sub.t[k], "__global__"))
+      k = ah_prep_macro_kernel(p, &sub, k) - 1;
   }
   ah_tokens_free(&sub);
 }

@@ -213,6 +213,56 @@ def build_test(ctx, area, f, main_objs, helper_objs):
     return area, f, ok, log
 
 
+def link_with_siblings(ctx, area, f, main_objs, helper_objs):
+    """A source that compiles but does not link because it uses another source's definitions
+    (printf/hipPrintfManyWaves.cc reads hipPrintfBasic.cc's strings: the suite's CMake links an
+    area's sources into one program) is linked again with the objects of the area's sources that
+    define what is missing. Only its own test cases run (cases_of). Returns whether it links."""
+    d = os.path.join(ctx.out, area)
+    exe = os.path.join(d, os.path.splitext(f)[0])
+    obj = os.path.join(d, "obj", f + ".o")
+    log = os.path.join(d, "logs", f + ".log")
+    try:
+        text = open(log, errors="replace").read()
+    except OSError:
+        return False
+    missing = set(re.sub(r"\(.*", "", m) for m in re.findall(r"undefined reference to `([^']*)'", text))
+    nm = shutil.which("nm")
+    if not missing or not os.path.exists(obj) or nm is None:
+        return False
+    siblings = []
+    odir = os.path.join(d, "obj")
+    for o in sorted(os.listdir(odir)):
+        path = os.path.join(odir, o)
+        if path == obj or not o.endswith(".o"):
+            continue
+        p = subprocess.run([nm, "-C", "--defined-only", path], capture_output=True, text=True)
+        names = set(re.sub(r"\(.*", "", l.split(" ", 2)[2]) for l in p.stdout.splitlines()
+                    if l.count(" ") >= 2 and l.split(" ", 2)[1] in "BDGRSTV")
+        if missing & names:
+            siblings.append(path)
+            missing -= names
+    if missing or not siblings:
+        return False
+    with open(log, "a") as lf:
+        lf.write("\n[hip-tests.sh] linking again with %s (the suite links the area's sources "
+                 "into one program)\n" % " ".join(os.path.basename(s) for s in siblings))
+    ok = run([ctx.hipcc, "-o", exe, obj] + siblings + main_objs + helper_objs + ["-lpthread"],
+             log, ctx.compile_timeout) == 0
+    if ok:
+        os.remove(log + ".failed")
+        with open(exe + ".own-cases", "w") as out:
+            out.write(f + "\n")
+    return ok
+
+
+def cases_of(ctx, area, f):
+    """The test case names a source defines (TEST_CASE, TEMPLATE_TEST_CASE...: the first string)."""
+    src = os.path.join(ctx.catch, "unit", area, f)
+    text = open(src, errors="replace").read()
+    return set(re.findall(r'\b[A-Z_]*TEST_CASE[A-Z_]*\s*\(\s*"([^"]*)"', text))
+
+
 def build_extra(ctx, area, kind, name, f):
     """A code object (kind 'code') or a helper program (kind 'exe') the tests load or spawn."""
     d = os.path.join(ctx.out, area)
@@ -406,6 +456,12 @@ def main():
                     print("[%d/%d] FAIL %s/%s: %s" % (n, len(jobs), a, f, first_error(log)),
                           flush=True)
             extra_ok = sum(1 for e in extra if e.result())
+        # Sources that need another source's definitions, once every object is there.
+        for (a, f), ok in sorted(built.items()):
+            if not ok and link_with_siblings(ctx, a, f, main_objs, helper_objs.get(a, [])):
+                built[(a, f)] = True
+                print("linked %s/%s with the objects of the area's sources it needs" % (a, f),
+                      flush=True)
     else:
         for a, p in plan.items():
             for t in p[0]:
@@ -425,6 +481,9 @@ def main():
             if names is None:
                 results.append((a, f, "(listing the test cases)", "fail:list", 0.0, ""))
                 continue
+            if os.path.exists(exe + ".own-cases"):  # linked with other sources' objects
+                own = cases_of(ctx, a, f)
+                names = [nm for nm in names if any(nm == o or nm.startswith(o + " - ") for o in own)]
             for i, nm in enumerate(names):
                 if any(r.fullmatch(nm) for r in excl):
                     results.append((a, f, nm, "skip:excluded", 0.0, ""))

@@ -1155,6 +1155,8 @@ void __ahRegisterKernel(const void *fn, const struct ahKernelSig *sig);
 /* ... and of a kernel declared with __launch_bounds__(max_threads, ...): a
  * launch of a larger block fails. */
 void __ahRegisterKernelBounds(const void *fn, const struct ahKernelSig *sig, unsigned max_threads);
+/* ... and that its body is empty: the CPU device runs no block of it. */
+void __ahRegisterKernelEmpty(const void *fn);
 /* hipcc registers each namespace-scope __device__/__constant__/__managed__
  * variable (address, size, mangled name), so stripped programs find them. */
 void __ahRegisterVariable(const void *var, size_t size, const char *name);

@@ -45,6 +45,27 @@ typedef struct hipTextureDesc {
   float maxMipmapLevelClamp;
 } hipTextureDesc;
 
+/* A texture reference (HIP's deprecated `texture<T, dim, mode>`, AMD's
+ * layout): declared so that code declaring one compiles (ROCm's unit suite,
+ * module/addKernel.cc); anyhip provides no call that binds one
+ * (hipBindTexture*, hipTexRef*) and no fetch through one (docs/textures.md). */
+typedef struct textureReference {
+  int normalized;
+  enum hipTextureReadMode readMode;
+  enum hipTextureFilterMode filterMode;
+  enum hipTextureAddressMode addressMode[3];
+  struct hipChannelFormatDesc channelDesc;
+  int sRGB;
+  unsigned int maxAnisotropy;
+  enum hipTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  hipTextureObject_t textureObject;
+  int numChannels;
+  enum hipArray_Format format;
+} textureReference;
+
 #ifdef __cplusplus
 }
 #endif

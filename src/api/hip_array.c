@@ -46,6 +46,30 @@ static hipError_t shape_ok(const HIP_ARRAY3D_DESCRIPTOR *d) {
   return hipSuccess;
 }
 
+/* The device's texture size limits for this shape (CUDA's table for
+ * cudaMalloc3DArray; AMD's runtime refuses past them with hipErrorInvalidValue,
+ * ROCm's unit suite checks each limit plus one). */
+static int within_limits(const hipDeviceProp_t *p, const HIP_ARRAY3D_DESCRIPTOR *d) {
+  size_t w = d->Width, h = d->Height, z = d->Depth;
+
+  if (d->Flags & hipArrayCubemap)
+    return (d->Flags & hipArrayLayered)
+               ? w <= (size_t)p->maxTextureCubemapLayered[0] &&
+                     z <= (size_t)p->maxTextureCubemapLayered[1]
+               : w <= (size_t)p->maxTextureCubemap;
+  if (d->Flags & hipArrayLayered)
+    return h == 0 ? w <= (size_t)p->maxTexture1DLayered[0] && z <= (size_t)p->maxTexture1DLayered[1]
+                  : w <= (size_t)p->maxTexture2DLayered[0] &&
+                        h <= (size_t)p->maxTexture2DLayered[1] &&
+                        z <= (size_t)p->maxTexture2DLayered[2];
+  if (h == 0)
+    return w <= (size_t)p->maxTexture1D;
+  if (z == 0)
+    return w <= (size_t)p->maxTexture2D[0] && h <= (size_t)p->maxTexture2D[1];
+  return w <= (size_t)p->maxTexture3D[0] && h <= (size_t)p->maxTexture3D[1] &&
+         z <= (size_t)p->maxTexture3D[2];
+}
+
 static hipError_t create(hipArray_t *out, const HIP_ARRAY3D_DESCRIPTOR *d) {
   struct ah_device *dev = ah_current_device();
   struct ah_array *a;
@@ -55,6 +79,8 @@ static hipError_t create(hipArray_t *out, const HIP_ARRAY3D_DESCRIPTOR *d) {
     return hipErrorNoDevice;
   if ((err = shape_ok(d)) != hipSuccess)
     return err;
+  if (!within_limits(&dev->props, d))
+    return hipErrorInvalidValue;
   if ((err = ah_array_create(dev, d, &a)) != hipSuccess)
     return err;
   *out = (hipArray_t)a;

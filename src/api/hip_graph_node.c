@@ -265,13 +265,7 @@ AH_EXPORT hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node,
   AH_ENTER();
   AH_REQUIRE(pNodeParams != NULL && ah_gnode_spec_of(node, hipGraphNodeTypeMemset, &s),
              hipErrorInvalidValue);
-  memset(pNodeParams, 0, sizeof(*pNodeParams));
-  pNodeParams->dst = s.cmd.set.dst;
-  pNodeParams->elementSize = s.cmd.set.elem_size;
-  pNodeParams->width = s.cmd.set.count;
-  pNodeParams->height = s.cmd.set.height;
-  pNodeParams->pitch = s.cmd.set.pitch;
-  pNodeParams->value = s.cmd.set.value;
+  *pNodeParams = s.set; /* as given, as AMD's runtime keeps them */
   return hipSuccess;
 }
 

@@ -41,6 +41,8 @@ struct ah_gspec {
   void **argv;
   hipMemcpy3DParms copy3d;   /* copy nodes: the parameters as given (GetParams) */
   HIP_MEMCPY3D drv3d;        /* copy nodes made by hipDrvGraph*: their parameters as given */
+  hipMemsetParams set;       /* set nodes: the parameters as given (GetParams; a 1D set's
+                              * pitch is the caller's, whatever it is) */
   hipEvent_t event;          /* event record and wait nodes: looked up at each launch */
   struct ah_graph *child;    /* child graph nodes: the node's own copy of the graph */
   struct ah_gmem *mem;       /* memory alloc and free nodes: the block */

@@ -167,7 +167,7 @@ hipError_t ah_gspec_set(const hipMemsetParams *p, struct ah_gspec *s) {
   value = p->elementSize == 4   ? p->value
           : p->elementSize == 2 ? (p->value & 0xffffu)
                                 : (p->value & 0xffu);
-  *s = (struct ah_gspec){.type = hipGraphNodeTypeMemset};
+  *s = (struct ah_gspec){.type = hipGraphNodeTypeMemset, .set = *p};
   return ah_memset_cmd(p->dst, value, p->elementSize, p->width, p->pitch, p->height, &s->cmd);
 }
 

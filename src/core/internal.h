@@ -208,6 +208,9 @@ unsigned ah_kernel_max_threads(const void *fn);
  * (__ahCpuRegisterShared); 0 when not known. */
 void ah_kernel_set_static_shared(const void *fn, size_t bytes);
 size_t ah_kernel_static_shared(const void *fn);
+/* A kernel whose body hipcc saw empty (`{}`): the CPU device runs no block of it. */
+void ah_kernel_set_empty(const void *fn);
+int ah_kernel_empty(const void *fn);
 
 /* ---- stream capture (core/capture.c) ------------------------------------ */
 

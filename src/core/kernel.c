@@ -13,6 +13,7 @@ struct entry {
   const ahKernelSig *sig;
   unsigned max_threads; /* __launch_bounds__'s first argument; 0: none */
   size_t static_shared; /* static __shared__ bytes (the kernel compiler says); 0: unknown */
+  int empty;            /* hipcc saw an empty body: launches run no block */
 };
 
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -58,6 +59,7 @@ static int grow(void) {
 
         e->max_threads = table[i].max_threads;
         e->static_shared = table[i].static_shared;
+        e->empty = table[i].empty;
       }
     free(table);
     table = nt;
@@ -83,25 +85,45 @@ void ah_kernel_register_bounds(const void *fn, const ahKernelSig *sig, unsigned 
   pthread_rwlock_unlock(&lock);
 }
 
-/* The kernel compiler's count of fn's static __shared__ bytes. It may come
- * before hipcc's registration (constructors run in any order): the entry
- * is made without a layout, which that registration adds. */
-void ah_kernel_set_static_shared(const void *fn, size_t bytes) {
+/* fn's entry, made without a layout when missing (a registration that may
+ * come before hipcc's: constructors run in any order; that one adds the
+ * layout); NULL when out of memory. Write lock held. */
+static struct entry *entry_for(const void *fn) {
   size_t i;
+
+  if (!grow())
+    return NULL;
+  i = ah_addr_slot(fn, cap - 1);
+  while (table[i].fn != NULL && table[i].fn != fn)
+    i = (i + 1) & (cap - 1);
+  if (table[i].fn == NULL) {
+    table[i].fn = fn;
+    used++;
+  }
+  return &table[i];
+}
+
+/* The kernel compiler's count of fn's static __shared__ bytes. */
+void ah_kernel_set_static_shared(const void *fn, size_t bytes) {
+  struct entry *e;
 
   if (fn == NULL)
     return;
   pthread_rwlock_wrlock(&lock);
-  if (grow()) {
-    i = ah_addr_slot(fn, cap - 1);
-    while (table[i].fn != NULL && table[i].fn != fn)
-      i = (i + 1) & (cap - 1);
-    if (table[i].fn == NULL) {
-      table[i].fn = fn;
-      used++;
-    }
-    table[i].static_shared = bytes;
-  }
+  if ((e = entry_for(fn)) != NULL)
+    e->static_shared = bytes;
+  pthread_rwlock_unlock(&lock);
+}
+
+/* hipcc saw fn's body empty. */
+void ah_kernel_set_empty(const void *fn) {
+  struct entry *e;
+
+  if (fn == NULL)
+    return;
+  pthread_rwlock_wrlock(&lock);
+  if ((e = entry_for(fn)) != NULL)
+    e->empty = 1;
   pthread_rwlock_unlock(&lock);
 }
 
@@ -126,6 +148,9 @@ static struct entry lookup(const void *fn) {
 size_t ah_kernel_static_shared(const void *fn) { return lookup(fn).static_shared; }
 
 const ahKernelSig *ah_kernel_sig(const void *fn) { return lookup(fn).sig; }
+
+/* Whether fn's body is empty (hipcc says so at registration). */
+int ah_kernel_empty(const void *fn) { return lookup(fn).empty; }
 
 /* The kernel's __launch_bounds__ maximum of threads per block; 0: none known. */
 unsigned ah_kernel_max_threads(const void *fn) { return lookup(fn).max_threads; }

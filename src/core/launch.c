@@ -13,7 +13,8 @@
 #include <string.h>
 
 /* Checks a launch configuration against dev's limits, as HIP does. */
-static hipError_t check_config(const struct ah_device *dev, dim3 grid, dim3 block, size_t shmem) {
+static hipError_t check_config(const struct ah_device *dev, dim3 grid, dim3 block, size_t shmem,
+                               int work_sizes) {
   const hipDeviceProp_t *p = &dev->props;
   uint64_t threads = (uint64_t)block.x * block.y * block.z;
 
@@ -22,8 +23,8 @@ static hipError_t check_config(const struct ah_device *dev, dim3 grid, dim3 bloc
   if (block.x > (uint64_t)p->maxThreadsDim[0] || block.y > (uint64_t)p->maxThreadsDim[1] ||
       block.z > (uint64_t)p->maxThreadsDim[2] || threads > (uint64_t)p->maxThreadsPerBlock)
     return hipErrorInvalidConfiguration;
-  if (grid.x > (uint64_t)p->maxGridSize[0] || grid.y > (uint64_t)p->maxGridSize[1] ||
-      grid.z > (uint64_t)p->maxGridSize[2])
+  if (!work_sizes && (grid.x > (uint64_t)p->maxGridSize[0] || grid.y > (uint64_t)p->maxGridSize[1] ||
+                      grid.z > (uint64_t)p->maxGridSize[2]))
     return hipErrorInvalidConfiguration;
   /* HIP numbers a dimension's threads in 32 bits. */
   if ((uint64_t)grid.x * block.x > UINT32_MAX || (uint64_t)grid.y * block.y > UINT32_MAX ||
@@ -96,7 +97,8 @@ hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, d
   if (s != NULL && s->dev != dev)
     return hipErrorInvalidHandle;
   q = s != NULL ? s->queue : dev->null_queue;
-  err = check_config(dev, grid, block, shmem);
+  err = check_config(dev, grid, block, shmem, (cooperative & AH_LAUNCH_WORK_SIZES) != 0);
+  cooperative &= AH_LAUNCH_COOPERATIVE;
   if (err == hipSuccess && exceeds_shared(dev, fn, shmem))
     err = hipErrorInvalidValue;
   if (err == hipSuccess && exceeds_bounds(fn, block))

@@ -13,7 +13,12 @@
 
 /* Launches kernel fn (its host address) with layout sig (NULL when the
  * backend needs none) on stream, a stream of the current device; cooperative:
- * every block resident at once (hipLaunchCooperativeKernel). */
+ * 1 (AH_LAUNCH_COOPERATIVE) for every block resident at once
+ * (hipLaunchCooperativeKernel), with AH_LAUNCH_WORK_SIZES for a launch given
+ * in work sizes (hipExtModuleLaunchKernel), whose limit is 2^32 - 1 threads a
+ * dimension, as AMD's, not maxGridSize blocks. */
+#define AH_LAUNCH_COOPERATIVE 1
+#define AH_LAUNCH_WORK_SIZES 2
 hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
                             size_t shmem, hipStream_t stream, void **args, int cooperative);
 /* The current device in *out, and whether it has code for kernel fn. */

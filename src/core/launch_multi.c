@@ -20,7 +20,9 @@ hipError_t ah_launch_between(struct ah_event *start, struct ah_event *stop, cons
     if (err != hipSuccess)
       return err;
   }
-  err = module_fn != NULL ? ah_module_launch(module_fn, grid, block, shmem, stream, args, extra, 0)
+  /* A module launch here is given in work sizes (hipExtModuleLaunchKernel). */
+  err = module_fn != NULL ? ah_module_launch(module_fn, grid, block, shmem, stream, args, extra,
+                                             AH_LAUNCH_WORK_SIZES)
                           : ah_launch_kernel(fn, sig, grid, block, shmem, stream, args, 0);
   if (err == hipSuccess && stop != NULL)
     err = ah_event_record(stop, stream);

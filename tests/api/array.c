@@ -14,6 +14,52 @@ static hipChannelFormatDesc fdesc(int bits, int n, hipChannelFormatKind k) {
   return hipCreateChannelDesc(bits, n >= 2 ? bits : 0, n >= 4 ? bits : 0, n >= 4 ? bits : 0, k);
 }
 
+/* Each texture size limit of the device is allowed and one past it refused
+ * (hipErrorInvalidValue, as AMD's runtime; ROCm's unit suite's MaxTexture
+ * cases), for 1D, 2D, 3D, layered and cubemap arrays. */
+AH_TEST(array_size_limits) {
+  hipChannelFormatDesc d = fdesc(8, 1, hipChannelFormatKindUnsigned);
+  hipDeviceProp_t p;
+  hipArray_t a = NULL;
+  struct {
+    size_t w, h, z;
+    unsigned flags;
+    int over; /* the shape is one past a limit */
+  } cases[7];
+  int n = 0;
+
+  CHECK_HIP(hipGetDeviceProperties(&p, 0));
+  cases[n++] = (__typeof__(cases[0])){(size_t)p.maxTexture1D + 1, 0, 0, 0, 1};
+  cases[n++] = (__typeof__(cases[0])){(size_t)p.maxTexture2D[0] + 1, 4, 0, 0, 1};
+  cases[n++] = (__typeof__(cases[0])){4, (size_t)p.maxTexture2D[1] + 1, 0, 0, 1};
+  cases[n++] = (__typeof__(cases[0])){4, 4, (size_t)p.maxTexture3D[2] + 1, 0, 1};
+  cases[n++] = (__typeof__(cases[0])){(size_t)p.maxTexture1DLayered[0] + 1, 0, 2, hipArrayLayered, 1};
+  cases[n++] = (__typeof__(cases[0])){(size_t)p.maxTextureCubemap + 1,
+                                      (size_t)p.maxTextureCubemap + 1, 6, hipArrayCubemap, 1};
+  cases[n++] = (__typeof__(cases[0])){(size_t)p.maxTexture1D, 0, 0, 0, 0};
+  for (int i = 0; i < n; i++) {
+    hipError_t err = hipMalloc3DArray(&a, &d, make_hipExtent(cases[i].w, cases[i].h, cases[i].z),
+                                      cases[i].flags);
+
+    if (cases[i].over) {
+      CHECK_EQ(err, hipErrorInvalidValue);
+    } else {
+      CHECK_HIP(err);
+      CHECK_HIP(hipFreeArray(a));
+    }
+  }
+  {
+    HIP_ARRAY_DESCRIPTOR ad = {(size_t)p.maxTexture2D[0] + 1, 1, HIP_AD_FORMAT_FLOAT, 1};
+
+    CHECK_ERR(hipArrayCreate(&a, &ad), hipErrorInvalidValue);
+    ad.Width = (size_t)p.maxTexture2D[0];
+    CHECK_HIP(hipArrayCreate(&a, &ad));
+    CHECK_HIP(hipArrayDestroy(a));
+  }
+  (void)hipGetLastError();
+  return AH_PASS;
+}
+
 AH_TEST(array_create_errors) {
   hipChannelFormatDesc d = fdesc(32, 1, hipChannelFormatKindFloat);
   hipChannelFormatDesc bad3 = hipCreateChannelDesc(8, 8, 8, 0, hipChannelFormatKindUnsigned);

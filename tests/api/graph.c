@@ -916,6 +916,7 @@ AH_TEST(graph_node_queries) {
   CHECK_HIP(hipGraphMemsetNodeGetParams(a, &mg));
   CHECK(mg.dst == dm && mg.elementSize == 2 && mg.width == 100 && mg.height == 1);
   CHECK_EQ(mg.value, 0x1234);
+  CHECK_EQ(mg.pitch, 0); /* as given: a one-row set's pitch is the caller's (ROCm's suite) */
   CHECK_HIP(hipGraphHostNodeGetParams(b, &got));
   CHECK(got.fn == count_fn && got.userData == &c1);
   CHECK_HIP(hipGraphHostNodeSetParams(b, &h2));

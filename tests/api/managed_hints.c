@@ -235,11 +235,50 @@ AH_TEST(managed_advise_errors) {
             hipErrorInvalidValue);
   CHECK_ERR(hipMemRangeGetAttribute(&v, 4, hipMemRangeAttributeReadMostly, p, N + 1),
             hipErrorInvalidValue);
-  CHECK_ERR(hipMemRangeGetAttribute(&v, 4, hipMemRangeAttributeReadMostly, d, N),
+  /* Device memory answers (device_memory_range_attributes); pinned host memory does not. */
+  CHECK_ERR(hipMemRangeGetAttribute(&v, 4, hipMemRangeAttributeReadMostly, h, N),
             hipErrorInvalidValue);
   CHECK_HIP(hipHostFree(h));
   CHECK_HIP(hipFree(d));
   CHECK_HIP(hipFree(p));
+  return AH_PASS;
+}
+
+/* Device memory takes no hints, but the queries answer for it as AMD's
+ * runtime does (ROCm's unit suite: hipMalloc memory is coarse-grained): as
+ * memory never advised, coarse-grained unless allocated fine-grained; a range
+ * running past the allocation is refused. */
+AH_TEST(device_memory_range_attributes) {
+  int rm = -1, pref = -1, last = -1, acc[2] = {-1, -1}, coh = -1;
+  void *data[5] = {&rm, &pref, &last, acc, &coh};
+  size_t sizes[5] = {4, 4, 4, 8, 4};
+  hipMemRangeAttribute attrs[5] = {hipMemRangeAttributeReadMostly,
+                                   hipMemRangeAttributePreferredLocation,
+                                   hipMemRangeAttributeLastPrefetchLocation,
+                                   hipMemRangeAttributeAccessedBy,
+                                   hipMemRangeAttributeCoherencyMode};
+  char *d, *f;
+
+  CHECK_HIP(hipMalloc((void **)&d, N));
+  CHECK_HIP(hipExtMallocWithFlags((void **)&f, N, hipDeviceMallocFinegrained));
+  CHECK_EQ(attr(hipMemRangeAttributeCoherencyMode, d, N), hipMemRangeCoherencyModeCoarseGrain);
+  CHECK_EQ(attr(hipMemRangeAttributeCoherencyMode, d + 1, 4), hipMemRangeCoherencyModeCoarseGrain);
+  CHECK_EQ(attr(hipMemRangeAttributeCoherencyMode, f, N), hipMemRangeCoherencyModeFineGrain);
+  CHECK_HIP(hipMemRangeGetAttributes(data, sizes, attrs, 5, d, N));
+  CHECK_EQ(rm, 0);
+  CHECK_EQ(pref, hipInvalidDeviceId);
+  CHECK_EQ(last, hipInvalidDeviceId);
+  CHECK_EQ(acc[0], hipInvalidDeviceId);
+  CHECK_EQ(acc[1], hipInvalidDeviceId);
+  CHECK_EQ(coh, hipMemRangeCoherencyModeCoarseGrain);
+  CHECK_ERR(hipMemRangeGetAttribute(&rm, 4, hipMemRangeAttributeReadMostly, d, N + 1),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMemRangeGetAttribute(&rm, 4, hipMemRangeAttributeReadMostly, d + N - 1, 2),
+            hipErrorInvalidValue);
+  /* Still no hints for it. */
+  CHECK_ERR(hipMemAdvise(d, N, hipMemAdviseSetReadMostly, 0), hipErrorInvalidValue);
+  CHECK_HIP(hipFree(f));
+  CHECK_HIP(hipFree(d));
   return AH_PASS;
 }
 

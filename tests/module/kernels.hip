@@ -70,3 +70,18 @@ extern "C" __global__ void reverse_blocks(int *data) {
   __syncthreads();
   data[base + t] = tile[(blockDim.x - 1 - t) * 16];
 }
+
+// Kernels and variables defined through a macro, names pasted (ROCm's unit
+// suite, module/get_global_test_module.cc): hipcc registers each kernel the
+// macro's expansions define, so the module finds int_set and float_set.
+#define DEFINE_SETTER(type)                                                          \
+  __device__ type type##_value = 0;                                                  \
+  extern "C" {                                                                       \
+  __global__ void type##_set(type v, int *same) {                                    \
+    type##_value = v;                                                                \
+    *same = (void *)&type##_value == (void *)&type##_value;                          \
+  }                                                                                  \
+  __global__ void type##_nop() {}                                                    \
+  }
+DEFINE_SETTER(int)
+DEFINE_SETTER(float)

@@ -652,6 +652,24 @@ AH_TEST(module_ext_launch) {
             hipErrorInvalidResourceHandle);
   CHECK_ERR(hipExtModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL, NULL, NULL, 7),
             hipErrorInvalidValue);
+  /* Work sizes up to 2^32 - 1 threads a dimension, past maxGridSize blocks
+   * (AMD's limit; ROCm's unit suite, hipExtModuleLaunchKernel's corner
+   * tests), of an empty kernel; a launch of as many blocks is refused. */
+  {
+    hipFunction_t nop;
+
+    CHECK_HIP(hipModuleGetFunction(&nop, mod, "int_nop"));
+    CHECK_HIP(hipExtModuleLaunchKernel(nop, UINT32_MAX, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL, NULL,
+                                       NULL, 0));
+    CHECK_HIP(hipExtModuleLaunchKernel(nop, 1, UINT32_MAX, 1, 1, 1, 1, 0, NULL, NULL, NULL, NULL,
+                                       NULL, 0));
+    CHECK_HIP(hipHccModuleLaunchKernel(nop, 1, 1, UINT32_MAX, 1, 1, 1, 0, NULL, NULL, NULL, NULL,
+                                       NULL));
+    CHECK_HIP(hipDeviceSynchronize());
+    CHECK(hipModuleLaunchKernel(nop, UINT32_MAX, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL) !=
+          hipSuccess);
+    (void)hipGetLastError();
+  }
   CHECK_HIP(hipEventDestroy(start));
   CHECK_HIP(hipEventDestroy(stop));
   CHECK_HIP(hipFree(dx));
@@ -707,8 +725,46 @@ AH_TEST(module_shared_arena) {
   return AH_PASS;
 }
 
+/* Kernels a macro defines (names pasted, C linkage): found, launched, and
+ * their variables written (the module's int_value and float_value). */
+AH_TEST(module_macro_kernels) {
+  hipModule_t mod;
+  hipFunction_t fi, ff, fn;
+  hipDeviceptr_t gi, gf;
+  size_t bytes = 0;
+  int *same, h = 0, iv = 42, hi = 0;
+  float fv = 2.5f, hf = 0;
+
+  CHECK_HIP(hipModuleLoad(&mod, co_path));
+  CHECK_HIP(hipModuleGetFunction(&fi, mod, "int_set"));
+  CHECK_HIP(hipModuleGetFunction(&ff, mod, "float_set"));
+  CHECK_HIP(hipModuleGetFunction(&fn, mod, "float_nop"));
+  CHECK_HIP(hipModuleGetGlobal(&gi, &bytes, mod, "int_value"));
+  CHECK_EQ(bytes, sizeof(int));
+  CHECK_HIP(hipModuleGetGlobal(&gf, &bytes, mod, "float_value"));
+  CHECK_EQ(bytes, sizeof(float));
+  CHECK_HIP(hipMalloc((void **)&same, sizeof(int)));
+  {
+    void *pi[] = {&iv, &same}, *pf[] = {&fv, &same};
+
+    CHECK_HIP(hipModuleLaunchKernel(fi, 1, 1, 1, 1, 1, 1, 0, NULL, pi, NULL));
+    CHECK_HIP(hipModuleLaunchKernel(ff, 1, 1, 1, 1, 1, 1, 0, NULL, pf, NULL));
+    CHECK_HIP(hipModuleLaunchKernel(fn, 1000, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+  }
+  CHECK_HIP(hipMemcpy(&h, same, sizeof(int), hipMemcpyDeviceToHost));
+  CHECK_HIP(hipMemcpy(&hi, (void *)gi, sizeof(int), hipMemcpyDeviceToHost));
+  CHECK_HIP(hipMemcpy(&hf, (void *)gf, sizeof(float), hipMemcpyDeviceToHost));
+  CHECK_EQ(h, 1);
+  CHECK_EQ(hi, 42);
+  CHECK_NEAR(hf, 2.5f, 0);
+  CHECK_HIP(hipFree(same));
+  CHECK_HIP(hipModuleUnload(mod));
+  return AH_PASS;
+}
+
 int main(int argc, char **argv) {
   static const struct entry tests[] = {
+      {"macro_kernels", ah_test_module_macro_kernels},
       {"ext_launch", ah_test_module_ext_launch},
       {"load_launch_params", ah_test_module_load_launch_params},
       {"launch_extra", ah_test_module_launch_extra},

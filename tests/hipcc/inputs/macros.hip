@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Launches and extern __shared__ inside macros, kernels under #if (registered
+// Launches, extern __shared__ and kernel definitions inside macros, kernels under #if (registered
 // under the same conditions), an include guard (not repeated), code in #if 0.
 #ifndef MACROS_HIP
 #define MACROS_HIP
@@ -9,6 +9,12 @@
   kernel<<<1, 1, 0, s>>>()
 
 #define DYNAMIC_SHARED(type, name) extern __shared__ type name[]
+
+// Kernels a macro defines register in the macro's body, names pasted.
+#define DEFINE_ZERO(T) \
+  __global__ void __launch_bounds__(64) T##_zero(T *p) { p[threadIdx.x] = 0; } \
+  __global__ void T##_nop() {}
+DEFINE_ZERO(int)
 
 __global__ void uses_macro(float *out) {
   DYNAMIC_SHARED(float, buf);

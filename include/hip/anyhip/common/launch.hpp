@@ -214,6 +214,22 @@ template <typename... P> inline int register_kernel(void (*kernel)(P...), long l
   return 0;
 }
 
+/* A kernel whose body is empty (`{}`, as hipcc sees it): launches of it
+ * check their configuration and order in the stream as any launch, and the
+ * CPU device runs no block (none could do anything). */
+template <typename... P> inline int register_empty_kernel(void (*kernel)(P...)) {
+  register_kernel(kernel);
+  __ahRegisterKernelEmpty(reinterpret_cast<const void *>(kernel));
+  return 0;
+}
+
+template <typename... P>
+inline int register_empty_kernel(void (*kernel)(P...), long long max_threads) {
+  register_kernel(kernel, max_threads);
+  __ahRegisterKernelEmpty(reinterpret_cast<const void *>(kernel));
+  return 0;
+}
+
 /* hipcc writes registered(k<T>) (or registered(&k<T>)) where a template
  * kernel's specialisation is used other than in a launch or a call, as in
  * hipLaunchKernel((const void *)k<T>, ...): it registers the specialisation

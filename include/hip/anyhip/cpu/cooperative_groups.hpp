@@ -354,6 +354,24 @@ AH_CG_INLINE coalesced_group coalesced_threads() {
   return coalesced_group(internal::make_tag{}, internal::warp(AH_CPU_WARP_ACTIVE, 0, 0, 0, ~0ull));
 }
 
+/* ---- binary_partition: the members that have the caller's predicate ---- */
+
+/* The members of parent whose pred equals the caller's: a coalesced group
+ * (HIP's, as CUDA's labeled_partition with two labels). */
+AH_CG_INLINE coalesced_group binary_partition(const coalesced_group &parent, bool pred) {
+  lane_mask members = parent.member_lanes(internal::make_tag{});
+  lane_mask yes = internal::warp(AH_CPU_WARP_BALLOT, pred, 0, 0, members) & members;
+  return coalesced_group(internal::make_tag{}, pred ? yes : members & ~yes);
+}
+
+/* The same of a tile's threads (those that reach the call together). */
+template <unsigned int Size, class ParentT>
+AH_CG_INLINE coalesced_group binary_partition(const thread_block_tile<Size, ParentT> &, bool pred) {
+  lane_mask members = internal::warp(AH_CPU_WARP_ACTIVE, 0, 0, 0, internal::tile_lanes(Size));
+  lane_mask yes = internal::warp(AH_CPU_WARP_BALLOT, pred, 0, 0, members) & members;
+  return coalesced_group(internal::make_tag{}, pred ? yes : members & ~yes);
+}
+
 /* ---- tiled_partition with a size known at run time ---- */
 
 /* Members [k * tile_size, (k + 1) * tile_size) of a coalesced group, k the

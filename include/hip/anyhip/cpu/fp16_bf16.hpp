@@ -120,6 +120,8 @@ struct __attribute__((aligned(4))) __hip_bfloat162 {
   constexpr __hip_bfloat162(const __hip_bfloat162_raw &r)
       : x(__hip_bfloat16_raw{r.x}), y(__hip_bfloat16_raw{r.y}) {}
   constexpr operator __hip_bfloat162_raw() const { return __hip_bfloat162_raw{x.__x, y.__x}; }
+  /* Both halves widened (AMD's header converts so too). */
+  operator float2() const { return float2{(float)x, (float)y}; }
 };
 
 /* CUDA's spellings, so that code written for cuda_bf16.h builds too. */

@@ -16,6 +16,7 @@
 #define ANYHIP_CPU_TEXTURE_H
 
 #include <hip/anyhip/common/texture_abi.h>
+#include <hip/channel_descriptor.h>
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_vector_types.h>
 
@@ -778,5 +779,26 @@ __device__ inline T surf3Dread(hipSurfaceObject_t obj, int x, int y, int z,
   anyhip::tex::surf_read(&v, obj, x, y, z, boundaryMode);
   return v;
 }
+
+/* texture<T, dim, mode>: HIP's deprecated texture reference type, its
+ * settings as HIP's constructors make them. Declared so that code declaring
+ * one compiles; nothing binds one or fetches through one (docs/textures.md). */
+template <class T, int texType = hipTextureType1D,
+          enum hipTextureReadMode mode = hipReadModeElementType>
+struct texture : public textureReference {
+  texture(int norm = 0, enum hipTextureFilterMode fMode = hipFilterModePoint,
+          enum hipTextureAddressMode aMode = hipAddressModeClamp)
+      : texture(norm, fMode, aMode, hipCreateChannelDesc<T>()) {}
+  texture(int norm, enum hipTextureFilterMode fMode, enum hipTextureAddressMode aMode,
+          struct hipChannelFormatDesc desc) {
+    std::memset(static_cast<textureReference *>(this), 0, sizeof(textureReference));
+    normalized = norm;
+    readMode = mode;
+    filterMode = fMode;
+    addressMode[0] = addressMode[1] = addressMode[2] = aMode;
+    channelDesc = desc;
+    mipmapFilterMode = hipFilterModePoint;
+  }
+};
 
 #endif
