@@ -340,6 +340,12 @@ static hipMemAllocationProp vmm_prop(int dev, hipMemAllocationHandleType ht) {
   return p;
 }
 
+static int device_is_cpu(void) {
+  hipDeviceProp_t p;
+
+  return hipGetDeviceProperties(&p, 0) == hipSuccess && strcmp(p.gcnArchName, "cpu") == 0;
+}
+
 static int vmm_supported(void) {
   int v = 0;
 
@@ -374,8 +380,17 @@ AH_TEST(vmm_two_views) {
   CHECK_HIP(hipMemAddressReserve((void **)&vb, 2 * size, 16 * g, NULL, 0));
   CHECK_EQ((uintptr_t)vb % (16 * g), 0u);
   CHECK_HIP(hipMemMap(va, size, 0, h, 0));
-  /* The second view maps the allocation's last two granules only. */
-  CHECK_HIP(hipMemMap(vb + size, 2 * g, 2 * g, h, 0));
+  /* The second view maps the allocation's last two granules only: the CPU
+   * device's memfd maps any granule; NVIDIA's driver maps a handle whole,
+   * from offset 0 (cuMemMap), so there the part is refused, and the rest of
+   * this test (built on it) does not apply. */
+  if (hipMemMap(vb + size, 2 * g, 2 * g, h, 0) == hipErrorNotSupported && !device_is_cpu()) {
+    CHECK_HIP(hipMemUnmap(va, size));
+    CHECK_HIP(hipMemRelease(h));
+    CHECK_HIP(hipMemAddressFree(va, size));
+    CHECK_HIP(hipMemAddressFree(vb, 2 * size));
+    SKIP("this device's driver maps an allocation whole (cuMemMap offset 0)");
+  }
   /* Mapped but not accessible yet: refused, not faulted. */
   CHECK_ERR(hipMemset(va, 1, size), hipErrorInvalidValue);
   CHECK_HIP(hipMemGetAccess(&flags, &loc, va));
