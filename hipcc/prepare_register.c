@@ -13,6 +13,21 @@
 /* Looks at one namespace-scope declaration, toks[a, b) where toks[b] is the
  * `{` of a definition or the `;` of a declaration, and records it when it
  * declares a __global__ function. */
+/* The first argument (max threads) of the `__launch_bounds__(` at token k,
+ * as text, or NULL when it is empty. */
+static char *launch_bounds_max(const struct prep *p, const struct ah_tokens *ts, size_t k) {
+  size_t end = ah_prep_match_fwd(p, ts, k + 1), e = k + 2;
+
+  while (e < end && !is(p, &ts->t[e], ",")) {
+    if (is(p, &ts->t[e], "(") || is(p, &ts->t[e], "[") || is(p, &ts->t[e], "{"))
+      e = ah_prep_match_fwd(p, ts, e);
+    e++;
+  }
+  if (e > end)
+    e = end;
+  return e > k + 2 ? ah_prep_join_tokens(p, ts, k + 2, e) : NULL;
+}
+
 void ah_prep_note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
   const struct ah_tokens *ts = &p->toks;
   int global = 0, templ = 0;
@@ -125,17 +140,7 @@ void ah_prep_note_kernel(struct prep *p, size_t a, size_t b, int is_def) {
       continue;
     }
     if (is(p, &ts->t[k], "__launch_bounds__") && is(p, &ts->t[k + 1], "(")) {
-      size_t end = ah_prep_match_fwd(p, ts, k + 1), e = k + 2;
-
-      while (e < end && !is(p, &ts->t[e], ",")) {
-        if (is(p, &ts->t[e], "(") || is(p, &ts->t[e], "[") || is(p, &ts->t[e], "{"))
-          e = ah_prep_match_fwd(p, ts, e);
-        e++;
-      }
-      if (e > end)
-        e = end;
-      if (e > k + 2)
-        kr->bounds = ah_prep_join_tokens(p, ts, k + 2, e);
+      kr->bounds = launch_bounds_max(p, ts, k);
       break;
     }
   }
@@ -417,17 +422,7 @@ size_t ah_prep_macro_kernel(struct prep *p, const struct ah_tokens *ts, size_t k
     if (j == name_end) {
       j = close;
     } else if (is(p, &ts->t[j], "__launch_bounds__") && is(p, &ts->t[j + 1], "(")) {
-      size_t end = ah_prep_match_fwd(p, ts, j + 1), e = j + 2;
-
-      while (e < end && !is(p, &ts->t[e], ",")) {
-        if (is(p, &ts->t[e], "(") || is(p, &ts->t[e], "[") || is(p, &ts->t[e], "{"))
-          e = ah_prep_match_fwd(p, ts, e);
-        e++;
-      }
-      if (e > end)
-        e = end;
-      if (e > j + 2)
-        bounds = ah_prep_join_tokens(p, ts, j + 2, e);
+      bounds = launch_bounds_max(p, ts, j);
       break;
     }
   }
