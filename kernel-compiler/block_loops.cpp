@@ -804,8 +804,11 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     ir.CreateStore(q, parityVar_);
   }
   // After an inline shuffle down or up, a second copy of the thread loops
-  // runs each warp's threads as one chunk (laneChunkCheck says when).
-  if (Value *fast = laneChunkCheck(r, ir, vins)) {
+  // runs each warp's threads as one chunk (laneChunkCheck says when). Not
+  // for the masked copy: it runs only after threads diverged, and every
+  // copy costs compile time (the examples' limit is 1.5x g++'s).
+  Value *fast = masked ? nullptr : laneChunkCheck(r, ir, vins);
+  if (fast != nullptr) {
     BasicBlock *chunks = block("chunks"), *general = block("general");
     nchunked_++;
     ir.CreateCondBr(fast, chunks, general);
