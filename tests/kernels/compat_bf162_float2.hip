@@ -11,12 +11,9 @@
 
 #include <cstring>
 
-#if defined(__HIP_PLATFORM_NVIDIA__)
-int main() {
-  std::printf("skipped: CUDA's __nv_bfloat162 has no conversion to float2\n");
-  return AH_SKIP;
-}
-#else
+// The NVIDIA pass sees none of it (CUDA's __nv_bfloat162 has no conversion to float2): the host code,
+// always the CPU pass's, skips on an NVIDIA device.
+#if !defined(__HIP_PLATFORM_NVIDIA__)
 __global__ void widen(const float2 *in, float2 *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
