@@ -227,6 +227,12 @@ struct ah_backend {
    * backend, and turning it on or off (NULL: nothing to do). */
   int (*can_access_peer)(struct ah_device *dev, struct ah_device *peer);
   hipError_t (*peer_enable)(struct ah_device *dev, struct ah_device *peer, int enable);
+  /* Optional: attribute attr (hipDeviceP2PAttr) of the link from dev to peer,
+   * two devices of this backend that reach each other. NULL: the core's
+   * answer for devices of one address space (rank 0; access, native atomics
+   * and array access 1). */
+  hipError_t (*p2p_attribute)(struct ah_device *dev, struct ah_device *peer, hipDeviceP2PAttr attr,
+                              int *value);
 
   /* ---- memory (synchronous) ---- */
   /* Required. */

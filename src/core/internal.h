@@ -317,6 +317,8 @@ void ah_trace_api(const struct ah_trace_span *s);
 struct ah_cmd;
 /* One command (AH_CMD_* in op) a device ran from t0 until now. */
 void ah_trace_cmd(const struct ah_cmd *cmd, int op, uint64_t t0);
+/* hipProfilerStop (1) and hipProfilerStart (0): nothing is written while paused. */
+void ah_trace_pause(int paused);
 
 static inline struct ah_trace_span ah_trace_begin(const char *name) {
   struct ah_trace_span s = {NULL, 0};

@@ -282,6 +282,15 @@ static int can_access_peer(struct ah_device *dev, struct ah_device *peer) {
   return can;
 }
 
+/* HIP's hipDeviceP2PAttr values are CUDA's minus one. */
+static hipError_t nv_p2p_attribute(struct ah_device *dev, struct ah_device *peer,
+                                   hipDeviceP2PAttr attr, int *value) {
+  if (ah_cuda.cuDeviceGetP2PAttribute == NULL)
+    return hipErrorNotSupported;
+  return ah_cuda_status(ah_cuda.cuDeviceGetP2PAttribute(value, (int)attr + 1, AH_NV(dev)->cu,
+                                                        AH_NV(peer)->cu));
+}
+
 /* Peer access is a property of dev's context: map peer's memory into it. */
 static hipError_t peer_enable(struct ah_device *dev, struct ah_device *peer, int enable) {
   struct ah_nv_device *nd = AH_NV(dev);
@@ -379,6 +388,7 @@ const struct ah_backend ah_backend_nvidia = {
     .occupancy = ah_nv_occupancy,
     .managed_hint = ah_nv_managed_hint,
     .stream_memop = ah_nv_stream_memop,
+    .p2p_attribute = nv_p2p_attribute,
     .ipc_mem_export = ah_nv_ipc_mem_export,
     .ipc_mem_open = ah_nv_ipc_mem_open,
     .ipc_mem_close = ah_nv_ipc_mem_close,

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/* The smaller names of HIP 6.3 (include/hip/anyhip/common/misc_api.h):
+ * peer attributes, valid devices, hipExtGetLastError, hipExtHostAlloc, the
+ * deprecated context cache/shared-memory/peer functions, profiler control
+ * over anyhip's trace file, and a stream's device. Each against what the
+ * independent calls say (hipDeviceCanAccessPeer, hipGetDevice,
+ * hipHostGetFlags, the trace file's lines). */
+#define _GNU_SOURCE
+#include "ah_test.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Two CPU devices, set before the first call; 0 for another device. */
+static int two_cpus(void) {
+  const char *d = getenv("ANYHIP_DEVICES");
+
+  if (d != NULL && strcmp(d, "cpu") != 0)
+    return 0;
+  setenv("ANYHIP_DEVICES", "cpu", 1);
+  setenv("ANYHIP_CPU_DEVICES", "2", 1);
+  return 1;
+}
+
+AH_TEST(p2p_attribute) {
+  int v = 7, n = 0, can = 0;
+
+  two_cpus();
+  CHECK_HIP(hipGetDeviceCount(&n));
+  CHECK_ERR(hipDeviceGetP2PAttribute(NULL, hipDevP2PAttrAccessSupported, 0, 1),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipDeviceGetP2PAttribute(&v, hipDevP2PAttrAccessSupported, 0, 0),
+            hipErrorInvalidDevice);
+  CHECK_ERR(hipDeviceGetP2PAttribute(&v, hipDevP2PAttrAccessSupported, -1, 0),
+            hipErrorInvalidDevice);
+  CHECK_ERR(hipDeviceGetP2PAttribute(&v, hipDevP2PAttrAccessSupported, 0, n),
+            hipErrorInvalidDevice);
+  if (n < 2)
+    SKIP("one device: no pair to ask about");
+  CHECK_ERR(hipDeviceGetP2PAttribute(&v, (hipDeviceP2PAttr)4, 0, 1), hipErrorInvalidValue);
+  CHECK_EQ(v, 7); /* nothing written on failure */
+  CHECK_HIP(hipDeviceCanAccessPeer(&can, 0, 1));
+  CHECK_HIP(hipDeviceGetP2PAttribute(&v, hipDevP2PAttrAccessSupported, 0, 1));
+  CHECK_EQ(v, can);
+  if (can) {
+    CHECK_HIP(hipDeviceGetP2PAttribute(&v, hipDevP2PAttrPerformanceRank, 0, 1));
+    CHECK(v >= 0);
+    CHECK_HIP(hipDeviceGetP2PAttribute(&v, hipDevP2PAttrNativeAtomicSupported, 1, 0));
+    CHECK(v == 0 || v == 1);
+    CHECK_HIP(hipDeviceGetP2PAttribute(&v, hipDevP2PAttrHipArrayAccessSupported, 1, 0));
+    CHECK(v == 0 || v == 1);
+  }
+  return AH_PASS;
+}
+
+AH_TEST(set_valid_devices) {
+  int list[3] = {1, 0, 1}, n = 0, d = -1;
+
+  two_cpus();
+  CHECK_HIP(hipGetDeviceCount(&n));
+  CHECK_ERR(hipSetValidDevices(NULL, 1), hipErrorInvalidValue);
+  CHECK_ERR(hipSetValidDevices(list, -1), hipErrorInvalidValue);
+  CHECK_ERR(hipSetValidDevices(list, n + 1), hipErrorInvalidValue);
+  list[0] = n;
+  CHECK_ERR(hipSetValidDevices(list, 1), hipErrorInvalidDevice);
+  CHECK_HIP(hipSetValidDevices(NULL, 0)); /* nothing to change */
+  CHECK_HIP(hipGetDevice(&d));
+  CHECK_EQ(d, 0);
+  if (n < 2)
+    SKIP("one device: no order to choose");
+  list[0] = 1;
+  CHECK_ERR(hipSetValidDevices(list, 3), hipErrorInvalidValue); /* more than there are */
+  CHECK_HIP(hipSetValidDevices(list, 2)); /* 1, then 0 */
+  CHECK_HIP(hipGetDevice(&d));
+  CHECK_EQ(d, 1);
+  {
+    int dup[2] = {0, 0};
+
+    CHECK_ERR(hipSetValidDevices(dup, 2), hipErrorInvalidValue);
+  }
+  CHECK_HIP(hipGetDevice(&d));
+  CHECK_EQ(d, 1); /* a refused list changes nothing */
+  return AH_PASS;
+}
+
+AH_TEST(ext_get_last_error) {
+  CHECK_EQ(hipExtGetLastError(), hipSuccess);
+  CHECK_ERR(hipMalloc(NULL, 16), hipErrorInvalidValue);
+  CHECK_EQ(hipPeekAtLastError(), hipErrorInvalidValue);
+  CHECK_EQ(hipExtGetLastError(), hipErrorInvalidValue);
+  CHECK_EQ(hipExtGetLastError(), hipSuccess); /* read and cleared */
+  CHECK_EQ(hipGetLastError(), hipSuccess);
+  return AH_PASS;
+}
+
+AH_TEST(ext_host_alloc) {
+  unsigned flags = 0;
+  hipPointerAttribute_t at;
+  int *p = NULL;
+
+  CHECK_ERR(hipExtHostAlloc(NULL, 64, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipExtHostAlloc((void **)&p, 64, 0x8000), hipErrorInvalidValue); /* unknown flag */
+  CHECK_HIP(hipExtHostAlloc((void **)&p, 0, 0));
+  CHECK(p == NULL);
+  CHECK_HIP(hipExtHostAlloc((void **)&p, 4096, hipHostMallocMapped | hipHostMallocPortable));
+  CHECK(p != NULL);
+  p[1000] = 42; /* host memory */
+  CHECK_HIP(hipHostGetFlags(&flags, p));
+  CHECK(flags & hipHostMallocMapped);
+  CHECK_HIP(hipPointerGetAttributes(&at, p));
+  CHECK_EQ(at.type, hipMemoryTypeHost);
+  CHECK_HIP(hipHostFree(p));
+  return AH_PASS;
+}
+
+AH_TEST(ctx_config_and_peers) {
+  hipFuncCache_t cache = hipFuncCachePreferL1;
+  hipSharedMemConfig smem = hipSharedMemBankSizeEightByte;
+  hipCtx_t c0, c1;
+  int n = 0, can = 0;
+  void *p;
+
+  two_cpus();
+  CHECK_ERR(hipCtxGetCacheConfig(NULL), hipErrorInvalidValue);
+  CHECK_HIP(hipCtxGetCacheConfig(&cache));
+  CHECK_EQ(cache, hipFuncCachePreferNone);
+  CHECK_ERR(hipCtxSetCacheConfig((hipFuncCache_t)9), hipErrorInvalidValue);
+  CHECK_HIP(hipCtxSetCacheConfig(hipFuncCachePreferShared));
+  CHECK_ERR(hipCtxGetSharedMemConfig(NULL), hipErrorInvalidValue);
+  CHECK_HIP(hipCtxGetSharedMemConfig(&smem));
+  CHECK_EQ(smem, hipSharedMemBankSizeFourByte);
+  CHECK_ERR(hipCtxSetSharedMemConfig((hipSharedMemConfig)9), hipErrorInvalidValue);
+  CHECK_HIP(hipCtxSetSharedMemConfig(hipSharedMemBankSizeDefault));
+  CHECK_ERR(hipCtxEnablePeerAccess(NULL, 0), hipErrorInvalidContext);
+  CHECK_ERR(hipCtxEnablePeerAccess((hipCtx_t)&n, 0), hipErrorInvalidContext);
+  CHECK_ERR(hipCtxDisablePeerAccess(NULL), hipErrorInvalidContext);
+  CHECK_HIP(hipDevicePrimaryCtxRetain(&c0, 0));
+  CHECK_ERR(hipCtxEnablePeerAccess(c0, 0), hipErrorInvalidDevice); /* itself */
+  CHECK_HIP(hipGetDeviceCount(&n));
+  if (n < 2) {
+    CHECK_HIP(hipDevicePrimaryCtxRelease(0));
+    SKIP("one device: no peer");
+  }
+  CHECK_HIP(hipDeviceCanAccessPeer(&can, 0, 1));
+  CHECK_HIP(hipDevicePrimaryCtxRetain(&c1, 1));
+  CHECK_HIP(hipSetDevice(0));
+  CHECK_ERR(hipCtxEnablePeerAccess(c1, 1), hipErrorInvalidValue);
+  if (!can) {
+    CHECK_ERR(hipCtxEnablePeerAccess(c1, 0), hipErrorPeerAccessUnsupported);
+  } else {
+    CHECK_ERR(hipCtxDisablePeerAccess(c1), hipErrorPeerAccessNotEnabled);
+    CHECK_HIP(hipCtxEnablePeerAccess(c1, 0));
+    /* The same grant as the device API's: enabling it there again is refused. */
+    CHECK_ERR(hipDeviceEnablePeerAccess(1, 0), hipErrorPeerAccessAlreadyEnabled);
+    CHECK_ERR(hipCtxEnablePeerAccess(c1, 0), hipErrorPeerAccessAlreadyEnabled);
+    CHECK_HIP(hipMalloc(&p, 64));
+    CHECK_HIP(hipCtxDisablePeerAccess(c1));
+    CHECK_ERR(hipDeviceDisablePeerAccess(1), hipErrorPeerAccessNotEnabled);
+    CHECK_HIP(hipFree(p));
+  }
+  CHECK_HIP(hipDevicePrimaryCtxRelease(1));
+  CHECK_HIP(hipDevicePrimaryCtxRelease(0));
+  return AH_PASS;
+}
+
+AH_TEST(stream_device_id) {
+  hipStream_t s;
+  int n = 0;
+
+  two_cpus();
+  CHECK_HIP(hipGetDeviceCount(&n));
+  CHECK_EQ(hipGetStreamDeviceId(NULL), 0);
+  CHECK_EQ(hipGetStreamDeviceId(hipStreamPerThread), 0);
+  CHECK_EQ(hipGetStreamDeviceId((hipStream_t)&n), -1);
+  CHECK_EQ(hipGetLastError(), hipErrorContextIsDestroyed); /* recorded: an unknown stream */
+  if (n < 2)
+    SKIP("one device");
+  CHECK_HIP(hipSetDevice(1));
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_EQ(hipGetStreamDeviceId(NULL), 1); /* the current device's null stream */
+  CHECK_HIP(hipSetDevice(0));
+  CHECK_EQ(hipGetStreamDeviceId(s), 1);
+  CHECK_EQ(hipGetStreamDeviceId(NULL), 0);
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK(hipApiName(0) != NULL && strcmp(hipApiName(0), "unknown") == 0);
+  CHECK(hipKernelNameRef(NULL) == NULL);
+  CHECK(hipKernelNameRefByPtr(NULL, NULL) == NULL);
+  CHECK(hipKernelNameRefByPtr((const void *)&n, NULL) == NULL); /* no kernel */
+  CHECK_EQ(hipGetLastError(), hipErrorInvalidDeviceFunction);
+  return AH_PASS;
+}
+
+/* hipProfilerStop pauses ANYHIP_TRACE's recording and hipProfilerStart
+ * resumes it. The trace file is opened when the library loads, so the test
+ * runs itself again with ANYHIP_TRACE set and reads the file it wrote. */
+AH_TEST(profiler_trace) {
+  char path[] = "/tmp/anyhip-profiler-XXXXXX", line[512];
+  int version = 0, fd, status = 0, before = 0, paused = 0, after = 0;
+  pid_t pid;
+  FILE *f;
+
+  if (getenv("AH_PROFILER_CHILD") != NULL) { /* the run with the trace on */
+    CHECK_HIP(hipDriverGetVersion(&version));
+    CHECK_HIP(hipProfilerStop());
+    CHECK_HIP(hipRuntimeGetVersion(&version)); /* not in the trace */
+    CHECK_HIP(hipProfilerStart());
+    CHECK_HIP(hipDeviceSynchronize());
+    return AH_PASS;
+  }
+  /* Without a trace both are successful no-ops. */
+  CHECK_HIP(hipProfilerStop());
+  CHECK_HIP(hipProfilerStart());
+  fd = mkstemp(path);
+  CHECK(fd >= 0);
+  close(fd);
+  pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    setenv("ANYHIP_TRACE", path, 1);
+    setenv("AH_PROFILER_CHILD", "1", 1);
+    execl("/proc/self/exe", "ah_tests", "profiler_trace", (char *)NULL);
+    _exit(127);
+  }
+  CHECK_EQ(waitpid(pid, &status, 0), pid);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+  f = fopen(path, "r");
+  CHECK(f != NULL);
+  while (fgets(line, sizeof(line), f) != NULL) {
+    before += strstr(line, "\"hipDriverGetVersion\"") != NULL;
+    paused += strstr(line, "\"hipRuntimeGetVersion\"") != NULL;
+    after += strstr(line, "\"hipDeviceSynchronize\"") != NULL;
+  }
+  fclose(f);
+  unlink(path);
+  CHECK_EQ(before, 1);
+  CHECK_EQ(paused, 0);
+  CHECK_EQ(after, 1);
+  return AH_PASS;
+}
