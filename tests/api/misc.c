@@ -242,3 +242,75 @@ AH_TEST(profiler_trace) {
   CHECK_EQ(after, 1);
   return AH_PASS;
 }
+
+/* A batch: a wait on a pinned word holds the writes behind it until the
+ * host stores the value; then the writes land in order. */
+AH_TEST(stream_batch_memop) {
+  hipStreamBatchMemOpParams ops[4], bad;
+  hipStream_t s;
+  uint32_t *flag;
+  uint64_t *dev, back[2];
+  int attr = 0;
+
+  CHECK_HIP(hipDeviceGetAttribute(&attr, hipDeviceAttributeCanUseStreamWaitValue, 0));
+  if (!attr)
+    SKIP("the device has no stream memory operations");
+  CHECK_EQ(sizeof(hipStreamBatchMemOpParams), 48u);
+  CHECK_HIP(hipHostMalloc((void **)&flag, 64, 0));
+  CHECK_HIP(hipMalloc((void **)&dev, 2 * sizeof(uint64_t)));
+  CHECK_HIP(hipMemset(dev, 0, 2 * sizeof(uint64_t)));
+  CHECK_HIP(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+  *flag = 0;
+  memset(ops, 0, sizeof(ops));
+  ops[0].waitValue.operation = hipStreamMemOpWaitValue32;
+  ops[0].waitValue.address = flag;
+  ops[0].waitValue.value = 5;
+  ops[0].waitValue.flags = hipStreamWaitValueEq;
+  ops[1].writeValue.operation = hipStreamMemOpWriteValue64;
+  ops[1].writeValue.address = dev;
+  ops[1].writeValue.value64 = 0x1122334455667788ull;
+  ops[2].memoryBarrier.operation = hipStreamMemOpBarrier;
+  ops[3].writeValue.operation = hipStreamMemOpWriteValue32;
+  ops[3].writeValue.address = dev + 1;
+  ops[3].writeValue.value = 0xcafe;
+  /* Argument errors, none of which queues anything. */
+  CHECK_ERR(hipStreamBatchMemOp(s, 4, NULL, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipStreamBatchMemOp(s, 0, ops, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipStreamBatchMemOp(s, 256, ops, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipStreamBatchMemOp(s, 4, ops, 1), hipErrorInvalidValue);
+  bad = ops[3];
+  bad.writeValue.address = (char *)dev + 2; /* misaligned */
+  {
+    hipStreamBatchMemOpParams two[2] = {ops[1], bad};
+
+    CHECK_ERR(hipStreamBatchMemOp(s, 2, two, 0), hipErrorInvalidValue);
+    two[1] = ops[3];
+    two[1].writeValue.flags = 1;
+    CHECK_ERR(hipStreamBatchMemOp(s, 2, two, 0), hipErrorInvalidValue);
+    two[1] = ops[0];
+    two[1].waitValue.flags = 9;
+    CHECK_ERR(hipStreamBatchMemOp(s, 2, two, 0), hipErrorInvalidValue);
+    two[1].waitValue.flags = 0;
+    two[1].operation = (hipStreamBatchMemOpType)9;
+    CHECK_ERR(hipStreamBatchMemOp(s, 2, two, 0), hipErrorInvalidValue);
+    two[1] = ops[1];
+    two[1].writeValue.address = &attr; /* not memory HIP knows */
+    CHECK_ERR(hipStreamBatchMemOp(s, 2, two, 0), hipErrorInvalidValue);
+  }
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipMemcpy(back, dev, sizeof(back), hipMemcpyDeviceToHost));
+  CHECK_EQ(back[0], 0);
+  /* The batch waits for the host. */
+  CHECK_HIP(hipStreamBatchMemOp(s, 4, ops, 0));
+  usleep(20000);
+  CHECK_ERR(hipStreamQuery(s), hipErrorNotReady);
+  __atomic_store_n(flag, 5, __ATOMIC_RELEASE);
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipMemcpy(back, dev, sizeof(back), hipMemcpyDeviceToHost));
+  CHECK_EQ(back[0], 0x1122334455667788ull);
+  CHECK_EQ(back[1], 0xcafe); /* the 32-bit write left the high half's zeros */
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_HIP(hipFree(dev));
+  CHECK_HIP(hipHostFree(flag));
+  return AH_PASS;
+}

@@ -10,6 +10,49 @@
 
 #include <stdint.h>
 
+/* hipStreamBatchMemOp's operations (CUDA's layout: 48 bytes each). */
+typedef enum hipStreamBatchMemOpType {
+  hipStreamMemOpWaitValue32 = 0x1,
+  hipStreamMemOpWriteValue32 = 0x2,
+  hipStreamMemOpWaitValue64 = 0x4,
+  hipStreamMemOpWriteValue64 = 0x5,
+  hipStreamMemOpBarrier = 0x6,
+  hipStreamMemOpFlushRemoteWrites = 0x3
+} hipStreamBatchMemOpType;
+
+typedef union hipStreamBatchMemOpParams_union {
+  hipStreamBatchMemOpType operation;
+  struct hipStreamMemOpWaitValueParams_t {
+    hipStreamBatchMemOpType operation;
+    hipDeviceptr_t address;
+    union {
+      uint32_t value;
+      uint64_t value64;
+    };
+    unsigned int flags; /* hipStreamWaitValue* */
+    hipDeviceptr_t alias;
+  } waitValue;
+  struct hipStreamMemOpWriteValueParams_t {
+    hipStreamBatchMemOpType operation;
+    hipDeviceptr_t address;
+    union {
+      uint32_t value;
+      uint64_t value64;
+    };
+    unsigned int flags;
+    hipDeviceptr_t alias;
+  } writeValue;
+  struct hipStreamMemOpFlushRemoteWritesParams_t {
+    hipStreamBatchMemOpType operation;
+    unsigned int flags;
+  } flushRemoteWrites;
+  struct hipStreamMemOpMemoryBarrierParams_t {
+    hipStreamBatchMemOpType operation;
+    unsigned int flags;
+  } memoryBarrier;
+  uint64_t pad[6];
+} hipStreamBatchMemOpParams;
+
 #if defined(__GNUC__)
 #pragma GCC visibility push(default)
 #endif
@@ -40,6 +83,10 @@ const char *hipApiName(uint32_t id);
 const char *hipKernelNameRef(const hipFunction_t f);
 const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream);
 int hipGetStreamDeviceId(hipStream_t stream);
+
+/* Stream memory operations in one call. */
+hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count,
+                               hipStreamBatchMemOpParams *paramArray, unsigned int flags);
 
 #ifdef __cplusplus
 }
