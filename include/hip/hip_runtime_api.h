@@ -1275,6 +1275,8 @@ typedef enum hipGraphNodeType {
   hipGraphNodeTypeMemFree = 11,
   hipGraphNodeTypeMemcpyFromSymbol = 12,
   hipGraphNodeTypeMemcpyToSymbol = 13,
+  hipGraphNodeTypeConditional = 14, /* declared only: no such nodes are made */
+  hipGraphNodeTypeBatchMemOp = 15,
   hipGraphNodeTypeCount
 } hipGraphNodeType;
 typedef struct hipKernelNodeParams {

@@ -35,79 +35,17 @@ AH_EXPORT hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64
   AH_RETURN(ah_stream_memop(stream, ptr, value, UINT64_MAX, 0, 1, 1));
 }
 
-/* Up to 255 operations (AMD's limit), each checked before any is queued:
- * waits and writes of 32 or 64 bits as the single calls make them (a wait's
- * flags are its hipStreamWaitValue* condition, on the whole word; a write's
- * flags 0), in the array's order. A barrier or a remote-write flush (flags 0)
- * adds no order the operations around it do not already have on anyhip's
- * devices (each runs after the one before): accepted, nothing queued. flags
- * must be 0. */
+/* Every operation checked before any is queued (core/memop.c). */
 AH_EXPORT hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count,
                                          hipStreamBatchMemOpParams *paramArray,
                                          unsigned int flags) {
   struct ah_device *dev;
   struct ah_queue *q;
-  struct ah_alloc a;
 
   AH_ENTER();
-  AH_REQUIRE(paramArray != NULL && count != 0 && count < 256, hipErrorInvalidValue);
-  AH_REQUIRE(flags == 0, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_batch_check(paramArray, count, flags));
   AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
-  for (unsigned i = 0; i < count; i++) {
-    const hipStreamBatchMemOpParams *p = &paramArray[i];
-    size_t bytes = 8;
-
-    switch (p->operation) {
-    case hipStreamMemOpWaitValue32:
-    case hipStreamMemOpWriteValue32:
-      bytes = 4;
-      /* fall through */
-    case hipStreamMemOpWaitValue64:
-    case hipStreamMemOpWriteValue64:
-      AH_REQUIRE(p->waitValue.address != NULL &&
-                     ((uintptr_t)p->waitValue.address & (bytes - 1)) == 0,
-                 hipErrorInvalidValue);
-      AH_REQUIRE(ah_alloc_find(p->waitValue.address, &a) &&
-                     ah_alloc_find((char *)p->waitValue.address + bytes - 1, NULL),
-                 hipErrorInvalidValue);
-      if (p->operation == hipStreamMemOpWaitValue32 || p->operation == hipStreamMemOpWaitValue64)
-        AH_REQUIRE(p->waitValue.flags <= hipStreamWaitValueNor, hipErrorInvalidValue);
-      else
-        AH_REQUIRE(p->writeValue.flags == 0, hipErrorInvalidValue);
-      break;
-    case hipStreamMemOpBarrier:
-    case hipStreamMemOpFlushRemoteWrites:
-      AH_REQUIRE(p->memoryBarrier.flags == 0, hipErrorInvalidValue);
-      break;
-    default:
-      AH_RETURN(hipErrorInvalidValue);
-    }
-  }
-  for (unsigned i = 0; i < count; i++) {
-    const hipStreamBatchMemOpParams *p = &paramArray[i];
-
-    switch (p->operation) {
-    case hipStreamMemOpWaitValue32:
-      AH_REQUIRE_OK(ah_stream_memop(stream, p->waitValue.address, p->waitValue.value, UINT32_MAX,
-                                    p->waitValue.flags, 0, 0));
-      break;
-    case hipStreamMemOpWaitValue64:
-      AH_REQUIRE_OK(ah_stream_memop(stream, p->waitValue.address, p->waitValue.value64,
-                                    UINT64_MAX, p->waitValue.flags, 1, 0));
-      break;
-    case hipStreamMemOpWriteValue32:
-      AH_REQUIRE_OK(ah_stream_memop(stream, p->writeValue.address, p->writeValue.value,
-                                    UINT64_MAX, 0, 0, 1));
-      break;
-    case hipStreamMemOpWriteValue64:
-      AH_REQUIRE_OK(ah_stream_memop(stream, p->writeValue.address, p->writeValue.value64,
-                                    UINT64_MAX, 0, 1, 1));
-      break;
-    default: /* barrier, flush */
-      break;
-    }
-  }
-  return hipSuccess;
+  AH_RETURN(ah_batch_queue(dev, q, paramArray, count));
 }
 
 /* ---- pointers -------------------------------------------------------------- */

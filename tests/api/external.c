@@ -454,3 +454,104 @@ AH_TEST(ipc_pool_fork) {
   close(to_child[1]);
   return AH_PASS;
 }
+
+/* External semaphore graph nodes on the CPU device's eventfds: a graph
+ * waits for one semaphore and signals another; the parameters read back
+ * and change. */
+AH_TEST(graph_external_semaphore_nodes) {
+  hipExternalSemaphoreHandleDesc d;
+  hipExternalSemaphoreSignalParams sp[1];
+  hipExternalSemaphoreWaitParams wp[1];
+  hipExternalSemaphoreSignalNodeParams sn, sback;
+  hipExternalSemaphoreWaitNodeParams wn, wback;
+  hipExternalSemaphore_t in, out, bad = (hipExternalSemaphore_t)&d;
+  hipGraphNode_t wnode, snode;
+  hipGraphNodeType type;
+  hipGraphExec_t x;
+  hipGraph_t g;
+  hipStream_t s;
+  int in_fd, out_fd, in_host, out_host;
+  uint64_t v = 1;
+
+  if (!device_is_cpu())
+    SKIP("the CPU device's eventfd semaphores");
+  in_fd = eventfd(0, EFD_CLOEXEC);
+  out_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  CHECK(in_fd >= 0 && out_fd >= 0);
+  in_host = dup(in_fd);
+  out_host = dup(out_fd);
+  memset(&d, 0, sizeof(d));
+  d.type = hipExternalSemaphoreHandleTypeOpaqueFd;
+  d.handle.fd = in_fd;
+  CHECK_HIP(hipImportExternalSemaphore(&in, &d));
+  d.handle.fd = out_fd;
+  CHECK_HIP(hipImportExternalSemaphore(&out, &d));
+  memset(sp, 0, sizeof(sp));
+  memset(wp, 0, sizeof(wp));
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  wn.extSemArray = &in;
+  wn.paramsArray = wp;
+  wn.numExtSems = 1;
+  sn.extSemArray = &out;
+  sn.paramsArray = sp;
+  sn.numExtSems = 1;
+  CHECK_ERR(hipGraphAddExternalSemaphoresWaitNode(NULL, g, NULL, 0, &wn), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphAddExternalSemaphoresWaitNode(&wnode, g, NULL, 0, NULL), hipErrorInvalidValue);
+  wn.numExtSems = 0;
+  CHECK_ERR(hipGraphAddExternalSemaphoresWaitNode(&wnode, g, NULL, 0, &wn), hipErrorInvalidValue);
+  wn.numExtSems = 1;
+  wn.extSemArray = &bad;
+  CHECK_ERR(hipGraphAddExternalSemaphoresWaitNode(&wnode, g, NULL, 0, &wn), hipErrorInvalidValue);
+  wn.extSemArray = &in;
+  CHECK_HIP(hipGraphAddExternalSemaphoresWaitNode(&wnode, g, NULL, 0, &wn));
+  CHECK_HIP(hipGraphAddExternalSemaphoresSignalNode(&snode, g, &wnode, 1, &sn));
+  CHECK_HIP(hipGraphNodeGetType(snode, &type));
+  CHECK_EQ(type, hipGraphNodeTypeExtSemaphoreSignal);
+  CHECK_HIP(hipGraphExternalSemaphoresWaitNodeGetParams(wnode, &wback));
+  CHECK(wback.numExtSems == 1 && wback.extSemArray[0] == in && wback.paramsArray != wp);
+  CHECK_ERR(hipGraphExternalSemaphoresSignalNodeGetParams(wnode, &sback), hipErrorInvalidValue);
+  CHECK_HIP(hipGraphExternalSemaphoresSignalNodeGetParams(snode, &sback));
+  CHECK(sback.numExtSems == 1 && sback.extSemArray[0] == out);
+  CHECK_ERR(hipGraphExternalSemaphoresSignalNodeSetParams(wnode, &sn), hipErrorInvalidValue);
+  CHECK_HIP(hipGraphExternalSemaphoresSignalNodeSetParams(snode, &sn));
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  CHECK_HIP(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+  CHECK_HIP(hipGraphLaunch(x, s));
+  usleep(20000);
+  CHECK_ERR(hipStreamQuery(s), hipErrorNotReady); /* waiting for `in` */
+  CHECK(read(out_host, &v, sizeof(v)) < 0);       /* not signalled yet */
+  v = 1;
+  CHECK(write(in_host, &v, sizeof(v)) == sizeof(v));
+  CHECK_HIP(hipStreamSynchronize(s));
+  v = 0;
+  CHECK(read(out_host, &v, sizeof(v)) == sizeof(v));
+  CHECK_EQ(v, 1);
+  /* The executable graph's signal node now signals `in` instead: a second
+   * launch's wait consumes what the first signal put there... so `in` is
+   * signalled by the host first, then by the graph. */
+  sn.extSemArray = &in;
+  CHECK_ERR(hipGraphExecExternalSemaphoresSignalNodeSetParams(x, wnode, &sn),
+            hipErrorInvalidValue);
+  CHECK_HIP(hipGraphExecExternalSemaphoresSignalNodeSetParams(x, snode, &sn));
+  wn.extSemArray = &in;
+  CHECK_HIP(hipGraphExecExternalSemaphoresWaitNodeSetParams(x, wnode, &wn));
+  v = 1;
+  CHECK(write(in_host, &v, sizeof(v)) == sizeof(v));
+  CHECK_HIP(hipGraphLaunch(x, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  v = 0;
+  CHECK(read(in_host, &v, sizeof(v)) == sizeof(v)); /* the graph's signal */
+  CHECK_EQ(v, 1);
+  CHECK(read(out_host, &v, sizeof(v)) < 0);          /* `out` untouched */
+  /* A semaphore destroyed since: the launch refuses the node. */
+  CHECK_HIP(hipDestroyExternalSemaphore(in));
+  CHECK_ERR(hipGraphLaunch(x, s), hipErrorInvalidValue);
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipDestroyExternalSemaphore(out));
+  CHECK_HIP(hipStreamDestroy(s));
+  close(in_host);
+  close(out_host);
+  return AH_PASS;
+}

@@ -314,3 +314,93 @@ AH_TEST(stream_batch_memop) {
   CHECK_HIP(hipHostFree(flag));
   return AH_PASS;
 }
+
+/* A batch node: the graph waits for the host's word, then writes; its
+ * parameters read back, change, and change in an executable graph. */
+AH_TEST(graph_batch_memop_node) {
+  hipStreamBatchMemOpParams ops[2];
+  hipBatchMemOpNodeParams np, back;
+  hipGraphNode_t node, empty;
+  hipGraphNodeType type;
+  hipGraphExec_t x;
+  hipGraph_t g;
+  hipStream_t s;
+  uint32_t *flag, *word;
+  int attr = 0;
+
+  CHECK_HIP(hipDeviceGetAttribute(&attr, hipDeviceAttributeCanUseStreamWaitValue, 0));
+  if (!attr)
+    SKIP("the device has no stream memory operations");
+  CHECK_HIP(hipHostMalloc((void **)&flag, 64, 0));
+  CHECK_HIP(hipHostMalloc((void **)&word, 64, 0));
+  *flag = 0;
+  word[0] = word[1] = 0;
+  CHECK_HIP(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+  memset(ops, 0, sizeof(ops));
+  ops[0].waitValue.operation = hipStreamMemOpWaitValue32;
+  ops[0].waitValue.address = flag;
+  ops[0].waitValue.value = 1;
+  ops[0].waitValue.flags = hipStreamWaitValueGte;
+  ops[1].writeValue.operation = hipStreamMemOpWriteValue32;
+  ops[1].writeValue.address = word;
+  ops[1].writeValue.value = 77;
+  memset(&np, 0, sizeof(np));
+  np.count = 2;
+  np.paramArray = ops;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  CHECK_ERR(hipGraphAddBatchMemOpNode(NULL, g, NULL, 0, &np), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphAddBatchMemOpNode(&node, NULL, NULL, 0, &np), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphAddBatchMemOpNode(&node, g, NULL, 0, NULL), hipErrorInvalidValue);
+  np.flags = 1;
+  CHECK_ERR(hipGraphAddBatchMemOpNode(&node, g, NULL, 0, &np), hipErrorInvalidValue);
+  np.flags = 0;
+  np.count = 0;
+  CHECK_ERR(hipGraphAddBatchMemOpNode(&node, g, NULL, 0, &np), hipErrorInvalidValue);
+  np.count = 2;
+  CHECK_HIP(hipGraphAddBatchMemOpNode(&node, g, NULL, 0, &np));
+  ops[1].writeValue.value = 99; /* the node has its own copy */
+  CHECK_HIP(hipGraphNodeGetType(node, &type));
+  CHECK_EQ(type, hipGraphNodeTypeBatchMemOp);
+  CHECK_HIP(hipGraphBatchMemOpNodeGetParams(node, &back));
+  CHECK_EQ(back.count, 2);
+  CHECK_EQ(back.paramArray[1].writeValue.value, 77);
+  CHECK(back.paramArray != ops);
+  CHECK_HIP(hipGraphAddEmptyNode(&empty, g, NULL, 0));
+  CHECK_ERR(hipGraphBatchMemOpNodeGetParams(empty, &back), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphBatchMemOpNodeGetParams(node, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphBatchMemOpNodeSetParams(empty, &np), hipErrorInvalidValue);
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  /* Launch: held until the host writes the flag. */
+  CHECK_HIP(hipGraphLaunch(x, s));
+  usleep(20000);
+  CHECK_ERR(hipStreamQuery(s), hipErrorNotReady);
+  CHECK_EQ(__atomic_load_n(word, __ATOMIC_ACQUIRE), 0);
+  __atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_EQ(word[0], 77);
+  /* The node's new parameters (99) reach executable graphs made after;
+   * the executable graph's own copy changes with the Exec call. */
+  CHECK_HIP(hipGraphBatchMemOpNodeSetParams(node, &np));
+  CHECK_HIP(hipGraphLaunch(x, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_EQ(word[0], 77);
+  ops[1].writeValue.address = word + 1;
+  ops[1].writeValue.value = 5;
+  CHECK_ERR(hipGraphExecBatchMemOpNodeSetParams(x, empty, &np), hipErrorInvalidValue);
+  CHECK_ERR(hipGraphExecBatchMemOpNodeSetParams(NULL, node, &np), hipErrorInvalidValue);
+  CHECK_HIP(hipGraphExecBatchMemOpNodeSetParams(x, node, &np));
+  CHECK_HIP(hipGraphLaunch(x, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_EQ(word[1], 5);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  CHECK_HIP(hipGraphLaunch(x, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_EQ(word[0], 99); /* the node's parameters as set */
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_HIP(hipHostFree(flag));
+  CHECK_HIP(hipHostFree(word));
+  return AH_PASS;
+}

@@ -120,6 +120,19 @@ typedef struct hipExternalSemaphoreWaitParams_st {
   unsigned int reserved[16];
 } hipExternalSemaphoreWaitParams;
 
+/* Graph nodes that signal or wait for external semaphores. */
+typedef struct hipExternalSemaphoreSignalNodeParams {
+  hipExternalSemaphore_t *extSemArray;
+  const hipExternalSemaphoreSignalParams *paramsArray;
+  unsigned int numExtSems;
+} hipExternalSemaphoreSignalNodeParams;
+
+typedef struct hipExternalSemaphoreWaitNodeParams {
+  hipExternalSemaphore_t *extSemArray;
+  const hipExternalSemaphoreWaitParams *paramsArray;
+  unsigned int numExtSems;
+} hipExternalSemaphoreWaitNodeParams;
+
 #if defined(__GNUC__)
 #pragma GCC visibility push(default)
 #endif
@@ -144,6 +157,27 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
                                           const hipExternalSemaphoreWaitParams *paramsArray,
                                           unsigned int numExtSems, hipStream_t stream);
 hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem);
+
+hipError_t hipGraphAddExternalSemaphoresSignalNode(
+    hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+    size_t numDependencies, const hipExternalSemaphoreSignalNodeParams *nodeParams);
+hipError_t hipGraphAddExternalSemaphoresWaitNode(
+    hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+    size_t numDependencies, const hipExternalSemaphoreWaitNodeParams *nodeParams);
+hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(
+    hipGraphNode_t hNode, hipExternalSemaphoreSignalNodeParams *params_out);
+hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(
+    hipGraphNode_t hNode, hipExternalSemaphoreWaitNodeParams *params_out);
+hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(
+    hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams *nodeParams);
+hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(
+    hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams *nodeParams);
+hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+    const hipExternalSemaphoreSignalNodeParams *nodeParams);
+hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+    const hipExternalSemaphoreWaitNodeParams *nodeParams);
 
 #ifdef __cplusplus
 }

@@ -53,6 +53,13 @@ typedef union hipStreamBatchMemOpParams_union {
   uint64_t pad[6];
 } hipStreamBatchMemOpParams;
 
+typedef struct hipBatchMemOpNodeParams {
+  hipCtx_t ctx;
+  unsigned int count;
+  hipStreamBatchMemOpParams *paramArray;
+  unsigned int flags;
+} hipBatchMemOpNodeParams;
+
 #if defined(__GNUC__)
 #pragma GCC visibility push(default)
 #endif
@@ -87,6 +94,15 @@ int hipGetStreamDeviceId(hipStream_t stream);
 /* Stream memory operations in one call. */
 hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count,
                                hipStreamBatchMemOpParams *paramArray, unsigned int flags);
+hipError_t hipGraphAddBatchMemOpNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
+                                     const hipGraphNode_t *dependencies, size_t numDependencies,
+                                     const hipBatchMemOpNodeParams *nodeParams);
+hipError_t hipGraphBatchMemOpNodeGetParams(hipGraphNode_t hNode,
+                                           hipBatchMemOpNodeParams *nodeParams_out);
+hipError_t hipGraphBatchMemOpNodeSetParams(hipGraphNode_t hNode,
+                                           hipBatchMemOpNodeParams *nodeParams);
+hipError_t hipGraphExecBatchMemOpNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                               const hipBatchMemOpNodeParams *nodeParams);
 
 #ifdef __cplusplus
 }
