@@ -5,9 +5,11 @@
  * resumes it (both succeed, and do nothing, without a trace; AMD's runtime
  * answers hipErrorNotSupported). The helpers name a kernel by its handle or
  * host function (the mangled name of its symbol, which lives as long as the
- * process) and a stream's device; anyhip has no activity callbacks, so it
- * hands out no API ids and hipApiName names every id "unknown", as AMD's
- * table does for an id it does not know. */
+ * process) and a stream's device. hipApiName's ids are anyhip's own: 1 +
+ * the position of a name in HIP 6.3's function list (tools/hip_api_6.3.txt,
+ * hip_api_names.inc), not the ids of AMD's roctracer tables; anyhip has no
+ * activity callbacks that would hand ids out. Other ids (0 among them) name
+ * "unknown", as AMD's table does for an id it does not know. */
 #include "../os/symbols.h"
 #include "launch.h"
 
@@ -23,9 +25,14 @@ AH_EXPORT hipError_t hipProfilerStop(void) {
   return hipSuccess;
 }
 
+static const char *const api_names[] = {
+#include "hip_api_names.inc"
+};
+
 AH_EXPORT const char *hipApiName(uint32_t id) {
-  (void)id;
-  return "unknown";
+  if (id == 0 || id > sizeof(api_names) / sizeof(api_names[0]))
+    return "unknown";
+  return api_names[id - 1];
 }
 
 /* The symbol name of a kernel's host function, or NULL. */

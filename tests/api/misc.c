@@ -187,6 +187,33 @@ AH_TEST(stream_device_id) {
   CHECK_EQ(hipGetStreamDeviceId(NULL), 0);
   CHECK_HIP(hipStreamDestroy(s));
   CHECK(hipApiName(0) != NULL && strcmp(hipApiName(0), "unknown") == 0);
+  CHECK(strcmp(hipApiName(UINT32_MAX), "unknown") == 0);
+  {
+    /* ids are 1 + the position in tools/hip_api_6.3.txt; read it here */
+    FILE *f = fopen(AH_SOURCE_DIR "/tools/hip_api_6.3.txt", "r");
+    char line[256];
+    uint32_t id = 0;
+
+    CHECK(f != NULL);
+    {
+      while (fgets(line, sizeof(line), f) != NULL) {
+        char *name = strchr(line, '\t');
+
+        if (line[0] == '#' || name == NULL)
+          continue;
+        name[strcspn(name, "\n")] = '\0';
+        id++;
+        if (strcmp(hipApiName(id), name + 1) != 0) {
+          fprintf(stderr, "id %u: %s, want %s\n", id, hipApiName(id), name + 1);
+          fclose(f);
+          return AH_FAIL;
+        }
+      }
+      fclose(f);
+      CHECK(id > 400);
+      CHECK(strcmp(hipApiName(id + 1), "unknown") == 0);
+    }
+  }
   CHECK(hipKernelNameRef(NULL) == NULL);
   CHECK(hipKernelNameRefByPtr(NULL, NULL) == NULL);
   CHECK(hipKernelNameRefByPtr((const void *)&n, NULL) == NULL); /* no kernel */
