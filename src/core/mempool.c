@@ -1081,8 +1081,8 @@ static hipError_t import_dpool(struct ah_device *dev, int fd, struct ah_mempool 
   if (dev->backend->pool_import == NULL)
     return hipErrorNotSupported;
   err = dev->backend->pool_import(dev, fd, &dpool);
-  if (err != hipSuccess)
-    return err;
+  if (err != hipSuccess) /* a descriptor that is no pool's: AMD's code, whatever the driver said */
+    return err == hipErrorOutOfMemory || err == hipErrorNotSupported ? err : hipErrorInvalidValue;
   pthread_mutex_lock(&pools_lock);
   err = new_pool(dev, &props, 0, out);
   if (err == hipSuccess) {
