@@ -348,21 +348,25 @@ static int wants_dpool(struct ah_device *dev, const hipMemPoolProps *props) {
 hipError_t ah_mempool_create(struct ah_device *dev, const hipMemPoolProps *props,
                              struct ah_mempool **out) {
   uint64_t dpool = 0;
+  int dp = wants_dpool(dev, props);
   hipError_t err;
 
-  if (wants_dpool(dev, props)) {
-    err = dev->backend->pool_create(dev, &dpool);
-    if (err != hipSuccess)
-      return err;
+  /* A device that cannot make one (a driver without cuMemPool*, a GPU
+   * without POSIX descriptors) still gets the pool, one that cannot be
+   * exported (hipErrorNotSupported then), as before such pools existed. */
+  if (dp && dev->backend->pool_create(dev, &dpool) != hipSuccess) {
+    AH_LOG(API, "device %d: no shareable pool of its own; the pool cannot be exported",
+           dev->ordinal);
+    dp = 0;
   }
   pthread_mutex_lock(&pools_lock);
   err = new_pool(dev, props, 0, out);
-  if (err == hipSuccess && wants_dpool(dev, props)) {
+  if (err == hipSuccess && dp) {
     (*out)->has_dpool = 1;
     (*out)->dpool = dpool;
   }
   pthread_mutex_unlock(&pools_lock);
-  if (err != hipSuccess && wants_dpool(dev, props))
+  if (err != hipSuccess && dp)
     (void)dev->backend->pool_destroy(dev, dpool);
   return err;
 }
