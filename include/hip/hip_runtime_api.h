@@ -1275,6 +1275,8 @@ typedef enum hipGraphNodeType {
   hipGraphNodeTypeMemFree = 11,
   hipGraphNodeTypeMemcpyFromSymbol = 12,
   hipGraphNodeTypeMemcpyToSymbol = 13,
+  hipGraphNodeTypeConditional = 14, /* declared only: no such nodes are made */
+  hipGraphNodeTypeBatchMemOp = 15,
   hipGraphNodeTypeCount
 } hipGraphNodeType;
 typedef struct hipKernelNodeParams {
@@ -1653,6 +1655,8 @@ hipError_t hipGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t no
 #include <hip/anyhip/common/ext_api.h>
 /* External resource interoperability (no device imports any). */
 #include <hip/anyhip/common/external_api.h>
+/* Smaller names of HIP 6.3: peer attributes, context and profiler leftovers. */
+#include <hip/anyhip/common/misc_api.h>
 /* HIP 5's device properties (gcnArch), as HIP 6 keeps them. */
 #include <hip/hip_deprecated.h>
 

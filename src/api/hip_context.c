@@ -178,3 +178,74 @@ AH_EXPORT hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int f
   AH_REQUIRE_OK(check_flags(flags));
   AH_RETURN(ah_context_set_flags(c, flags));
 }
+
+/* ---- the context's cache, shared memory and peers ------------------------------ */
+
+/* As the device's (hipDeviceGetCacheConfig and friends): checked, no effect
+ * (as on AMD); the current context must exist. */
+AH_EXPORT hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
+  struct ah_context *c;
+
+  AH_ENTER();
+  AH_REQUIRE(cacheConfig != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_context_current(&c));
+  *cacheConfig = hipFuncCachePreferNone;
+  return hipSuccess;
+}
+
+AH_EXPORT hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
+  struct ah_context *c;
+
+  AH_ENTER();
+  AH_REQUIRE((unsigned)cacheConfig <= (unsigned)hipFuncCachePreferEqual, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_context_current(&c));
+  return hipSuccess;
+}
+
+AH_EXPORT hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
+  struct ah_context *c;
+
+  AH_ENTER();
+  AH_REQUIRE(pConfig != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_context_current(&c));
+  *pConfig = hipSharedMemBankSizeFourByte;
+  return hipSuccess;
+}
+
+AH_EXPORT hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
+  struct ah_context *c;
+
+  AH_ENTER();
+  AH_REQUIRE((unsigned)config <= (unsigned)hipSharedMemBankSizeEightByte, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_context_current(&c));
+  return hipSuccess;
+}
+
+/* The current context's device gets (or loses) access to peerCtx's device,
+ * as hipDeviceEnablePeerAccess / hipDeviceDisablePeerAccess with that
+ * device: the same codes, a NULL or unknown context hipErrorInvalidContext. */
+AH_EXPORT hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
+  struct ah_context *c, *p;
+  struct ah_device *dev, *peer;
+
+  AH_ENTER();
+  p = ah_context_cast(peerCtx);
+  AH_REQUIRE(p != NULL, hipErrorInvalidContext);
+  AH_REQUIRE(flags == 0, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_context_current(&c));
+  dev = ah_context_device(c);
+  peer = ah_context_device(p);
+  AH_REQUIRE(peer != dev, hipErrorInvalidDevice);
+  AH_REQUIRE(ah_peer_can_access(dev, peer), hipErrorPeerAccessUnsupported);
+  AH_RETURN(ah_peer_enable(dev, peer));
+}
+
+AH_EXPORT hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
+  struct ah_context *c, *p;
+
+  AH_ENTER();
+  p = ah_context_cast(peerCtx);
+  AH_REQUIRE(p != NULL, hipErrorInvalidContext);
+  AH_REQUIRE_OK(ah_context_current(&c));
+  AH_RETURN(ah_peer_disable(ah_context_device(c), ah_context_device(p)));
+}

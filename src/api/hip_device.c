@@ -488,6 +488,51 @@ AH_EXPORT hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
 
 /* ---- peer access ------------------------------------------------------------ */
 
+/* AMD's checks: NULL value, then the devices (the same device, or one out
+ * of range: hipErrorInvalidDevice), then the attribute. Devices that do not
+ * reach each other (another backend's) answer 0 for every attribute. */
+AH_EXPORT hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice,
+                                              int dstDevice) {
+  struct ah_device *dev, *peer;
+
+  AH_ENTER();
+  AH_REQUIRE(value != NULL, hipErrorInvalidValue);
+  AH_REQUIRE_OK(ah_device_arg(srcDevice, &dev));
+  AH_REQUIRE_OK(ah_device_arg(dstDevice, &peer));
+  AH_REQUIRE(dev != peer, hipErrorInvalidDevice);
+  AH_REQUIRE((unsigned)attr <= (unsigned)hipDevP2PAttrHipArrayAccessSupported,
+             hipErrorInvalidValue);
+  if (!ah_peer_can_access(dev, peer)) {
+    *value = 0;
+    return hipSuccess;
+  }
+  if (dev->backend->p2p_attribute != NULL)
+    AH_RETURN(dev->backend->p2p_attribute(dev, peer, attr, value));
+  *value = attr == hipDevP2PAttrPerformanceRank ? 0 : 1; /* one address space */
+  return hipSuccess;
+}
+
+/* CUDA's list of devices to use in priority order. anyhip has no implicit
+ * device choice to steer (a thread's device is 0 until it sets one), so the
+ * list is checked and its first device becomes the calling thread's
+ * current device; an empty list (len 0) changes nothing. AMD's runtime
+ * answers hipErrorNotSupported. */
+AH_EXPORT hipError_t hipSetValidDevices(int *device_arr, int len) {
+  struct ah_device *dev;
+
+  AH_ENTER();
+  AH_REQUIRE(len >= 0 && (device_arr != NULL || len == 0), hipErrorInvalidValue);
+  AH_REQUIRE(len <= ah_device_count(), hipErrorInvalidValue);
+  for (int i = 0; i < len; i++) {
+    AH_REQUIRE_OK(ah_device_arg(device_arr[i], &dev));
+    for (int j = 0; j < i; j++)
+      AH_REQUIRE(device_arr[j] != device_arr[i], hipErrorInvalidValue); /* listed twice */
+  }
+  if (len > 0)
+    ah_set_current_ordinal(device_arr[0]);
+  return hipSuccess;
+}
+
 AH_EXPORT hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) {
   struct ah_device *dev, *peer;
 

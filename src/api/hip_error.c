@@ -12,6 +12,11 @@ AH_EXPORT hipError_t hipGetLastError(void) {
   return ah_last_error_take();
 }
 
+/* HIP 6.3 documents it as hipGetLastError: the thread's last error, then cleared. */
+AH_EXPORT hipError_t hipExtGetLastError(void) {
+  return ah_last_error_take();
+}
+
 AH_EXPORT hipError_t hipPeekAtLastError(void) {
   return ah_last_error_peek();
 }

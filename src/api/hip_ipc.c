@@ -91,9 +91,9 @@ AH_EXPORT hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_
  * caller owns and may send to another process); imported, it is a pool
  * that only imports pointers: hipMemPoolExportPointer's 64 bytes name an
  * allocation in it. On the CPU device the pool's memory is a memfd
- * (core/mempool.c); on a device whose memory the runtime cannot map (the
- * NVIDIA backend builds its pools on cuMemAlloc, not cuMemPool) export and
- * import are hipErrorNotSupported (docs/memory.md). AMD's codes: NULL
+ * (core/mempool.c); on NVIDIA the pool is a driver pool (cuMemPool*, the
+ * backend's pool_* ops); elsewhere export and import are
+ * hipErrorNotSupported (docs/memory.md). AMD's codes: NULL
  * arguments, a handle type other than the pool's and a pool not made
  * shareable are hipErrorInvalidValue. */
 AH_EXPORT hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t mem_pool,

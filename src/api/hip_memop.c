@@ -35,6 +35,19 @@ AH_EXPORT hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64
   AH_RETURN(ah_stream_memop(stream, ptr, value, UINT64_MAX, 0, 1, 1));
 }
 
+/* Every operation checked before any is queued (core/memop.c). */
+AH_EXPORT hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count,
+                                         hipStreamBatchMemOpParams *paramArray,
+                                         unsigned int flags) {
+  struct ah_device *dev;
+  struct ah_queue *q;
+
+  AH_ENTER();
+  AH_REQUIRE_OK(ah_batch_check(paramArray, count, flags));
+  AH_REQUIRE_OK(ah_stream_resolve(stream, &dev, &q));
+  AH_RETURN(ah_batch_queue(dev, q, paramArray, count));
+}
+
 /* ---- pointers -------------------------------------------------------------- */
 
 /* Only HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS can be set (CUDA and HIP), and

@@ -142,6 +142,13 @@ AH_EXPORT hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   AH_RETURN(host_malloc(ptr, size, flags));
 }
 
+/* HIP 6's name for hipHostMalloc (AMD's flags included). */
+AH_EXPORT hipError_t hipExtHostAlloc(void **ptr, size_t size, unsigned int flags) {
+  AH_ENTER();
+  AH_REQUIRE(ptr != NULL, hipErrorInvalidValue);
+  AH_RETURN(host_malloc(ptr, size, flags));
+}
+
 AH_EXPORT hipError_t hipMallocHost(void **ptr, size_t size) {
   AH_ENTER();
   AH_REQUIRE(ptr != NULL, hipErrorInvalidValue);

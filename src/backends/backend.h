@@ -164,6 +164,16 @@ struct ah_vmm_access {
   X(vmm_create) X(vmm_release) X(vmm_export) X(vmm_import) X(vmm_reserve) X(vmm_address_free)     \
       X(vmm_map) X(vmm_unmap) X(vmm_set_access)
 
+/* Shareable stream-ordered pools of the device itself (the pool_* ops): all set or all NULL. */
+#define AH_BACKEND_POOL(X)                                                                         \
+  X(pool_create) X(pool_destroy) X(pool_alloc) X(pool_free) X(pool_export) X(pool_import)          \
+      X(pool_export_ptr) X(pool_import_ptr)
+
+/* External memory and semaphores of the device itself (the ext_* ops): all set or all NULL. */
+#define AH_BACKEND_EXTERNAL(X)                                                                     \
+  X(ext_mem_import) X(ext_mem_map) X(ext_mem_unmap) X(ext_mem_destroy) X(ext_sem_import)           \
+      X(ext_sem_signal) X(ext_sem_wait) X(ext_sem_destroy)
+
 /* The ops every backend fills: ah_backend_missing (registry.c) checks them
  * once, before the backend is probed, and a backend lacking one is not used.
  * The core calls them without a NULL check. */
@@ -217,6 +227,12 @@ struct ah_backend {
    * backend, and turning it on or off (NULL: nothing to do). */
   int (*can_access_peer)(struct ah_device *dev, struct ah_device *peer);
   hipError_t (*peer_enable)(struct ah_device *dev, struct ah_device *peer, int enable);
+  /* Optional: attribute attr (hipDeviceP2PAttr) of the link from dev to peer,
+   * two devices of this backend that reach each other. NULL: the core's
+   * answer for devices of one address space (rank 0; access, native atomics
+   * and array access 1). */
+  hipError_t (*p2p_attribute)(struct ah_device *dev, struct ah_device *peer, hipDeviceP2PAttr attr,
+                              int *value);
 
   /* ---- memory (synchronous) ---- */
   /* Required. */
@@ -403,6 +419,68 @@ struct ah_backend {
   hipError_t (*vmm_unmap)(struct ah_device *dev, void *ptr, size_t bytes);
   hipError_t (*vmm_set_access)(struct ah_device *dev, void *ptr, size_t bytes,
                                const struct ah_vmm_access *acc, size_t n);
+
+  /* ---- shareable stream-ordered pools ---- */
+  /* Optional, all together (AH_BACKEND_POOL). A pool made with
+   * hipMemHandleTypePosixFileDescriptor on a device whose memory the host
+   * cannot map is one of the device's own (NVIDIA's CUmemoryPool), so that
+   * another process can import it. The core (src/core/mempool.c) keeps the
+   * blocks, their reuse and the counters as for every pool; these ops only
+   * make and share the memory. NULL: such a pool is shareable on a
+   * host_addressable backend only (the core's memfd), else its export is
+   * hipErrorNotSupported. Called with no core lock held.
+   *  - pool_create: a pool of dev whose memory exports as a POSIX file
+   *    descriptor (*pool: the backend's handle); pool_destroy frees it, every
+   *    allocation of this process from it freed first.
+   *  - pool_alloc: `bytes` of the pool, usable by every queue of dev when it
+   *    returns; pool_free gives an allocation of this process back, one of
+   *    pool_alloc or of pool_import_ptr (waiting for the device first).
+   *  - pool_export: a new descriptor naming the pool (the caller's to close);
+   *    pool_import: the pool another process exported as fd (which stays the
+   *    caller's).
+   *  - pool_export_ptr: the 64 bytes (hipMemPoolPtrExportData) naming the
+   *    allocation at ptr; pool_import_ptr: maps it from an imported pool:
+   *    *out the address exported, [*base, *base + *bytes) the allocation. */
+  hipError_t (*pool_create)(struct ah_device *dev, uint64_t *pool);
+  hipError_t (*pool_destroy)(struct ah_device *dev, uint64_t pool);
+  hipError_t (*pool_alloc)(struct ah_device *dev, uint64_t pool, size_t bytes, void **out);
+  hipError_t (*pool_free)(struct ah_device *dev, void *ptr);
+  hipError_t (*pool_export)(struct ah_device *dev, uint64_t pool, int *fd);
+  hipError_t (*pool_import)(struct ah_device *dev, int fd, uint64_t *pool);
+  hipError_t (*pool_export_ptr)(struct ah_device *dev, void *ptr, void *data);
+  hipError_t (*pool_import_ptr)(struct ah_device *dev, uint64_t pool, const void *data,
+                                void **out, void **base, size_t *bytes);
+
+  /* ---- external memory and semaphores ---- */
+  /* Optional, all together (AH_BACKEND_EXTERNAL): memory and semaphores
+   * another API (or process) exported, imported by the device itself
+   * (NVIDIA's cuImportExternalMemory...). NULL: the core's own on a
+   * host_addressable backend (an opaque descriptor is memory to mmap, or an
+   * eventfd; src/core/external.c), else hipErrorNotSupported. The core has
+   * checked the descriptors (types, sizes, ranges, flags). A handle type the
+   * device cannot import is hipErrorNotSupported.
+   *  - ext_mem_import: the memory d names (*mem: the backend's handle). On
+   *    success a descriptor in d is the backend's (closed at destroy or at
+   *    once). ext_mem_destroy ends the handle; mapped buffers stay until
+   *    ext_mem_unmap.
+   *  - ext_mem_map: device memory of [offset, offset + bytes) of mem (the
+   *    core checked the range against the imported size); ext_mem_unmap ends
+   *    it (the device was synchronized).
+   *  - ext_sem_import / ext_sem_destroy: a semaphore, as the memory.
+   *  - ext_sem_signal / ext_sem_wait: queue a signal or a wait of sem on q. */
+  hipError_t (*ext_mem_import)(struct ah_device *dev, const hipExternalMemoryHandleDesc *d,
+                               uint64_t *mem);
+  hipError_t (*ext_mem_map)(struct ah_device *dev, uint64_t mem, uint64_t offset, uint64_t bytes,
+                            void **out);
+  hipError_t (*ext_mem_unmap)(struct ah_device *dev, void *ptr);
+  hipError_t (*ext_mem_destroy)(struct ah_device *dev, uint64_t mem);
+  hipError_t (*ext_sem_import)(struct ah_device *dev, const hipExternalSemaphoreHandleDesc *d,
+                               uint64_t *sem);
+  hipError_t (*ext_sem_signal)(struct ah_device *dev, struct ah_queue *q, uint64_t sem,
+                               const hipExternalSemaphoreSignalParams *p);
+  hipError_t (*ext_sem_wait)(struct ah_device *dev, struct ah_queue *q, uint64_t sem,
+                             const hipExternalSemaphoreWaitParams *p);
+  hipError_t (*ext_sem_destroy)(struct ah_device *dev, uint64_t sem);
 };
 
 #endif

@@ -50,6 +50,16 @@ const char *ah_backend_missing(const struct ah_backend *b) {
     return "the vmm_* ops together";
   AH_BACKEND_VMM(AH_VMM_OP)
 #undef AH_VMM_OP
+#define AH_POOL_OP(op)                                                                             \
+  if ((b->op == NULL) != (b->pool_create == NULL))                                                 \
+    return "the pool_* ops together";
+  AH_BACKEND_POOL(AH_POOL_OP)
+#undef AH_POOL_OP
+#define AH_EXT_OP(op)                                                                              \
+  if ((b->op == NULL) != (b->ext_mem_import == NULL))                                              \
+    return "the ext_* ops together";
+  AH_BACKEND_EXTERNAL(AH_EXT_OP)
+#undef AH_EXT_OP
   return NULL;
 }
 

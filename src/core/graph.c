@@ -51,7 +51,7 @@ static void node_free(struct ah_gnode *n) {
 
 int ah_gspec_no_cmd(hipGraphNodeType t) {
   return t == hipGraphNodeTypeEmpty || t == hipGraphNodeTypeMemAlloc ||
-         t == hipGraphNodeTypeMemFree || t == hipGraphNodeTypeGraph;
+         t == hipGraphNodeTypeMemFree || t == hipGraphNodeTypeGraph || ah_gspec_has_ops(t);
 }
 
 void ah_graph_destroy(struct ah_graph *g) {
@@ -112,12 +112,20 @@ hipError_t ah_gspec_copy(struct ah_gspec *dst, const struct ah_gspec *src, int c
   dst->argbuf = NULL;
   dst->argv = NULL;
   dst->child = NULL;
+  dst->ops = NULL;
+  if (src->ops != NULL) {
+    if ((dst->ops = malloc(src->ops_bytes)) == NULL)
+      return hipErrorOutOfMemory;
+    memcpy(dst->ops, src->ops, src->ops_bytes);
+  }
   if (!ah_gspec_no_cmd(src->type) && src->cmd.kind == AH_CMD_KERNEL) {
     if (src->cmd.kernel.sig == NULL)
       return hipErrorInvalidDeviceFunction;
     err = copy_args(src->cmd.kernel.sig, src->cmd.kernel.args, &dst->argbuf, &dst->argv);
-    if (err != hipSuccess)
+    if (err != hipSuccess) {
+      free(dst->ops);
       return err;
+    }
     dst->cmd.kernel.args = dst->argv;
   }
   if (clone_child && src->child != NULL) {
@@ -125,6 +133,7 @@ hipError_t ah_gspec_copy(struct ah_gspec *dst, const struct ah_gspec *src, int c
     if (err != hipSuccess) {
       free(dst->argbuf);
       free(dst->argv);
+      free(dst->ops);
       return err;
     }
     dst->child->embedded = 1;
@@ -139,10 +148,12 @@ void ah_gspec_fini(struct ah_gspec *s) {
   if (s->child != NULL)
     ah_graph_destroy(s->child);
   ah_gmem_release(s->mem);
+  free(s->ops);
   s->argbuf = NULL;
   s->argv = NULL;
   s->child = NULL;
   s->mem = NULL;
+  s->ops = NULL;
 }
 
 static int has_dep(const struct ah_gnode *n, const struct ah_gnode *d) {

@@ -50,6 +50,14 @@ struct ah_gspec {
   void *func;                /* kernel nodes: the function as given (cmd.kernel.fn: the kernel) */
   hipAccessPolicyWindow apw; /* kernel node attributes: kept, not applied */
   int priority;
+  /* External semaphore nodes (the handles, then their parameters) and batch
+   * memory operation nodes (the operations): the node's own copy of the
+   * arrays (graph_extnodes.c), nops entries; ops_flags and ops_ctx a batch
+   * node's other parameters as given. */
+  void *ops;
+  size_t nops, ops_bytes;
+  unsigned ops_flags;
+  hipCtx_t ops_ctx;
 };
 
 /* Copies src into *dst: kernel arguments, a reference to the block, and
@@ -207,6 +215,14 @@ hipError_t ah_gspec_child(hipGraph_t graph, struct ah_gspec *s);
 hipError_t ah_gspec_event(hipEvent_t event, hipGraphNodeType type, struct ah_gspec *s);
 hipError_t ah_gspec_alloc(hipMemAllocNodeParams *p, struct ah_gspec *s);
 hipError_t ah_gspec_free(struct ah_graph *g, void *ptr, struct ah_gspec *s);
+/* External semaphore signal or wait nodes (type), and batch memory
+ * operation nodes (graph_extnodes.c): the arrays checked and copied into
+ * s->ops. run_ops queues such a node's work on q of dev. */
+hipError_t ah_gspec_extsem(hipExternalSemaphore_t *sems, const void *params, unsigned n,
+                           hipGraphNodeType type, struct ah_gspec *s);
+hipError_t ah_gspec_batch(const hipBatchMemOpNodeParams *p, struct ah_gspec *s);
+int ah_gspec_has_ops(hipGraphNodeType t);
+hipError_t ah_gspec_run_ops(struct ah_device *dev, struct ah_queue *q, const struct ah_gspec *s);
 /* The driver-style descriptors (hipDrvGraph*), kept as given in the spec. */
 hipError_t ah_gspec_drv_copy(const HIP_MEMCPY3D *c, struct ah_gspec *s);
 hipError_t ah_gspec_drv_set(const HIP_MEMSET_NODE_PARAMS *m, struct ah_gspec *s);

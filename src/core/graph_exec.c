@@ -501,6 +501,11 @@ static hipError_t run_node(struct ah_device *dev, struct ah_queue *q, const stru
     return replay(n->sub, dev, q);
   if (is_event(n->s.type))
     return run_event(dev, q, n, capture);
+  if (ah_gspec_has_ops(n->s.type)) { /* external semaphores, stream memory operations */
+    if (capture && (err = ah_capture_check_sync(q)) != hipSuccess)
+      return err; /* not capturable: no such nodes in a captured graph */
+    return ah_gspec_run_ops(dev, q, &n->s);
+  }
   if (ah_gspec_no_cmd(n->s.type))
     return hipSuccess;
   if (n->s.cmd.kind == AH_CMD_KERNEL) {

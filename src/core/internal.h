@@ -37,6 +37,8 @@ enum ah_kind {
   AH_KIND_VMM_ALLOC,   /* hipMemGenericAllocationHandle_t (src/api/hip_vmm.c) */
   AH_KIND_ARRAY,       /* hipArray_t (src/core/array.c) */
   AH_KIND_MIPMAP,      /* hipMipmappedArray_t */
+  AH_KIND_EXTMEM,      /* hipExternalMemory_t (src/core/external.c) */
+  AH_KIND_EXTSEM,      /* hipExternalSemaphore_t */
 };
 #define AH_MAGIC 0x41485950u /* "AHYP" */
 
@@ -168,8 +170,11 @@ enum {
   AH_ORIGIN_ALLOC = 0,
   AH_ORIGIN_VMM,     /* hipMemMap */
   AH_ORIGIN_IPC,     /* hipIpcOpenMemHandle */
-  AH_ORIGIN_VARIABLE /* a __managed__ variable: the program's storage, never freed */
+  AH_ORIGIN_VARIABLE, /* a __managed__ variable: the program's storage, never freed */
+  AH_ORIGIN_EXTERNAL  /* hipExternalMemoryGetMappedBuffer: hipFree unmaps it (core/external.c) */
 };
+/* hipFree of an AH_ORIGIN_EXTERNAL buffer at ptr (its start), the device synchronized. */
+hipError_t ah_extmem_buffer_free(void *ptr);
 
 hipError_t ah_alloc_insert(const struct ah_alloc *a);
 /* Finds the allocation holding addr (device or host side); copies it to *out. */
@@ -316,6 +321,8 @@ void ah_trace_api(const struct ah_trace_span *s);
 struct ah_cmd;
 /* One command (AH_CMD_* in op) a device ran from t0 until now. */
 void ah_trace_cmd(const struct ah_cmd *cmd, int op, uint64_t t0);
+/* hipProfilerStop (1) and hipProfilerStart (0): nothing is written while paused. */
+void ah_trace_pause(int paused);
 
 static inline struct ah_trace_span ah_trace_begin(const char *name) {
   struct ah_trace_span s = {NULL, 0};

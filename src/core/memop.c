@@ -91,25 +91,17 @@ static hipError_t host_word(const struct ah_alloc *a, void *ptr, void **out) {
   return hipErrorNotSupported;
 }
 
-hipError_t ah_stream_memop(hipStream_t stream, void *ptr, uint64_t value, uint64_t mask,
-                           unsigned op, int wide, int write) {
+/* One wait or write on q of dev (ptr aligned, op checked). */
+static hipError_t queue_memop(struct ah_device *dev, struct ah_queue *q, void *ptr, uint64_t value,
+                              uint64_t mask, unsigned op, int wide, int write) {
   struct ah_cmd cmd = {.kind = AH_CMD_HOST_FN};
   struct ah_memop_req req;
-  struct ah_device *dev;
   struct ah_alloc a;
   struct memop *m;
   size_t bytes = wide ? 8 : 4;
   hipError_t err;
-  struct ah_queue *q;
   void *host;
 
-  if (ptr == NULL || ((uintptr_t)ptr & (bytes - 1)) != 0)
-    return hipErrorInvalidValue;
-  if (!write && op > hipStreamWaitValueNor)
-    return hipErrorInvalidValue;
-  err = ah_stream_resolve(stream, &dev, &q);
-  if (err != hipSuccess)
-    return err;
   /* Memory HIP knows, the whole word inside it. */
   if (!ah_alloc_find(ptr, &a) || !ah_alloc_find((char *)ptr + bytes - 1, NULL))
     return hipErrorInvalidValue;
@@ -132,5 +124,95 @@ hipError_t ah_stream_memop(hipStream_t stream, void *ptr, uint64_t value, uint64
   err = ah_submit(dev, q, &cmd, 0);
   if (err != hipSuccess)
     free(m);
+  return err;
+}
+
+hipError_t ah_stream_memop(hipStream_t stream, void *ptr, uint64_t value, uint64_t mask,
+                           unsigned op, int wide, int write) {
+  struct ah_device *dev;
+  size_t bytes = wide ? 8 : 4;
+  hipError_t err;
+  struct ah_queue *q;
+
+  if (ptr == NULL || ((uintptr_t)ptr & (bytes - 1)) != 0)
+    return hipErrorInvalidValue;
+  if (!write && op > hipStreamWaitValueNor)
+    return hipErrorInvalidValue;
+  err = ah_stream_resolve(stream, &dev, &q);
+  if (err != hipSuccess)
+    return err;
+  return queue_memop(dev, q, ptr, value, mask, op, wide, write);
+}
+
+/* ---- batches ---------------------------------------------------------------- */
+
+/* Up to 255 operations (AMD's limit): waits and writes of 32 or 64 bits as
+ * the single calls take them (a wait's flags are its hipStreamWaitValue*
+ * condition, on the whole word; a write's flags 0). A barrier or a
+ * remote-write flush (flags 0) adds no order the operations around it do
+ * not already have on anyhip's devices (each runs after the one before,
+ * its writes visible): accepted, nothing queued. */
+hipError_t ah_batch_check(const hipStreamBatchMemOpParams *ops, unsigned count, unsigned flags) {
+  if (ops == NULL || count == 0 || count > 255 || flags != 0)
+    return hipErrorInvalidValue;
+  for (unsigned i = 0; i < count; i++) {
+    const hipStreamBatchMemOpParams *p = &ops[i];
+    size_t bytes = 8;
+
+    switch (p->operation) {
+    case hipStreamMemOpWaitValue32:
+    case hipStreamMemOpWriteValue32:
+      bytes = 4;
+      /* fall through */
+    case hipStreamMemOpWaitValue64:
+    case hipStreamMemOpWriteValue64:
+      if (p->waitValue.address == NULL || ((uintptr_t)p->waitValue.address & (bytes - 1)) != 0 ||
+          !ah_alloc_find(p->waitValue.address, NULL) ||
+          !ah_alloc_find((char *)p->waitValue.address + bytes - 1, NULL))
+        return hipErrorInvalidValue;
+      if (p->operation == hipStreamMemOpWaitValue32 || p->operation == hipStreamMemOpWaitValue64
+              ? p->waitValue.flags > hipStreamWaitValueNor
+              : p->writeValue.flags != 0)
+        return hipErrorInvalidValue;
+      break;
+    case hipStreamMemOpBarrier:
+    case hipStreamMemOpFlushRemoteWrites:
+      if (p->memoryBarrier.flags != 0)
+        return hipErrorInvalidValue;
+      break;
+    default:
+      return hipErrorInvalidValue;
+    }
+  }
+  return hipSuccess;
+}
+
+hipError_t ah_batch_queue(struct ah_device *dev, struct ah_queue *q,
+                          const hipStreamBatchMemOpParams *ops, unsigned count) {
+  hipError_t err = hipSuccess;
+
+  for (unsigned i = 0; i < count && err == hipSuccess; i++) {
+    const hipStreamBatchMemOpParams *p = &ops[i];
+
+    switch (p->operation) {
+    case hipStreamMemOpWaitValue32:
+      err = queue_memop(dev, q, p->waitValue.address, p->waitValue.value, UINT32_MAX,
+                        p->waitValue.flags, 0, 0);
+      break;
+    case hipStreamMemOpWaitValue64:
+      err = queue_memop(dev, q, p->waitValue.address, p->waitValue.value64, UINT64_MAX,
+                        p->waitValue.flags, 1, 0);
+      break;
+    case hipStreamMemOpWriteValue32:
+      err = queue_memop(dev, q, p->writeValue.address, p->writeValue.value, UINT64_MAX, 0, 0, 1);
+      break;
+    case hipStreamMemOpWriteValue64:
+      err = queue_memop(dev, q, p->writeValue.address, p->writeValue.value64, UINT64_MAX, 0, 1,
+                        1);
+      break;
+    default: /* barrier, flush */
+      break;
+    }
+  }
   return err;
 }

@@ -52,12 +52,15 @@ hipError_t ah_mem_free(void *ptr, enum ah_mem_kind k1, enum ah_mem_kind k2) {
 
   if (!ah_alloc_find(ptr, &a) || a.base != (uintptr_t)ptr || (a.kind != k1 && a.kind != k2))
     return hipErrorInvalidValue;
-  if (a.origin != AH_ORIGIN_ALLOC) /* hipMemUnmap's or hipIpcCloseMemHandle's to end */
+  /* hipMemUnmap's or hipIpcCloseMemHandle's to end */
+  if (a.origin != AH_ORIGIN_ALLOC && a.origin != AH_ORIGIN_EXTERNAL)
     return hipErrorInvalidValue;
   if (ah_in_host_fn != 0)
     return hipErrorNotPermitted; /* the wait below could wait for the caller itself */
   /* A fault in earlier work is reported by the next synchronizing call, not here. */
   (void)ah_dev_sync(a.dev);
+  if (a.origin == AH_ORIGIN_EXTERNAL)
+    return ah_extmem_buffer_free(ptr);
   if (a.pool_block != NULL) /* hipMallocAsync memory goes back to its pool */
     return ah_mempool_free(ptr, NULL, NULL);
   if (!ah_alloc_remove(ptr, a.kind, &a))

@@ -9,6 +9,12 @@
  * any stream. Memory goes back to the device at hipMemPoolTrimTo and, above
  * the pool's release threshold, at the next stream, event or device sync.
  *
+ * A pool made with hipMemHandleTypePosixFileDescriptor can be shared with
+ * other processes: on a device whose memory is host memory its blocks are
+ * extents of one memfd (pool_file below); on a device with the pool_* ops
+ * (NVIDIA's) they come from a pool of the device's own (dpool), which the
+ * backend exports.
+ *
  * Locks: pools_lock -> pool->lock -> the allocation map's lock. Backend
  * calls are made with none of them held; the host function queued by
  * hipFreeAsync only takes pool->lock and never calls the backend (on the
@@ -69,6 +75,7 @@ struct block {
   uint64_t off;
   size_t maplen; /* the mapping, guard page included */
   int imported;  /* hipMemPoolImportPointer's: mapped here, the memory is the exporter's */
+  int from_dpool; /* memory of the pool's dpool: pool_free gives it back */
   struct ah_device *dev; /* where ptr lives (the pool's device) */
   void *ptr;
   size_t bytes; /* what the backend allocated */
@@ -88,6 +95,8 @@ struct ah_mempool {
   int is_default;
   int imported; /* hipMemPoolImportFromShareableHandle's: no allocations of its own */
   struct pool_file *file; /* a shareable pool's memory, else NULL */
+  int has_dpool;  /* a shareable pool of the device's own (the pool_* ops) */
+  uint64_t dpool; /* its backend handle */
   int destroyed; /* handle gone; the struct lives until its last block is released */
   pthread_mutex_t lock; /* everything below */
   struct block *blocks;
@@ -330,13 +339,35 @@ int ah_mempool_is_default(const struct ah_mempool *pool) {
   return pool->is_default;
 }
 
+/* Whether a shareable pool of dev is one of the device's own. */
+static int wants_dpool(struct ah_device *dev, const hipMemPoolProps *props) {
+  return (props->handleTypes & hipMemHandleTypePosixFileDescriptor) &&
+         !dev->backend->host_addressable && dev->backend->pool_create != NULL;
+}
+
 hipError_t ah_mempool_create(struct ah_device *dev, const hipMemPoolProps *props,
                              struct ah_mempool **out) {
+  uint64_t dpool = 0;
+  int dp = wants_dpool(dev, props);
   hipError_t err;
 
+  /* A device that cannot make one (a driver without cuMemPool*, a GPU
+   * without POSIX descriptors) still gets the pool, one that cannot be
+   * exported (hipErrorNotSupported then), as before such pools existed. */
+  if (dp && dev->backend->pool_create(dev, &dpool) != hipSuccess) {
+    AH_LOG(API, "device %d: no shareable pool of its own; the pool cannot be exported",
+           dev->ordinal);
+    dp = 0;
+  }
   pthread_mutex_lock(&pools_lock);
   err = new_pool(dev, props, 0, out);
+  if (err == hipSuccess && dp) {
+    (*out)->has_dpool = 1;
+    (*out)->dpool = dpool;
+  }
   pthread_mutex_unlock(&pools_lock);
+  if (err != hipSuccess && dp)
+    (void)dev->backend->pool_destroy(dev, dpool);
   return err;
 }
 
@@ -370,8 +401,10 @@ static void collect(struct ah_mempool *p, uint64_t keep, struct block **rel) {
   pthread_mutex_unlock(&p->lock);
 }
 
-/* Frees destroyed pools that hold nothing any more. pools_lock held. */
-static void reap(void) {
+/* Frees destroyed pools that hold nothing any more; a pool of the device's
+ * own goes on *dead, for finish() once pools_lock is released. pools_lock
+ * held. */
+static void reap(struct ah_mempool **dead) {
   for (struct ah_mempool **pp = &pools; *pp != NULL;) {
     struct ah_mempool *p = *pp;
     int empty;
@@ -387,6 +420,22 @@ static void reap(void) {
     pthread_mutex_destroy(&p->lock);
     file_unref(p->file);
     free(p->access);
+    if (p->has_dpool) {
+      p->next = *dead;
+      *dead = p;
+    } else {
+      free(p);
+    }
+  }
+}
+
+/* Destroys the device pools of what reap() put on dead. No lock held. */
+static void finish(struct ah_mempool *dead) {
+  while (dead != NULL) {
+    struct ah_mempool *p = dead;
+
+    dead = p->next;
+    (void)p->dev->backend->pool_destroy(p->dev, p->dpool);
     free(p);
   }
 }
@@ -397,9 +446,15 @@ static void release(struct block *rel) {
     struct block *b = rel;
 
     rel = b->next;
-    if (b->file != NULL)
+    if (b->file != NULL) {
       file_release(b);
-    else if (b->ptr != NULL)
+    } else if (b->from_dpool) {
+      if (b->ptr != NULL) {
+        (void)b->dev->backend->pool_free(b->dev, b->ptr);
+        if (!b->imported && b->dev->props.totalGlobalMem != 0)
+          atomic_fetch_sub(&b->dev->mem_used, b->bytes);
+      }
+    } else if (b->ptr != NULL)
       (void)ah_device_mem_free(b->dev, b->ptr, b->bytes, AH_MEM_DEVICE);
     free(b);
   }
@@ -426,6 +481,7 @@ void ah_mempool_trim(struct ah_mempool *pool, uint64_t keep) {
  * threshold gives the excess back at the next synchronization. Every pool is
  * looked at (a free queued on one device may be for another's pool). */
 void ah_mempool_sync(struct ah_device *dev) {
+  struct ah_mempool *dead = NULL;
   struct block *rel = NULL;
 
   (void)dev;
@@ -441,12 +497,14 @@ void ah_mempool_sync(struct ah_device *dev) {
     b->next = rel;
     rel = b;
   }
-  reap();
+  reap(&dead);
   pthread_mutex_unlock(&pools_lock);
   release(rel);
+  finish(dead);
 }
 
 void ah_mempool_destroy(struct ah_mempool *pool) {
+  struct ah_mempool *dead = NULL;
   struct block *rel = NULL;
 
   pthread_mutex_lock(&pools_lock);
@@ -456,9 +514,10 @@ void ah_mempool_destroy(struct ah_mempool *pool) {
   ah_object_fini(&pool->obj);
   pool->destroyed = 1;
   collect(pool, 0, &rel);
-  reap(); /* frees pool itself when nothing is outstanding */
+  reap(&dead); /* frees pool itself when nothing is outstanding */
   pthread_mutex_unlock(&pools_lock);
   release(rel);
+  finish(dead);
 }
 
 /* hipDeviceReset, after the device sync: every block of dev's pools goes
@@ -467,6 +526,7 @@ void ah_mempool_destroy(struct ah_mempool *pool) {
  * named by a free op queued on another device's stream stays, dead, until
  * that op has run. */
 void ah_mempool_reset_device(struct ah_device *dev) {
+  struct ah_mempool *dead = NULL;
   struct block *rel = NULL;
 
   if (!atomic_load(&any_pool))
@@ -526,9 +586,10 @@ void ah_mempool_reset_device(struct ah_device *dev) {
   }
   if (currents != NULL && dev->ordinal < ndev)
     currents[dev->ordinal] = defaults[dev->ordinal];
-  reap();
+  reap(&dead);
   pthread_mutex_unlock(&pools_lock);
   release(rel);
+  finish(dead);
 }
 
 /* ---- event dependencies ----------------------------------------------------- */
@@ -701,13 +762,14 @@ static int fits_max(struct ah_mempool *p, size_t need) {
   return ok;
 }
 
-/* New memory for block b: from the device, or the pool's file. */
+/* New memory for block b: from the device, the pool's file or the device's
+ * own pool. */
 static hipError_t file_alloc(struct ah_mempool *p, struct block *b, size_t need, void **ptr) {
   struct ah_device *dev = p->dev;
   size_t total = dev->props.totalGlobalMem, used = atomic_load(&dev->mem_used);
   hipError_t err;
 
-  if (p->file == NULL)
+  if (p->file == NULL && !p->has_dpool)
     return ah_device_mem_alloc(dev, need, AH_MEM_DEVICE, 0, ptr);
   if (total != 0) { /* counted against the device's size, as hipMalloc */
     do {
@@ -715,7 +777,12 @@ static hipError_t file_alloc(struct ah_mempool *p, struct block *b, size_t need,
         return hipErrorOutOfMemory;
     } while (!atomic_compare_exchange_weak(&dev->mem_used, &used, used + need));
   }
-  err = file_grow(p, b, need);
+  if (p->has_dpool) {
+    err = dev->backend->pool_alloc(dev, p->dpool, need, &b->ptr);
+    b->from_dpool = err == hipSuccess;
+  } else {
+    err = file_grow(p, b, need);
+  }
   if (err != hipSuccess && total != 0)
     atomic_fetch_sub(&dev->mem_used, need);
   *ptr = b->ptr;
@@ -856,6 +923,21 @@ hipError_t ah_mempool_free(void *ptr, struct ah_device *dev, struct ah_queue *q)
   b->free_dev = dev;
   b->free_q = q;
   b->free_seq = 0;
+  if (q == NULL && b->imported) {
+    /* An imported allocation is unmapped at once: the exporting process may
+     * free it as soon as every importer did (CUDA's rule). */
+    for (struct block **pb = &p->blocks; *pb != NULL; pb = &(*pb)->next)
+      if (*pb == b) {
+        *pb = b->next;
+        break;
+      }
+    p->used -= b->bytes;
+    p->reserved -= b->bytes;
+    pthread_mutex_unlock(&p->lock);
+    b->next = NULL;
+    release(b);
+    return hipSuccess;
+  }
   if (q == NULL) {
     b->state = B_FREE;
     p->used -= b->bytes;
@@ -975,10 +1057,47 @@ int ah_mempool_is_imported(const struct ah_mempool *pool) {
 hipError_t ah_mempool_export(struct ah_mempool *pool, int *fd) {
   if (!(pool->props.handleTypes & hipMemHandleTypePosixFileDescriptor))
     return hipErrorInvalidValue;
+  if (pool->has_dpool)
+    return pool->dev->backend->pool_export(pool->dev, pool->dpool, fd);
   if (pool->file == NULL)
     return hipErrorNotSupported; /* a device whose memory the runtime cannot map */
   *fd = fcntl(pool->file->fd, F_DUPFD_CLOEXEC, 0);
   return *fd >= 0 ? hipSuccess : hipErrorOutOfMemory;
+}
+
+static hipMemPoolProps imported_props(struct ah_device *dev) {
+  hipMemPoolProps props;
+
+  memset(&props, 0, sizeof(props));
+  props.allocType = hipMemAllocationTypePinned;
+  props.handleTypes = hipMemHandleTypePosixFileDescriptor;
+  props.location.type = hipMemLocationTypeDevice;
+  props.location.id = dev->ordinal;
+  return props;
+}
+
+/* A pool of the device's own that another process exported as fd. */
+static hipError_t import_dpool(struct ah_device *dev, int fd, struct ah_mempool **out) {
+  hipMemPoolProps props = imported_props(dev);
+  uint64_t dpool;
+  hipError_t err;
+
+  if (dev->backend->pool_import == NULL)
+    return hipErrorNotSupported;
+  err = dev->backend->pool_import(dev, fd, &dpool);
+  if (err != hipSuccess) /* a descriptor that is no pool's: AMD's code, whatever the driver said */
+    return err == hipErrorOutOfMemory || err == hipErrorNotSupported ? err : hipErrorInvalidValue;
+  pthread_mutex_lock(&pools_lock);
+  err = new_pool(dev, &props, 0, out);
+  if (err == hipSuccess) {
+    (*out)->imported = 1;
+    (*out)->has_dpool = 1;
+    (*out)->dpool = dpool;
+  }
+  pthread_mutex_unlock(&pools_lock);
+  if (err != hipSuccess)
+    (void)dev->backend->pool_destroy(dev, dpool);
+  return err;
 }
 
 hipError_t ah_mempool_import(struct ah_device *dev, int fd, struct ah_mempool **out) {
@@ -987,19 +1106,17 @@ hipError_t ah_mempool_import(struct ah_device *dev, int fd, struct ah_mempool **
   struct stat st;
   hipError_t err;
 
-  /* Anything but a regular file (a memfd is one) cannot be a pool's. */
-  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+  if (fd < 0 || fstat(fd, &st) != 0)
     return hipErrorInvalidValue;
   if (!dev->backend->host_addressable)
-    return hipErrorNotSupported;
+    return import_dpool(dev, fd, out);
+  /* Anything but a regular file (a memfd is one) cannot be a pool's. */
+  if (!S_ISREG(st.st_mode))
+    return hipErrorInvalidValue;
   f = file_adopt(fcntl(fd, F_DUPFD_CLOEXEC, 0)); /* the caller keeps its descriptor */
   if (f == NULL)
     return hipErrorOutOfMemory;
-  memset(&props, 0, sizeof(props));
-  props.allocType = hipMemAllocationTypePinned;
-  props.handleTypes = hipMemHandleTypePosixFileDescriptor;
-  props.location.type = hipMemLocationTypeDevice;
-  props.location.id = dev->ordinal;
+  props = imported_props(dev);
   pthread_mutex_lock(&pools_lock);
   err = new_pool(dev, &props, 0, out);
   if (err == hipSuccess) {
@@ -1017,6 +1134,8 @@ hipError_t ah_mempool_export_ptr(const struct ah_alloc *a, const void *ptr, void
   struct block *b = a->pool_block;
   struct ptr_export e = {.magic = PTR_MAGIC};
 
+  if (b->from_dpool && !b->imported)
+    return b->dev->backend->pool_export_ptr(b->dev, (void *)ptr, data);
   if (b->file == NULL)
     return hipErrorInvalidValue; /* not a shareable pool's memory */
   e.ino = b->file->ino;
@@ -1031,6 +1150,54 @@ hipError_t ah_mempool_export_ptr(const struct ah_alloc *a, const void *ptr, void
   return hipSuccess;
 }
 
+/* An allocation of another process's device pool: a block of the imported
+ * pool, in the allocation map as the whole allocation. */
+static hipError_t import_dpool_ptr(struct ah_mempool *p, const void *data, void **out) {
+  struct ah_alloc a = {0};
+  struct block *b = calloc(1, sizeof(*b));
+  size_t bytes = 0;
+  void *ptr = NULL, *base = NULL;
+  hipError_t err;
+
+  if (b == NULL)
+    return hipErrorOutOfMemory;
+  err = p->dev->backend->pool_import_ptr(p->dev, p->dpool, data, &ptr, &base, &bytes);
+  if (err != hipSuccess) {
+    free(b);
+    return err;
+  }
+  b->ptr = base;
+  b->from_dpool = 1;
+  b->imported = 1;
+  b->pool = p;
+  b->dev = p->dev;
+  b->bytes = bytes;
+  b->state = B_USED;
+  b->gen = 1;
+  a.base = (uintptr_t)base;
+  a.bytes = bytes;
+  a.dev = p->dev;
+  a.kind = AH_MEM_DEVICE;
+  a.device_ptr = base;
+  a.pool_block = b;
+  err = ah_alloc_insert(&a);
+  if (err != hipSuccess) {
+    b->next = NULL;
+    release(b);
+    return err;
+  }
+  pthread_mutex_lock(&p->lock);
+  b->next = p->blocks;
+  p->blocks = b;
+  p->reserved += b->bytes;
+  if (p->reserved > p->reserved_high)
+    p->reserved_high = p->reserved;
+  count_use(p, b->bytes);
+  pthread_mutex_unlock(&p->lock);
+  *out = ptr;
+  return hipSuccess;
+}
+
 /* The block is mapped anew (in the exporting process too: a second address
  * of the same memory) and belongs to the imported pool; the pointer is the
  * place that was exported (an allocation's start, or a place inside it),
@@ -1042,6 +1209,8 @@ hipError_t ah_mempool_import_ptr(struct ah_mempool *p, const void *data, void **
   struct block *b;
   hipError_t err;
 
+  if (p->imported && p->has_dpool)
+    return import_dpool_ptr(p, data, out);
   memcpy(&e, data, sizeof(e));
   if (!p->imported || e.magic != PTR_MAGIC || e.ino != p->file->ino ||
       e.devno != p->file->devno || e.len == 0 || e.len % page_size() != 0 ||

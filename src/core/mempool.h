@@ -47,12 +47,14 @@ void ah_mempool_set_access(struct ah_mempool *pool, int ordinal, hipMemAccessFla
 
 /* Sharing with other processes (hipMemPoolExportToShareableHandle and
  * friends): a pool made with hipMemHandleTypePosixFileDescriptor on a
- * device whose memory is host memory keeps its memory in one memfd.
- * export: a new descriptor of it (hipErrorInvalidValue for a pool not made
- * shareable, hipErrorNotSupported on other devices); import: a pool of dev
- * over a descriptor (the caller keeps fd), which only imports pointers;
- * export_ptr: 64 bytes naming the allocation a (found in the map, of a
- * pool) at ptr; import_ptr: maps it, as an allocation of the imported pool. */
+ * device whose memory is host memory keeps its memory in one memfd; on a
+ * device with the backend's pool_* ops (NVIDIA) it is a pool of the
+ * device's own. export: a new descriptor of it (hipErrorInvalidValue for a
+ * pool not made shareable, hipErrorNotSupported on other devices); import:
+ * a pool of dev over a descriptor (the caller keeps fd), which only imports
+ * pointers; export_ptr: 64 bytes naming the allocation a (found in the map,
+ * of a pool) at ptr; import_ptr: maps it, as an allocation of the imported
+ * pool (hipFree of it unmaps it at once). */
 int ah_mempool_is_imported(const struct ah_mempool *pool);
 hipError_t ah_mempool_export(struct ah_mempool *pool, int *fd);
 hipError_t ah_mempool_import(struct ah_device *dev, int fd, struct ah_mempool **out);

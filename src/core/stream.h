@@ -83,6 +83,12 @@ hipError_t ah_event_wait_on(struct ah_event *e, struct ah_device *dev, struct ah
  * mask. */
 hipError_t ah_stream_memop(hipStream_t stream, void *ptr, uint64_t value, uint64_t mask,
                            unsigned op, int wide, int write);
+/* hipStreamBatchMemOp's operations (and a batch memory operation node's):
+ * check answers whether every one is valid (hipErrorInvalidValue if not),
+ * queue puts them on q of dev, in order, as the single calls do. */
+hipError_t ah_batch_check(const hipStreamBatchMemOpParams *ops, unsigned count, unsigned flags);
+hipError_t ah_batch_queue(struct ah_device *dev, struct ah_queue *q,
+                          const hipStreamBatchMemOpParams *ops, unsigned count);
 /* hipEventRecord's work: records e on stream, a stream of e's device
  * (hipErrorInvalidHandle otherwise), through the capture hooks while any
  * capture runs. */

@@ -52,7 +52,16 @@ static void put_escaped(const char *s) {
   }
 }
 
+/* Set by hipProfilerStop, cleared by hipProfilerStart. */
+static atomic_int paused;
+
+void ah_trace_pause(int p) {
+  atomic_store(&paused, p);
+}
+
 static void event(const char *name, const char *cat, uint64_t t0, uint64_t t1, const char *args) {
+  if (atomic_load_explicit(&paused, memory_order_relaxed))
+    return;
   pthread_mutex_lock(&out_lock);
   fputs("{\"name\":\"", out);
   put_escaped(name);

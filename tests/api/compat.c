@@ -327,7 +327,9 @@ AH_TEST(compat_external_interop) {
   CHECK_RECORDS(hipImportExternalSemaphore(NULL, &sd), hipErrorInvalidValue);
   CHECK_RECORDS(hipImportExternalSemaphore(&sem, &sd), hipErrorInvalidValue); /* type 0 */
   sd.type = hipExternalSemaphoreHandleTypeOpaqueFd;
-  sd.handle.fd = 0;
+  sd.handle.fd = -1; /* imports that work: tests/api/external.c */
+  CHECK_RECORDS(hipImportExternalSemaphore(&sem, &sd), hipErrorInvalidValue);
+  sd.type = hipExternalSemaphoreHandleTypeD3D12Fence;
   CHECK_RECORDS(hipImportExternalSemaphore(&sem, &sd), hipErrorNotSupported);
   sem = &sd; /* never imported */
   CHECK_RECORDS(hipWaitExternalSemaphoresAsync(&sem, &wait, 1, NULL), hipErrorInvalidValue);
@@ -337,7 +339,10 @@ AH_TEST(compat_external_interop) {
 
   md.type = hipExternalMemoryHandleTypeOpaqueFd;
   md.size = 4096;
+  md.handle.fd = -1;
   CHECK_RECORDS(hipImportExternalMemory(NULL, &md), hipErrorInvalidValue);
+  CHECK_RECORDS(hipImportExternalMemory(&mem, &md), hipErrorInvalidValue);
+  md.type = hipExternalMemoryHandleTypeD3D12Resource;
   CHECK_RECORDS(hipImportExternalMemory(&mem, &md), hipErrorNotSupported);
   mem = &md;
   CHECK_RECORDS(hipExternalMemoryGetMappedBuffer(&p, mem, &bd), hipErrorInvalidValue);

@@ -924,7 +924,7 @@ AH_TEST(ipc_pool_processes) {
   char c;
 
   if (!cpu_with(NULL, NULL))
-    SKIP("the CPU device's pools (NVIDIA: not built, docs/memory.md)");
+    SKIP("the CPU device's memfd pools (every device: external.c's ipc_pool_fork)");
   CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 && pipe(to_child) == 0);
   pid = fork();
   CHECK(pid >= 0);

@@ -128,6 +128,18 @@ int main(void) {
 #define AH_VMM_SET(op) SET(*b, op);
   AH_BACKEND_VMM(AH_VMM_SET)
 #undef AH_VMM_SET
+  expect("vmm ops", ah_backend_missing(b), NULL);
+  SET(*b, pool_export);
+  expect("pool_export alone", ah_backend_missing(b), "the pool_* ops together");
+#define AH_POOL_SET(op) SET(*b, op);
+  AH_BACKEND_POOL(AH_POOL_SET)
+#undef AH_POOL_SET
+  expect("pool ops", ah_backend_missing(b), NULL);
+  SET(*b, ext_sem_wait);
+  expect("ext_sem_wait alone", ah_backend_missing(b), "the ext_* ops together");
+#define AH_EXT_SET(op) SET(*b, op);
+  AH_BACKEND_EXTERNAL(AH_EXT_SET)
+#undef AH_EXT_SET
   expect("every op", ah_backend_missing(b), NULL);
   /* Mipmaps and texture objects of the device's own need its own arrays. */
   memcpy(&b->array_create, &none, sizeof(none));

@@ -409,6 +409,68 @@ typedef struct {
 #define CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED 102
 #define CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED 103
 
+/* Stream-ordered pools that other processes import (nvidia_pool.c): CUDA
+ * 11.2's layouts (maxSize and usage took bytes of reserved in 12.x). */
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
+typedef struct {
+  int allocType;   /* CUmemAllocationType */
+  int handleTypes; /* CUmemAllocationHandleType */
+  CUmemLocation location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+} CUmemPoolProps;
+_Static_assert(sizeof(CUmemPoolProps) == 88 || sizeof(void *) != 8, "CUDA's layout");
+typedef struct {
+  unsigned char reserved[64];
+} CUmemPoolPtrExportData;
+
+/* External memory and semaphores (nvidia_external.c): CUDA 10's layouts,
+ * which are HIP's (hip/anyhip/common/external_api.h) field for field. */
+typedef struct CUextMemory_st *CUexternalMemory;
+typedef struct CUextSemaphore_st *CUexternalSemaphore;
+typedef struct {
+  int type; /* CUexternalMemoryHandleType: HIP's values */
+  union {
+    int fd;
+    struct {
+      void *handle;
+      const void *name;
+    } win32;
+    const void *nvSciBufObject;
+  } handle;
+  unsigned long long size;
+  unsigned int flags;
+  unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_HANDLE_DESC;
+typedef struct {
+  unsigned long long offset;
+  unsigned long long size;
+  unsigned int flags;
+  unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_BUFFER_DESC;
+typedef struct {
+  int type; /* CUexternalSemaphoreHandleType: HIP's values */
+  union {
+    int fd;
+    struct {
+      void *handle;
+      const void *name;
+    } win32;
+    const void *nvSciSyncObj;
+  } handle;
+  unsigned int flags;
+  unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC;
+/* The signal and wait parameters are 144 bytes of CUDA's layout, which
+ * HIP's hipExternalSemaphoreSignalParams and ...WaitParams repeat. */
+typedef struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS;
+typedef struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS;
+#define CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD 1
+#define CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD 1
+#define CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD 9
+
 /* CUDA graphs (nvidia_graph.c): the handles and the node parameter layouts
  * of CUDA 12's headers (CUDA_KERNEL_NODE_PARAMS is the _v2 layout that
  * cuGraphAddKernelNode_v2 and cuGraphExecKernelNodeSetParams_v2 take). */

@@ -296,6 +296,15 @@ static int can_access_peer(struct ah_device *dev, struct ah_device *peer) {
   return can;
 }
 
+/* HIP's hipDeviceP2PAttr values are CUDA's minus one. */
+static hipError_t nv_p2p_attribute(struct ah_device *dev, struct ah_device *peer,
+                                   hipDeviceP2PAttr attr, int *value) {
+  if (ah_cuda.cuDeviceGetP2PAttribute == NULL)
+    return hipErrorNotSupported;
+  return ah_cuda_status(ah_cuda.cuDeviceGetP2PAttribute(value, (int)attr + 1, AH_NV(dev)->cu,
+                                                        AH_NV(peer)->cu));
+}
+
 /* Peer access is a property of dev's context: map peer's memory into it. */
 static hipError_t peer_enable(struct ah_device *dev, struct ah_device *peer, int enable) {
   struct ah_nv_device *nd = AH_NV(dev);
@@ -393,6 +402,7 @@ const struct ah_backend ah_backend_nvidia = {
     .occupancy = ah_nv_occupancy,
     .managed_hint = ah_nv_managed_hint,
     .stream_memop = ah_nv_stream_memop,
+    .p2p_attribute = nv_p2p_attribute,
     .ipc_mem_export = ah_nv_ipc_mem_export,
     .ipc_mem_open = ah_nv_ipc_mem_open,
     .ipc_mem_close = ah_nv_ipc_mem_close,
@@ -421,4 +431,20 @@ const struct ah_backend ah_backend_nvidia = {
     .vmm_map = ah_nv_vmm_map,
     .vmm_unmap = ah_nv_vmm_unmap,
     .vmm_set_access = ah_nv_vmm_set_access,
+    .pool_create = ah_nv_pool_create,
+    .pool_destroy = ah_nv_pool_destroy,
+    .pool_alloc = ah_nv_pool_alloc,
+    .pool_free = ah_nv_pool_free,
+    .pool_export = ah_nv_pool_export,
+    .pool_import = ah_nv_pool_import,
+    .pool_export_ptr = ah_nv_pool_export_ptr,
+    .pool_import_ptr = ah_nv_pool_import_ptr,
+    .ext_mem_import = ah_nv_ext_mem_import,
+    .ext_mem_map = ah_nv_ext_mem_map,
+    .ext_mem_unmap = ah_nv_ext_mem_unmap,
+    .ext_mem_destroy = ah_nv_ext_mem_destroy,
+    .ext_sem_import = ah_nv_ext_sem_import,
+    .ext_sem_signal = ah_nv_ext_sem_signal,
+    .ext_sem_wait = ah_nv_ext_sem_wait,
+    .ext_sem_destroy = ah_nv_ext_sem_destroy,
 };

@@ -14,6 +14,8 @@
  *   nvidia_graph.c    executable graphs as CUgraphExecs (the graph_* ops)
  *   nvidia_array.c    arrays, mipmapped arrays, texture and surface objects
  *   nvidia_vmm.c      virtual memory management (cuMemCreate, cuMemMap...)
+ *   nvidia_pool.c     shareable stream-ordered pools (cuMemPool*)
+ *   nvidia_external.c external memory and semaphores (cuImportExternal*)
  * A queue handle is a struct ah_nv_queue around its CUstream (the null
  * stream's is CU_STREAM_LEGACY, kept in the device); an event handle is the
  * CUevent itself, an array handle the CUarray, a mipmapped array's the
@@ -220,6 +222,32 @@ hipError_t ah_nv_vmm_map(struct ah_device *dev, void *ptr, size_t bytes, uint64_
 hipError_t ah_nv_vmm_unmap(struct ah_device *dev, void *ptr, size_t bytes);
 hipError_t ah_nv_vmm_set_access(struct ah_device *dev, void *ptr, size_t bytes,
                                 const struct ah_vmm_access *acc, size_t n);
+
+/* ---- nvidia_pool.c ---- */
+hipError_t ah_nv_pool_create(struct ah_device *dev, uint64_t *pool);
+hipError_t ah_nv_pool_destroy(struct ah_device *dev, uint64_t pool);
+hipError_t ah_nv_pool_alloc(struct ah_device *dev, uint64_t pool, size_t bytes, void **out);
+hipError_t ah_nv_pool_free(struct ah_device *dev, void *ptr);
+hipError_t ah_nv_pool_export(struct ah_device *dev, uint64_t pool, int *fd);
+hipError_t ah_nv_pool_import(struct ah_device *dev, int fd, uint64_t *pool);
+hipError_t ah_nv_pool_export_ptr(struct ah_device *dev, void *ptr, void *data);
+hipError_t ah_nv_pool_import_ptr(struct ah_device *dev, uint64_t pool, const void *data,
+                                 void **out, void **base, size_t *bytes);
+
+/* ---- nvidia_external.c ---- */
+hipError_t ah_nv_ext_mem_import(struct ah_device *dev, const hipExternalMemoryHandleDesc *d,
+                                uint64_t *mem);
+hipError_t ah_nv_ext_mem_map(struct ah_device *dev, uint64_t mem, uint64_t offset, uint64_t bytes,
+                             void **out);
+hipError_t ah_nv_ext_mem_unmap(struct ah_device *dev, void *ptr);
+hipError_t ah_nv_ext_mem_destroy(struct ah_device *dev, uint64_t mem);
+hipError_t ah_nv_ext_sem_import(struct ah_device *dev, const hipExternalSemaphoreHandleDesc *d,
+                                uint64_t *sem);
+hipError_t ah_nv_ext_sem_signal(struct ah_device *dev, struct ah_queue *q, uint64_t sem,
+                                const hipExternalSemaphoreSignalParams *p);
+hipError_t ah_nv_ext_sem_wait(struct ah_device *dev, struct ah_queue *q, uint64_t sem,
+                              const hipExternalSemaphoreWaitParams *p);
+hipError_t ah_nv_ext_sem_destroy(struct ah_device *dev, uint64_t sem);
 
 /* ---- nvidia_graph.c ---- */
 hipError_t ah_nv_graph_build(struct ah_device *dev, const struct ah_gn *nodes, size_t n,

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* HIP's external resource interoperability (Vulkan, Direct3D and the like:
  * memory and semaphores another API exported): types and entry points, with
- * HIP 6.2's names, values and layouts (CUDA's). No device of anyhip imports
- * such resources: the imports return hipErrorNotSupported, so no handle is
- * ever valid, and the other calls check their arguments as AMD's runtime
- * does (docs/api-coverage.md). Included by hip_runtime_api.h; C99. */
+ * HIP 6.3's names, values and layouts (CUDA's). The CPU device imports
+ * opaque file descriptors (memory to mmap, eventfd semaphores), NVIDIA
+ * devices what the driver imports from a POSIX descriptor; other types are
+ * hipErrorNotSupported (docs/memory.md). Included by hip_runtime_api.h;
+ * C99. */
 #ifndef ANYHIP_EXTERNAL_API_H
 #define ANYHIP_EXTERNAL_API_H
 
@@ -40,6 +41,16 @@ typedef struct hipExternalMemoryBufferDesc_st {
   unsigned int flags;
   unsigned int reserved[16];
 } hipExternalMemoryBufferDesc;
+
+#define hipExternalMemoryDedicated 0x1
+
+typedef struct hipExternalMemoryMipmappedArrayDesc_st {
+  unsigned long long offset;
+  hipChannelFormatDesc formatDesc;
+  hipExtent extent;
+  unsigned int flags;
+  unsigned int numLevels;
+} hipExternalMemoryMipmappedArrayDesc;
 
 typedef void *hipExternalMemory_t;
 
@@ -109,6 +120,19 @@ typedef struct hipExternalSemaphoreWaitParams_st {
   unsigned int reserved[16];
 } hipExternalSemaphoreWaitParams;
 
+/* Graph nodes that signal or wait for external semaphores. */
+typedef struct hipExternalSemaphoreSignalNodeParams {
+  hipExternalSemaphore_t *extSemArray;
+  const hipExternalSemaphoreSignalParams *paramsArray;
+  unsigned int numExtSems;
+} hipExternalSemaphoreSignalNodeParams;
+
+typedef struct hipExternalSemaphoreWaitNodeParams {
+  hipExternalSemaphore_t *extSemArray;
+  const hipExternalSemaphoreWaitParams *paramsArray;
+  unsigned int numExtSems;
+} hipExternalSemaphoreWaitNodeParams;
+
 #if defined(__GNUC__)
 #pragma GCC visibility push(default)
 #endif
@@ -121,6 +145,9 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
 hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t extMem,
                                             const hipExternalMemoryBufferDesc *bufferDesc);
 hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem);
+hipError_t hipExternalMemoryGetMappedMipmappedArray(
+    hipMipmappedArray_t *mipmap, hipExternalMemory_t extMem,
+    const hipExternalMemoryMipmappedArrayDesc *mipmapDesc);
 hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
                                       const hipExternalSemaphoreHandleDesc *semHandleDesc);
 hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray,
@@ -130,6 +157,27 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
                                           const hipExternalSemaphoreWaitParams *paramsArray,
                                           unsigned int numExtSems, hipStream_t stream);
 hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem);
+
+hipError_t hipGraphAddExternalSemaphoresSignalNode(
+    hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+    size_t numDependencies, const hipExternalSemaphoreSignalNodeParams *nodeParams);
+hipError_t hipGraphAddExternalSemaphoresWaitNode(
+    hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+    size_t numDependencies, const hipExternalSemaphoreWaitNodeParams *nodeParams);
+hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(
+    hipGraphNode_t hNode, hipExternalSemaphoreSignalNodeParams *params_out);
+hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(
+    hipGraphNode_t hNode, hipExternalSemaphoreWaitNodeParams *params_out);
+hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(
+    hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams *nodeParams);
+hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(
+    hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams *nodeParams);
+hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+    const hipExternalSemaphoreSignalNodeParams *nodeParams);
+hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+    const hipExternalSemaphoreWaitNodeParams *nodeParams);
 
 #ifdef __cplusplus
 }
