@@ -60,6 +60,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -292,6 +293,7 @@ private:
   // last live thread and their count. liveTracked_: the region being built has them.
   AllocaInst *liveVars_[4] = {nullptr, nullptr, nullptr, nullptr};
   bool liveTracked_ = false;
+  bool divergentExit(unsigned r);
   GlobalVariable *desc_ = nullptr;
 };
 
@@ -995,11 +997,11 @@ void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &
   // barrier): each thread that stops also counts itself, and the first and
   // last of them, so that the engine needs no pass over pc[] to see that the
   // live threads are one range (on the stop paths only: nothing per thread
-  // that returns). Not after an inline shuffle: in a shuffle loop's body
-  // the threads go on or return together, and the count would cost every lane.
+  // that returns). Only where a thread-dependent branch decides it: in a
+  // loop's body (go on or leave together) the count would cost every thread
+  // and keep the loop from being unswitched.
   bool returns = code != nullptr && code->getNumIncomingValues() > stops.size();
-  bool afterShuffle = r > 0 && splits_[r - 1].inlined;
-  if (!masked && returns && !stops.empty() && !afterShuffle) {
+  if (!masked && returns && !stops.empty() && divergentExit(r)) {
     liveTracked_ = true;
     for (auto &st : stops) {
       IRBuilder<> lb(st.first->getTerminator());
@@ -1027,6 +1029,46 @@ void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &
   }
   ir.CreateBr(xl);
   closeThreadLoops(loops);
+}
+
+// Whether, in region r, a branch on a thread-dependent value decides between
+// a return and a split point (or two split points): the exits each side can
+// reach in the region differ. `if (warp == 0) { shuffles }` does; a loop
+// counter's test (uniform) and `if (tid < s) ...` before a barrier do not.
+bool BlockBuilder::divergentExit(unsigned r) {
+  const DenseSet<BasicBlock *> &in = regionSets_[r];
+  DenseMap<BasicBlock *, std::set<unsigned>> reach; // exits: split index, or ~0u (return)
+  std::function<std::set<unsigned>(BasicBlock *)> exits = [&](BasicBlock *bb) {
+    auto it = reach.find(bb);
+    if (it != reach.end())
+      return it->second; // done, or on the path (a loop): what it has so far
+    reach[bb] = {};
+    std::set<unsigned> found;
+    if (auto sp = preToSplit_.find(bb); sp != preToSplit_.end())
+      found.insert(sp->second);
+    else if (isa<ReturnInst>(bb->getTerminator()))
+      found.insert(~0u);
+    else
+      for (BasicBlock *succ : successors(bb))
+        if (in.count(succ)) {
+          std::set<unsigned> se = exits(succ);
+          found.insert(se.begin(), se.end());
+        }
+    reach[bb] = found;
+    return found;
+  };
+  for (BasicBlock *bb : regions_[r]) {
+    auto *br = dyn_cast<BranchInst>(bb->getTerminator());
+    if (br == nullptr || !br->isConditional() || preToSplit_.count(bb) ||
+        (uni_ != nullptr && uni_->uniform(br->getCondition())))
+      continue;
+    BasicBlock *a = br->getSuccessor(0), *b = br->getSuccessor(1);
+    std::set<unsigned> ea = in.count(a) ? exits(a) : std::set<unsigned>{},
+                       eb = in.count(b) ? exits(b) : std::set<unsigned>{};
+    if (ea != eb)
+      return true;
+  }
+  return false;
 }
 
 // An inline shuffle's result for linear thread t: the source lane's operand
