@@ -74,6 +74,10 @@ static void tsan_drop(struct ah_cpu_worker *w) {
  * the rest of the buffer is not there, so that a kernel reading past what
  * its launch asked for is reported. bytes == shared_cap unpoisons it all. */
 static void shared_bounds(struct ah_cpu_worker *w, size_t bytes) {
+#if !defined(__SANITIZE_ADDRESS__)
+  if (!AH_VG_RUNNING())
+    return; /* nothing to tell: the two requests below are a tool's */
+#endif
   AH_VG_UNDEFINED(w->shared, bytes);
   AH_VG_NOACCESS((char *)w->shared + bytes, w->shared_cap - bytes);
 #if defined(__SANITIZE_ADDRESS__)
@@ -213,7 +217,11 @@ static hipError_t run_compiled(struct ah_cpu_worker *w, const struct ah_cpu_grid
   call_block_fn(g);
   w->in_kernel = 0;
   b->direct = 0;
-  ah_cpu_block_abandon(w);
+  /* ah_cpu_block_abandon's work, less what a direct block leaves nothing of
+   * (stacks) and the built-ins' reset, which ah_cpu_block_idle does once the
+   * worker has no more blocks of the grid (the next block sets them). */
+  atomic_store_explicit(&w->running, 0, memory_order_relaxed);
+  tsan_drop(w);
   return hipSuccess;
 }
 
@@ -606,8 +614,12 @@ void ah_cpu_block_abandon(struct ah_cpu_worker *w) {
     ah_cpu_stack_put(w, b->runner_stack);
     b->runner_stack = NULL;
   }
-  /* Outside kernels the built-ins read as a block of one: a program's own
-   * thread runs blocks too when it synchronizes (cpu_queue.c's help). */
+  ah_cpu_block_idle();
+}
+
+/* Outside kernels the built-ins read as a block of one: a program's own
+ * thread runs blocks too when it synchronizes (cpu_queue.c's help). */
+void ah_cpu_block_idle(void) {
   threadIdx = blockIdx = (ahCpuIndex){0, 0, 0};
   blockDim = gridDim = (ahCpuIndex){1, 1, 1};
   __ah_cpu_lane = 0;

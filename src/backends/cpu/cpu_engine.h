@@ -319,6 +319,9 @@ int ah_cpu_warp_resolve(struct ah_cpu_block *b);
 
 /* cpu_stack.c */
 hipError_t ah_cpu_stack_setsize(struct ah_cpu_worker *w, size_t size);
+/* The built-ins as outside kernels (a block of one), after a worker's last
+ * block of a grid. */
+void ah_cpu_block_idle(void);
 void *ah_cpu_stack_get(struct ah_cpu_worker *w); /* NULL when out of memory */
 void ah_cpu_stack_put(struct ah_cpu_worker *w, void *stack);
 /* How many bytes from `stack` up thread tid's fiber uses (at least stack_size). */

@@ -137,7 +137,7 @@ static int spin(atomic_int *flag, long ns) {
 /* Claims and runs blocks of r on w until none is left (or, with `only`, runs
  * just that block). A fault jumps back here; the block is abandoned and the
  * grid hands out no more blocks. */
-static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t only) {
+static void claim_and_run(struct ah_cpu_worker *w, struct grid_run *r, uint64_t only) {
   const struct ah_cpu_grid *g = r->g;
   volatile uint64_t b = only;
   volatile uint64_t end = 0; /* blocks [b, end) are claimed by this worker */
@@ -199,6 +199,13 @@ static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t onl
     if (only != UINT64_MAX)
       return;
   }
+}
+
+/* claim_and_run, then the built-ins as outside kernels (each block sets
+ * them; a compiled block leaves them as they were). */
+static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t only) {
+  claim_and_run(w, r, only);
+  ah_cpu_block_idle();
 }
 
 /* Makes the calling thread the worker w (a zeroed struct). Without an

@@ -15,7 +15,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
+/* Read once: ah_cpu_stack_setsize runs before every block. */
+static size_t page_size(void) {
+  static size_t page;
+
+  if (page == 0)
+    page = (size_t)sysconf(_SC_PAGESIZE);
+  return page;
+}
 
 /* Remembers valgrind's id for a new stack, to deregister it at unmap. Only
  * under valgrind; if the table cannot grow, the stack stays unregistered
