@@ -12,7 +12,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 programs=(saxpy reduction matmul transpose histogram stencil scan sort compact hipcub launch
-  graph_launch memcpy)
+  graph_launch memcpy peer_copy)
 # BENCH_PROGRAMS="hipcub scan": only these (the table then has only their rows).
 if [ -n "${BENCH_PROGRAMS:-}" ]; then
   read -r -a programs <<<"$BENCH_PROGRAMS"

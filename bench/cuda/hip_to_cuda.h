@@ -37,6 +37,12 @@
 #define hipEventElapsedTime cudaEventElapsedTime
 #define hipStream_t cudaStream_t
 #define hipStreamCreate cudaStreamCreate
+#define hipSetDevice cudaSetDevice
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipMemcpyPeer cudaMemcpyPeer
+#define hipMemcpyPeerAsync cudaMemcpyPeerAsync
+#define hipDeviceCanAccessPeer cudaDeviceCanAccessPeer
+#define hipDeviceEnablePeerAccess cudaDeviceEnablePeerAccess
 #define hipStreamDestroy cudaStreamDestroy
 #define hipStreamSynchronize cudaStreamSynchronize
 #define hipStreamBeginCapture cudaStreamBeginCapture
