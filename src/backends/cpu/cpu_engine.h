@@ -117,6 +117,8 @@ struct ah_cpu_worker {
   struct ah_cpu_warp *warps;
   ahCpuSplitSlot *wslots; /* threads_cap of them */
   unsigned threads_cap, warps_cap;
+  unsigned share; /* which share of a grid's blocks it claims first: a pool
+                     worker's number (1, 2, ...), 0 for a launching thread */
   struct ah_cpu_region region;
   void *shared; /* dynamic shared memory */
   size_t shared_cap;

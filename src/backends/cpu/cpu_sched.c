@@ -18,16 +18,32 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 /* One launch while it runs; lives on the launching thread's stack. */
+/* A grid's blocks are cut into one share per participant (the launching
+ * thread and the pool's workers, up to MAX_SHARES), each claimed from its
+ * front in chunks, by its owner first and then by whoever has run out: a
+ * worker gets the same blocks launch after launch while the load is even,
+ * so a kernel that reads the same data again (a benchmark's repetitions, an
+ * iterative solver) finds its part still in that core's cache, as with
+ * OpenMP's static schedule; a worker that comes late loses its share to the
+ * others. Each share has a cache line of its own. */
+#define MAX_SHARES 64
+struct share {
+  _Atomic uint64_t next; /* next block to hand out */
+  uint64_t end;
+} __attribute__((aligned(64)));
+
 struct grid_run {
   const struct ah_cpu_grid *g;
   uint64_t nblocks;
-  _Atomic uint64_t next; /* next block to hand out */
+  struct share share[MAX_SHARES];
+  unsigned nshares;
   atomic_int failed;     /* a block faulted: hand out no more */
   hipError_t err;        /* first failure (pool lock) */
   int active;            /* workers inside (pool lock) */
@@ -134,6 +150,41 @@ static int spin(atomic_int *flag, long ns) {
 
 /* ---- running blocks ---- */
 
+/* Claims a chunk [*first, *last) of r's blocks: from share `mine` first,
+ * then from the others in turn; 0 when every share is handed out. A chunk
+ * is a quarter of what is left of the share, at most 64 blocks: one atomic
+ * per chunk, not per block, and small ones at the end keep it balanced. */
+static int claim(struct grid_run *r, unsigned mine, uint64_t *first, uint64_t *last) {
+  for (unsigned k = 0; k < r->nshares; k++) {
+    struct share *s = &r->share[(mine + k) % r->nshares];
+    uint64_t next = atomic_load_explicit(&s->next, memory_order_relaxed), chunk, b;
+
+    if (next >= s->end)
+      continue;
+    chunk = (s->end - next) / 4;
+    chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
+    b = atomic_fetch_add_explicit(&s->next, chunk, memory_order_relaxed);
+    if (b >= s->end)
+      continue;
+    *first = b;
+    *last = b + chunk < s->end ? b + chunk : s->end;
+    return 1;
+  }
+  return 0;
+}
+
+/* Blocks of r not handed out yet, counted up to `enough`. */
+static uint64_t blocks_left(struct grid_run *r, uint64_t enough) {
+  uint64_t n = 0;
+
+  for (unsigned k = 0; k < r->nshares && n < enough; k++) {
+    uint64_t next = atomic_load_explicit(&r->share[k].next, memory_order_relaxed);
+
+    n += next < r->share[k].end ? r->share[k].end - next : 0;
+  }
+  return n;
+}
+
 /* Claims and runs blocks of r on w until none is left (or, with `only`, runs
  * just that block). A fault jumps back here; the block is abandoned and the
  * grid hands out no more blocks. */
@@ -168,20 +219,12 @@ static void claim_and_run(struct ah_cpu_worker *w, struct grid_run *r, uint64_t 
       if (b + 1 < end) {
         b = b + 1;
       } else {
-        /* Claim a share of what is left (a sixteenth per worker, at most 64
-         * blocks): the counter is one cache line that every worker writes,
-         * and moving it between cores per block cost more than a small
-         * block; shrinking shares keep the end of the grid balanced. */
-        uint64_t next = atomic_load_explicit(&r->next, memory_order_relaxed), chunk = 1;
+        uint64_t first, last;
 
-        if (next < r->nblocks) {
-          chunk = (r->nblocks - next) / (16 * (uint64_t)(pool.nworkers + 1));
-          chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
-        }
-        b = atomic_fetch_add_explicit(&r->next, chunk, memory_order_relaxed);
-        if (b >= r->nblocks)
+        if (!claim(r, w->share, &first, &last))
           return;
-        end = b + chunk < r->nblocks ? b + chunk : r->nblocks;
+        b = first;
+        end = last;
       }
     }
     err = ah_cpu_block_run(w, g, b);
@@ -264,9 +307,9 @@ static void leave(struct grid_run *r) {
  * wake-ups without the launching thread paying for all of them. Pool lock
  * held. */
 static void wake_more(struct grid_run *r) {
-  uint64_t next = atomic_load_explicit(&r->next, memory_order_relaxed);
+  uint64_t left = blocks_left(r, 3);
 
-  for (int i = 0; i < 2 && i < pool.idle && next + 1 + (uint64_t)i < r->nblocks; i++)
+  for (int i = 0; i < 2 && i < pool.idle && 1 + (uint64_t)i < left; i++)
     pthread_cond_signal(&pool.work);
 }
 
@@ -444,6 +487,7 @@ static void pool_start(void) {
 
     if (w == NULL)
       break;
+    w->share = (unsigned)pool.nworkers + 1; /* the launching thread's is 0 */
     pthread_mutex_lock(&pool.lock);
     w->next = pool.workers;
     pool.workers = w;
@@ -705,9 +749,16 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *launch) {
   if (pool.start_err != hipSuccess)
     return pool.start_err;
 
-  memset(&r, 0, sizeof(r));
+  memset(&r, 0, offsetof(struct grid_run, share));
+  memset(&r.nshares, 0, sizeof(r) - offsetof(struct grid_run, nshares));
   r.g = g;
   r.nblocks = (uint64_t)g->grid.x * g->grid.y * g->grid.z;
+  /* One share per participant (the launching thread's is share 0). */
+  r.nshares = (unsigned)pool.nworkers + 1 < MAX_SHARES ? (unsigned)pool.nworkers + 1 : MAX_SHARES;
+  for (unsigned k = 0; k < r.nshares; k++) {
+    atomic_init(&r.share[k].next, r.nblocks * k / r.nshares);
+    r.share[k].end = r.nblocks * (k + 1) / r.nshares;
+  }
   r.err = hipSuccess;
   if (r.nblocks == 0 || (uint64_t)g->block.x * g->block.y * g->block.z == 0)
     return hipSuccess;
