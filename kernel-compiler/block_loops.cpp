@@ -293,6 +293,9 @@ private:
   // last live thread and their count. liveTracked_: the region being built has them.
   AllocaInst *liveVars_[4] = {nullptr, nullptr, nullptr, nullptr};
   bool liveTracked_ = false;
+  // The region being built writes no pc[t] (uniform exits, pcSkippable).
+  bool pcSkipped_ = false;
+  bool pcSkippable(unsigned r, const std::vector<std::pair<BasicBlock *, unsigned>> &stops);
   bool divergentExit(unsigned r);
   GlobalVariable *desc_ = nullptr;
 };
@@ -788,6 +791,7 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
       ir.CreateStore(ir.getInt32(init[k]), liveVars_[k]);
   }
   liveTracked_ = false;
+  pcSkipped_ = false;
   // Kept uniform values the region uses or stores: read once, here.
   DenseMap<unsigned, Value *> vins;
   for (unsigned k = 0; k < kept_.size(); k++) {
@@ -839,7 +843,8 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     Value *lo = ir.CreateLoad(i32, loVar_), *hi = ir.CreateLoad(i32, hiVar_);
     for (int k = 0; k < 4 && liveTracked_; k++)
       ir.CreateStore(ir.CreateLoad(i32, liveVars_[k]), ir.CreateStructGEP(abi_.ctx, ctx_, 6 + k));
-    Value *n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(masked ? 0 : liveTracked_ ? 2 : 1)});
+    int all = masked ? 0 : liveTracked_ ? 2 : pcSkipped_ ? 3 : 1;
+    Value *n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(all)});
     next->addIncoming(n, after);
     ir.CreateBr(dispatch);
   }
@@ -1021,7 +1026,12 @@ void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &
   }
   ir.SetInsertPoint(exit);
   if (hasSplits && code->getNumIncomingValues() > 0) {
-    ir.CreateStore(code, pcAt);
+    // Every thread leaves this region the same way: the engine reads no
+    // pc[t] after it (it checks that lo == hi), so none is written.
+    if (!masked && pcSkippable(r, stops))
+      pcSkipped_ = true;
+    else
+      ir.CreateStore(code, pcAt);
     ir.CreateStore(ir.CreateAnd(ir.CreateLoad(i32, loVar_), code), loVar_);
     ir.CreateStore(ir.CreateOr(ir.CreateLoad(i32, hiVar_), code), hiVar_);
   } else if (code != nullptr) {
@@ -1029,6 +1039,23 @@ void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &
   }
   ir.CreateBr(xl);
   closeThreadLoops(loops);
+}
+
+// Whether an unmasked copy of region r may leave pc[t] unwritten: no
+// thread-dependent branch chooses its exit (so every thread returns, or every
+// thread stops at one split point), and each split point it stops at is one
+// the engine completes without pc[] (a plain barrier, an inline shuffle).
+// The engine gets `all == 3` and fails the block, as a compiler bug, if the
+// threads did leave in different ways after all.
+bool BlockBuilder::pcSkippable(unsigned r,
+                               const std::vector<std::pair<BasicBlock *, unsigned>> &stops) {
+  for (auto &st : stops) {
+    uint32_t info = splits_[st.second].info;
+    bool plain = (info & kSplitInline) || (!(info & kSplitWarp) && (info & 0xff) == 0 /* sync */);
+    if (!plain)
+      return false;
+  }
+  return !divergentExit(r);
 }
 
 // Whether, in region r, a branch on a thread-dependent value decides between

@@ -13,6 +13,7 @@
 #include "fault_capture.h"
 
 #include <string>
+#include <vector>
 
 __global__ void bad_thread(int *p) {
   int t = threadIdx.x;
@@ -34,6 +35,19 @@ __global__ void bad_after_barrier(int *p) {
 }
 
 __global__ void not_compiled(int *p) { p[threadIdx.x] = 2; }
+
+// A barrier every thread reaches; the block functions below say (block_next's
+// all == 3) that they wrote no pc[t] because every thread leaves a region the
+// same way: once truly (the block runs on), once falsely (lo != hi: the
+// engine must fail the block, not read pc[]).
+__global__ void uniform_ok(int *p) {
+  __syncthreads();
+  p[blockIdx.x * blockDim.x + threadIdx.x] = 4;
+}
+__global__ void uniform_lie(int *p) {
+  __syncthreads();
+  p[blockIdx.x * blockDim.x + threadIdx.x] = 5;
+}
 
 __global__ void refused(int *p) { p[threadIdx.x] = 3; }
 
@@ -79,7 +93,24 @@ static void bad_after_barrier_block(int *p) {
   (void)__ah_cpu_block_next(c, AH_CPU_PC_DONE, AH_CPU_PC_DONE, 1);
 }
 
+static void uniform_block(int *p, int value, bool lie) {
+  ahCpuBlockCtx *c = __ah_cpu_block_begin(&one_barrier);
+  // No pc[t] written: every thread stops at split point 1 (or, lying, some
+  // are said to have returned).
+  if (__ah_cpu_block_next(c, 1, lie ? AH_CPU_PC_DONE : 1, 3) != 2)
+    return;
+  for (unsigned t = 0; t < blockDim.x; t++)
+    p[blockIdx.x * blockDim.x + t] = value;
+  (void)__ah_cpu_block_next(c, AH_CPU_PC_DONE, AH_CPU_PC_DONE, 3);
+}
+static void uniform_ok_block(int *p) { uniform_block(p, 4, false); }
+static void uniform_lie_block(int *p) { uniform_block(p, 5, true); }
+
 __attribute__((constructor)) static void register_blocks() {
+  __ahCpuRegisterBlock(reinterpret_cast<const void *>(uniform_ok),
+                       reinterpret_cast<const void *>(uniform_ok_block), &one_barrier, nullptr);
+  __ahCpuRegisterBlock(reinterpret_cast<const void *>(uniform_lie),
+                       reinterpret_cast<const void *>(uniform_lie_block), &one_barrier, nullptr);
   __ahCpuRegisterBlock(reinterpret_cast<const void *>(bad_after_barrier),
                        reinterpret_cast<const void *>(bad_after_barrier_block), &one_barrier,
                        nullptr);
@@ -150,6 +181,23 @@ int main() {
   CHECK_EQ(err, hipErrorLaunchFailure);
   CHECK(has(report, "kernel 'bad_block_fn(int*)' faulted: SIGSEGV at address 0x8 (block (1,0,0), "
                     "thread unknown (compiled block; rerun with ANYHIP_CPU_COMPILED=0))"));
+  CHECK_HIP(hipDeviceReset());
+  CHECK_HIP(hipMalloc(&d, 4 * 64 * sizeof(int)));
+
+  // all == 3: no pc[] needed when every thread stopped at one place ...
+  uniform_ok<<<4, 64>>>(d);
+  CHECK_HIP(hipDeviceSynchronize());
+  std::vector<int> h(4 * 64);
+  CHECK_HIP(hipMemcpy(h.data(), d, h.size() * sizeof(int), hipMemcpyDeviceToHost));
+  for (int v : h)
+    CHECK_EQ(v, 4);
+  // ... and a failed launch, not a read of stale pc[], when they did not.
+  report = ah_capture_stderr([&] {
+    uniform_lie<<<4, 64>>>(d);
+    err = hipDeviceSynchronize();
+  });
+  CHECK_EQ(err, hipErrorLaunchFailure);
+  CHECK(has(report, "threads left a uniform region apart (kernel compiler bug)"));
   CHECK_HIP(hipDeviceReset());
   std::printf("passed\n");
   return AH_PASS;

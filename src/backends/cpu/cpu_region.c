@@ -426,6 +426,16 @@ AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi
   struct ah_cpu_region *r = (struct ah_cpu_region *)c;
 
   ah_cpu_progress(ah_cpu_self); /* a split point: the watchdog's sign of life */
+  if (all == 3 && lo != hi) {
+    /* The region wrote no pc[]: the compiler found that its threads all
+     * leave it the same way, and they did not. */
+    struct ah_cpu_worker *w = ah_cpu_self;
+
+    if (w != NULL && w->in_kernel)
+      ah_cpu_block_fail(w, hipErrorLaunchFailure,
+                        "compiled block: threads left a uniform region apart (kernel compiler bug)");
+    return -1;
+  }
   if (all == 2 && lo != hi) {
     int32_t fast = live_range(r, lo);
 

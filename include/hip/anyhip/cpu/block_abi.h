@@ -112,8 +112,10 @@ ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k);
 /* Called after each region. lo and hi are the bitwise AND and OR of the
  * pc[t] the threads that ran it wrote (lo == hi: they all stopped at the
  * same place: the engine then reads no pc[]); `all` is 1 when the region
- * ran unmasked, for every thread in [x_begin, x_end), and 2 when it also wrote the
- * live_* fields. Every thread that ran writes its pc[t].
+ * ran unmasked, for every thread in [x_begin, x_end), 2 when it also wrote the
+ * live_* fields, 3 when it wrote no pc[t] because every thread leaves that
+ * region the same way (lo == hi, else the engine fails the block). Otherwise
+ * every thread that ran writes its pc[t].
  * Returns the next region to run as r * 2 + masked (masked: only threads
  * with pc[t] == (AH_CPU_PC_RUN | r)), or -1 when every thread has returned.
  * Before returning it completes the split point: barrier results and warp
