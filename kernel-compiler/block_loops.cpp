@@ -1041,8 +1041,8 @@ void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &
   closeThreadLoops(loops);
 }
 
-// Whether an unmasked copy of region r may leave pc[t] unwritten: no
-// thread-dependent branch chooses its exit (so every thread returns, or every
+// Whether an unmasked copy of region r (one after an inline shuffle) may
+// leave pc[t] unwritten: no thread-dependent branch chooses its exit (so every thread returns, or every
 // thread stops at one split point), and each split point it stops at is one
 // the engine completes without pc[] (a plain barrier, an inline shuffle).
 // The engine gets `all == 3` and fails the block, as a compiler bug, if the
@@ -1055,7 +1055,11 @@ bool BlockBuilder::pcSkippable(unsigned r,
     if (!plain)
       return false;
   }
-  return !divergentExit(r);
+  // Only after an inline shuffle: in a barrier loop such as a shared-memory
+  // tree (`if (tid < s) ...; __syncthreads()`) the threads past the bound
+  // then have an empty body, and the loop was no longer split at s (3x
+  // slower), where the pc store costs little.
+  return (r == 0 || splits_[r - 1].inlined) && !divergentExit(r);
 }
 
 // Whether, in region r, a branch on a thread-dependent value decides between
