@@ -49,6 +49,11 @@ hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, in
 
   if (p == NULL)
     return hipErrorInvalidValue;
+  /* A side is an array or a pitched pointer, never both (CUDA's rule; AMD's runtime checks
+   * it, hip-tests' graph copy nodes too). */
+  if ((p->srcArray != NULL && p->srcPtr.ptr != NULL) ||
+      (p->dstArray != NULL && p->dstPtr.ptr != NULL))
+    return hipErrorInvalidValue;
   if (p->srcArray != NULL || p->dstArray != NULL) /* core/array.c */
     return ah_memcpy_3d_array(p, stream, sync, out);
   if (!ah_memcpy_valid_kind(p->kind))
