@@ -8,6 +8,8 @@
  * size), rows along y and slices (or layers) along z. docs/textures.md. */
 #include "array.h"
 
+#include <limits.h>
+
 #define AH_ARRAY_FLAGS \
   (hipArrayLayered | hipArraySurfaceLoadStore | hipArrayCubemap | hipArrayTextureGather)
 
@@ -217,9 +219,13 @@ static hipError_t mipmap_create(hipMipmappedArray_t *out, const HIP_ARRAY3D_DESC
     return hipErrorNoDevice;
   if ((err = shape_ok(d)) != hipSuccess)
     return err;
+  /* Level 0 within the device's texture limits, as an array (a size of SIZE_MAX looped
+   * here: a shift by 64 bits is a shift by 0 on x86-64). */
+  if (!within_limits(&dev->props, d))
+    return hipErrorInvalidValue;
   if (!(d->Flags & (hipArrayLayered | hipArrayCubemap)) && d->Depth > largest)
     largest = d->Depth;
-  while ((largest >> most) != 0)
+  while (most < sizeof(largest) * CHAR_BIT && (largest >> most) != 0)
     most++;
   if (levels == 0 || levels > most || levels > AH_TEX_MAX_LEVELS)
     return hipErrorInvalidValue;

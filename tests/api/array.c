@@ -451,6 +451,11 @@ AH_TEST(array_mipmaps) {
             hipErrorInvalidValue);
   CHECK_ERR(hipMallocMipmappedArray(&m, &d, make_hipExtent(8, 8, 0), 0, 0), hipErrorInvalidValue);
   CHECK_ERR(hipMallocMipmappedArray(&m, &d, make_hipExtent(8, 8, 0), 5, 0), hipErrorInvalidValue);
+  /* Past the device's texture limits (hip-tests' NumericLimit: this looped forever). */
+  CHECK_ERR(hipMallocMipmappedArray(&m, &d, make_hipExtent(SIZE_MAX, SIZE_MAX, SIZE_MAX), 1, 0),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMallocMipmappedArray(&m, &d, make_hipExtent(SIZE_MAX, 0, 0), 1, 0),
+            hipErrorInvalidValue);
   CHECK_HIP(hipMallocMipmappedArray(&m, &d, make_hipExtent(8, 8, 0), 4, 0));
   for (unsigned i = 0; i < 4; i++) {
     CHECK_HIP(hipGetMipmappedArrayLevel(&l, m, i));
@@ -601,6 +606,32 @@ AH_TEST(surface_object_api) {
   CHECK_HIP(hipDestroySurfaceObject(s));
   CHECK_ERR(hipDestroySurfaceObject(s), hipErrorInvalidValue);
   CHECK_ERR(hipDestroySurfaceObject(0), hipErrorInvalidValue);
+  CHECK_HIP(hipFreeArray(a));
+  return AH_PASS;
+}
+
+/* A large array reads back as zeros, and is made without touching its pages (a multi-GB array
+ * took minutes when creation cleared it: hip-tests' MaxTexture cases). */
+AH_TEST(array_large_zeroed) {
+  hipChannelFormatDesc d = fdesc(8, 4, hipChannelFormatKindUnsigned);
+  enum { W = 16384, H = 16384 }; /* 1 GiB */
+  unsigned char row[W * 4];
+  hipArray_t a = NULL;
+  hipDeviceProp_t p;
+  hipError_t err;
+
+  CHECK_HIP(hipGetDeviceProperties(&p, 0));
+  if (strcmp(p.gcnArchName, "cpu") != 0)
+    SKIP("a new array's contents are the CPU device's promise only");
+  err = hipMallocArray(&a, &d, W, H, 0);
+  if (err == hipErrorOutOfMemory)
+    SKIP("no room for a 1 GiB array");
+  CHECK_HIP(err);
+  memset(row, 0xee, sizeof(row));
+  CHECK_HIP(hipMemcpy2DFromArray(row, sizeof(row), a, 0, H - 1, sizeof(row), 1,
+                                 hipMemcpyDeviceToHost));
+  for (size_t i = 0; i < sizeof(row); i++)
+    CHECK_EQ(row[i], 0);
   CHECK_HIP(hipFreeArray(a));
   return AH_PASS;
 }
