@@ -219,6 +219,13 @@ hipError_t ah_mem_pointer_attribute(void *data, hipPointer_attribute attribute,
     return hipErrorInvalidValue;
   if (attribute < HIP_POINTER_ATTRIBUTE_CONTEXT || attribute > HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE)
     return hipErrorInvalidValue;
+  /* An array handle given as the pointer has the array memory type (AMD's runtime;
+   * hip-tests' hipPointerGetAttribute_MemoryTypes); it has no other attribute here. */
+  if (attribute == HIP_POINTER_ATTRIBUTE_MEMORY_TYPE && ptr != NULL &&
+      ah_object_cast(ptr, AH_KIND_ARRAY) != NULL) {
+    *(unsigned *)data = hipMemoryTypeArray;
+    return hipSuccess;
+  }
   if (ptr == NULL || !ah_alloc_find(ptr, &a))
     return hipErrorInvalidValue;
   off = ah_alloc_offset(&a, ptr);

@@ -635,3 +635,27 @@ AH_TEST(array_large_zeroed) {
   CHECK_HIP(hipFreeArray(a));
   return AH_PASS;
 }
+
+/* An array handle given to hipPointerGetAttribute has the array memory type (AMD's runtime);
+ * a freed one is no pointer at all. */
+AH_TEST(array_pointer_attribute) {
+  hipChannelFormatDesc d = fdesc(8, 1, hipChannelFormatKindSigned);
+  hipArray_t a = NULL;
+  unsigned type = 0;
+  void *dev = NULL;
+
+  CHECK_HIP(hipMalloc3DArray(&a, &d, make_hipExtent(10, 10, 10), 0));
+  CHECK_HIP(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, (hipDeviceptr_t)a));
+  CHECK_EQ(type, hipMemoryTypeArray);
+  CHECK_ERR(hipPointerGetAttribute(&dev, HIP_POINTER_ATTRIBUTE_DEVICE_POINTER, (hipDeviceptr_t)a),
+            hipErrorInvalidValue);
+  CHECK_HIP(hipFreeArray(a));
+  CHECK_ERR(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, (hipDeviceptr_t)a),
+            hipErrorInvalidValue);
+  /* Device memory keeps its own type. */
+  CHECK_HIP(hipMalloc(&dev, 64));
+  CHECK_HIP(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, dev));
+  CHECK_EQ(type, hipMemoryTypeDevice);
+  CHECK_HIP(hipFree(dev));
+  return AH_PASS;
+}
