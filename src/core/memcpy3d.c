@@ -106,6 +106,8 @@ hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, in
     *out = cmd;
     return hipSuccess;
   }
+  if (!sync && ah_memcpy_stage(dev, q, &cmd, pageable, &err))
+    return err;
   return ah_submit(dev, q, &cmd, sync || pageable);
 }
 
