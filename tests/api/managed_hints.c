@@ -559,6 +559,12 @@ AH_TEST(pointer_get_attribute) {
   CHECK_EQ(u, 0);
   CHECK_HIP(hipPointerGetAttribute(&u, HIP_POINTER_ATTRIBUTE_MAPPED, d));
   CHECK_EQ(u, 1);
+  /* MAPPED is one byte (a bool, AMD's size): its neighbours stay as they were. */
+  {
+    unsigned char b[4] = {0x55, 0x55, 0x55, 0x55};
+    CHECK_HIP(hipPointerGetAttribute(&b[1], HIP_POINTER_ATTRIBUTE_MAPPED, d));
+    CHECK(b[0] == 0x55 && b[1] == 1 && b[2] == 0x55 && b[3] == 0x55);
+  }
   CHECK_HIP(hipPointerGetAttribute(&u, HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS, d));
   CHECK_EQ(u, 3); /* read and write */
   /* Device memory has no host address: an invalid value (AMD and CUDA). */
