@@ -108,6 +108,11 @@ hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, in
   }
   if (!sync && ah_memcpy_stage(dev, q, &cmd, pageable, &err))
     return err;
+  /* hipMemcpy3D between two device buffers does not wait for the copy (AMD's runtime, and
+   * CUDA's rule for device-to-device copies; ROCm's unit suite checks it); it stays in the null
+   * stream's order. hipMemcpy and hipMemcpy2D device to device wait, as AMD's do. */
+  if (sync && !pageable && kind == hipMemcpyDeviceToDevice)
+    sync = 0;
   return ah_submit(dev, q, &cmd, sync || pageable);
 }
 

@@ -329,6 +329,45 @@ AH_TEST(memcpy_async_2d_3d_pageable_staged) {
   return AH_PASS;
 }
 
+/* hipMemcpy3D between device buffers does not wait for the copy (AMD's runtime, CUDA's
+ * device-to-device rule) but stays in the null stream's order; hipMemcpy3D to host memory waits. */
+AH_TEST(memcpy3d_device_to_device_no_wait) {
+  enum { W = 16, H = 4, D = 2 };
+  unsigned char host[W * H * D], back[W * H * D];
+  struct gate g = GATE_INIT;
+  hipPitchedPtr a, b;
+  hipMemcpy3DParms p;
+  pthread_t t;
+
+  CHECK_HIP(hipMalloc3D(&a, make_hipExtent(W, H, D)));
+  CHECK_HIP(hipMalloc3D(&b, make_hipExtent(W, H, D)));
+  pattern(host, sizeof(host), 11);
+  memset(&p, 0, sizeof(p));
+  p.srcPtr = make_hipPitchedPtr(host, W, W, H);
+  p.dstPtr = a;
+  p.extent = make_hipExtent(W, H, D);
+  p.kind = hipMemcpyHostToDevice;
+  CHECK_HIP(hipMemcpy3D(&p));
+  CHECK_HIP(hipLaunchHostFunc(NULL, gate_fn, &g));
+  CHECK_EQ(pthread_create(&t, NULL, open_later, &g), 0);
+  p.srcPtr = a;
+  p.dstPtr = b;
+  p.kind = hipMemcpyDeviceToDevice;
+  CHECK_HIP(hipMemcpy3D(&p));
+  CHECK(!is_open(&g)); /* returned while the null stream was held */
+  p.srcPtr = b; /* ordered after the device copy, and waits */
+  p.dstPtr = make_hipPitchedPtr(back, W, W, H);
+  p.kind = hipMemcpyDeviceToHost;
+  memset(back, 0, sizeof(back));
+  CHECK_HIP(hipMemcpy3D(&p));
+  CHECK(is_open(&g));
+  pthread_join(t, NULL);
+  CHECK(memcmp(back, host, sizeof(host)) == 0);
+  CHECK_HIP(hipFree(a.ptr));
+  CHECK_HIP(hipFree(b.ptr));
+  return AH_PASS;
+}
+
 /* A host function queued before an async copy from pageable memory fills
  * the buffer: the copy reads what it wrote (stream order), though the stream
  * was held when the copy was made (the NVIDIA driver reads pageable memory
