@@ -100,7 +100,7 @@ AbiTypes abiTypes(LLVMContext &c) {
   Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
   t.slot = StructType::get(c, {i64, i64, i32, i32, i32, i32});
   t.ctx = StructType::get(c, {i32->getPointerTo(), t.slot->getPointerTo(), Type::getInt8PtrTy(c),
-                              i64->getPointerTo(), i32, i32});
+                              i64->getPointerTo(), i32, i32, i32, i32, i32, i32});
   t.desc = StructType::get(c, {i32, i32, i32, i32, i32->getPointerTo()});
   return t;
 }
@@ -287,6 +287,11 @@ private:
   DenseMap<AllocaInst *, Value *> frameBase_;
   AllocaInst *loVar_ = nullptr, *hiVar_ = nullptr, *xVar_ = nullptr, *yVar_ = nullptr,
              *zVar_ = nullptr;
+  // The live threads' stops in a region where some threads may return and
+  // others stop (block_abi.h's live_*): the OR of the stops, the first and
+  // last live thread and their count. liveTracked_: the region being built has them.
+  AllocaInst *liveVars_[4] = {nullptr, nullptr, nullptr, nullptr};
+  bool liveTracked_ = false;
   GlobalVariable *desc_ = nullptr;
 };
 
@@ -775,7 +780,12 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   if (hasSplits) {
     ir.CreateStore(ir.getInt32(kPcDone), loVar_);
     ir.CreateStore(ir.getInt32(0), hiVar_);
+    // hi, first, last, count of the live threads (unmasked regions only).
+    const uint32_t init[4] = {0, kPcDone, 0, 0};
+    for (int k = 0; k < 4 && !masked; k++)
+      ir.CreateStore(ir.getInt32(init[k]), liveVars_[k]);
   }
+  liveTracked_ = false;
   // Kept uniform values the region uses or stores: read once, here.
   DenseMap<unsigned, Value *> vins;
   for (unsigned k = 0; k < kept_.size(); k++) {
@@ -825,7 +835,9 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
         "__ah_cpu_block_next", FunctionType::get(i32, {abi_.ctx->getPointerTo(), i32, i32, i32},
                                                  false));
     Value *lo = ir.CreateLoad(i32, loVar_), *hi = ir.CreateLoad(i32, hiVar_);
-    Value *n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(masked ? 0 : 1)});
+    for (int k = 0; k < 4 && liveTracked_; k++)
+      ir.CreateStore(ir.CreateLoad(i32, liveVars_[k]), ir.CreateStructGEP(abi_.ctx, ctx_, 6 + k));
+    Value *n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(masked ? 0 : liveTracked_ ? 2 : 1)});
     next->addIncoming(n, after);
     ir.CreateBr(dispatch);
   }
@@ -979,6 +991,27 @@ void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &
   }
   if (!vins.empty())
     keepUniform(threadEntry, vm, clones, stops, vins);
+  // Some threads may return while others stop (`if (warp == 0)` after a
+  // barrier): each thread that stops also counts itself, and the first and
+  // last of them, so that the engine needs no pass over pc[] to see that the
+  // live threads are one range (on the stop paths only: nothing per thread
+  // that returns). Not after an inline shuffle: in a shuffle loop's body
+  // the threads go on or return together, and the count would cost every lane.
+  bool returns = code != nullptr && code->getNumIncomingValues() > stops.size();
+  bool afterShuffle = r > 0 && splits_[r - 1].inlined;
+  if (!masked && returns && !stops.empty() && !afterShuffle) {
+    liveTracked_ = true;
+    for (auto &st : stops) {
+      IRBuilder<> lb(st.first->getTerminator());
+      Value *old[4];
+      for (int k = 0; k < 4; k++)
+        old[k] = lb.CreateLoad(i32, liveVars_[k]);
+      lb.CreateStore(lb.CreateOr(old[0], lb.getInt32(st.second + 1)), liveVars_[0]);
+      lb.CreateStore(lb.CreateBinaryIntrinsic(Intrinsic::umin, old[1], t), liveVars_[1]);
+      lb.CreateStore(lb.CreateBinaryIntrinsic(Intrinsic::umax, old[2], t), liveVars_[2]);
+      lb.CreateStore(lb.CreateAdd(old[3], lb.getInt32(1)), liveVars_[3]);
+    }
+  }
   if (takeSucc >= 0) { // every thread passes the kernel's guard: no test
     auto *br = cast<BranchInst>(clones.front()->getTerminator());
     BranchInst::Create(br->getSuccessor((unsigned)takeSucc), br);
@@ -1428,6 +1461,8 @@ void BlockBuilder::buildBody() {
   Type *idxTy = tidVar_->getAllocatedType();
   loVar_ = ir.CreateAlloca(i32, nullptr, "ah.lo");
   hiVar_ = ir.CreateAlloca(i32, nullptr, "ah.hi");
+  for (AllocaInst *&a : liveVars_)
+    a = ir.CreateAlloca(i32, nullptr, "ah.live");
   xVar_ = ir.CreateAlloca(i32, nullptr, "ah.x");
   yVar_ = ir.CreateAlloca(i32, nullptr, "ah.y");
   zVar_ = ir.CreateAlloca(i32, nullptr, "ah.z");

@@ -48,33 +48,6 @@ static hipError_t shape_ok(const HIP_ARRAY3D_DESCRIPTOR *d) {
   return hipSuccess;
 }
 
-/* v within limit lim; a device that reports 0 for a limit has none we know. */
-#define WITHIN(v, lim) ((lim) <= 0 || (v) <= (size_t)(lim))
-
-/* The device's texture size limits for this shape (CUDA's table for
- * cudaMalloc3DArray; AMD's runtime refuses past them with hipErrorInvalidValue,
- * ROCm's unit suite checks each limit plus one). */
-static int within_limits(const hipDeviceProp_t *p, const HIP_ARRAY3D_DESCRIPTOR *d) {
-  size_t w = d->Width, h = d->Height, z = d->Depth;
-
-  if (d->Flags & hipArrayCubemap)
-    return (d->Flags & hipArrayLayered)
-               ? WITHIN(w, p->maxTextureCubemapLayered[0]) &&
-                     WITHIN(z, p->maxTextureCubemapLayered[1])
-               : WITHIN(w, p->maxTextureCubemap);
-  if (d->Flags & hipArrayLayered)
-    return h == 0 ? WITHIN(w, p->maxTexture1DLayered[0]) && WITHIN(z, p->maxTexture1DLayered[1])
-                  : WITHIN(w, p->maxTexture2DLayered[0]) &&
-                        WITHIN(h, p->maxTexture2DLayered[1]) &&
-                        WITHIN(z, p->maxTexture2DLayered[2]);
-  if (h == 0)
-    return WITHIN(w, p->maxTexture1D);
-  if (z == 0)
-    return WITHIN(w, p->maxTexture2D[0]) && WITHIN(h, p->maxTexture2D[1]);
-  return WITHIN(w, p->maxTexture3D[0]) && WITHIN(h, p->maxTexture3D[1]) &&
-         WITHIN(z, p->maxTexture3D[2]);
-}
-
 static hipError_t create(hipArray_t *out, const HIP_ARRAY3D_DESCRIPTOR *d) {
   struct ah_device *dev = ah_current_device();
   struct ah_array *a;
@@ -84,7 +57,7 @@ static hipError_t create(hipArray_t *out, const HIP_ARRAY3D_DESCRIPTOR *d) {
     return hipErrorNoDevice;
   if ((err = shape_ok(d)) != hipSuccess)
     return err;
-  if (!within_limits(&dev->props, d))
+  if (!ah_array_fits(&dev->props, AH_ARRAY_TEXTURE, d))
     return hipErrorInvalidValue;
   if ((err = ah_array_create(dev, d, &a)) != hipSuccess)
     return err;

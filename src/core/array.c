@@ -13,6 +13,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One use's limits per shape, in hipDeviceProp_t's order. */
+struct limits {
+  int d1, d2[2], d3[3], l1[2], l2[3], cube, cubel[2];
+};
+
+static struct limits limits_of(const hipDeviceProp_t *p, enum ah_array_use use) {
+  struct limits l;
+
+  if (use == AH_ARRAY_SURFACE) {
+    l = (struct limits){.d1 = p->maxSurface1D, .cube = p->maxSurfaceCubemap};
+    memcpy(l.d2, p->maxSurface2D, sizeof(l.d2));
+    memcpy(l.d3, p->maxSurface3D, sizeof(l.d3));
+    memcpy(l.l1, p->maxSurface1DLayered, sizeof(l.l1));
+    memcpy(l.l2, p->maxSurface2DLayered, sizeof(l.l2));
+    memcpy(l.cubel, p->maxSurfaceCubemapLayered, sizeof(l.cubel));
+  } else {
+    l = (struct limits){.d1 = p->maxTexture1D, .cube = p->maxTextureCubemap};
+    memcpy(l.d2, p->maxTexture2D, sizeof(l.d2));
+    memcpy(l.d3, p->maxTexture3D, sizeof(l.d3));
+    memcpy(l.l1, p->maxTexture1DLayered, sizeof(l.l1));
+    memcpy(l.l2, p->maxTexture2DLayered, sizeof(l.l2));
+    memcpy(l.cubel, p->maxTextureCubemapLayered, sizeof(l.cubel));
+  }
+  return l;
+}
+
+/* v within limit lim; a device that reports 0 for a limit has none we know. */
+#define WITHIN(v, lim) ((lim) <= 0 || (v) <= (size_t)(lim))
+
+/* AMD's runtime refuses past the texture limits with hipErrorInvalidValue (ROCm's unit
+ * suite checks each limit plus one); NVIDIA's arrays take the surface flag within the
+ * surface limits only. */
+int ah_array_fits(const hipDeviceProp_t *p, enum ah_array_use use, const HIP_ARRAY3D_DESCRIPTOR *d) {
+  struct limits l = limits_of(p, use);
+  size_t w = d->Width, h = d->Height, z = d->Depth;
+
+  if (d->Flags & hipArrayCubemap)
+    return (d->Flags & hipArrayLayered) ? WITHIN(w, l.cubel[0]) && WITHIN(z, l.cubel[1])
+                                        : WITHIN(w, l.cube);
+  if (d->Flags & hipArrayLayered)
+    return h == 0 ? WITHIN(w, l.l1[0]) && WITHIN(z, l.l1[1])
+                  : WITHIN(w, l.l2[0]) && WITHIN(h, l.l2[1]) && WITHIN(z, l.l2[2]);
+  if (h == 0)
+    return WITHIN(w, l.d1);
+  if (z == 0)
+    return WITHIN(w, l.d2[0]) && WITHIN(h, l.d2[1]);
+  return WITHIN(w, l.d3[0]) && WITHIN(h, l.d3[1]) && WITHIN(z, l.d3[2]);
+}
+
 unsigned ah_array_format_bytes(hipArray_Format f) {
   switch (f) {
   case HIP_AD_FORMAT_UNSIGNED_INT8:

@@ -90,6 +90,10 @@ hipError_t ah_device_props(hipDeviceProp_t *prop, int deviceId);
 /* hipChooseDevice: the device meeting most of the requested (nonzero)
  * properties, ties to the lowest ordinal. */
 hipError_t ah_device_choose(int *device, const hipDeviceProp_t *prop);
+/* Whether an array of shape d fits the device's limits for textures or for surfaces
+ * (CUDA's tables; a limit the device reports as 0 is none we know). */
+enum ah_array_use { AH_ARRAY_TEXTURE, AH_ARRAY_SURFACE };
+int ah_array_fits(const hipDeviceProp_t *p, enum ah_array_use use, const HIP_ARRAY3D_DESCRIPTOR *d);
 /* dev's flags (hipSetDeviceFlags, hipCtxCreate) and limits (hipDeviceSetLimit:
  * the backend's set_limit first; the value set is what is read back), each
  * read and set under dev's lock. The limit is one HIP knows. */

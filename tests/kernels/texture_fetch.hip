@@ -120,24 +120,19 @@ struct Ref {
   const V4 *at(int x, int y, int z) const { return &t[((size_t)z * h + y) * w + x]; }
 };
 
+// A whole-number texel coordinate c after the address mode (by integer arithmetic on the
+// index: wrap repeats every n texels, mirror every 2n).
 static float ref_address(float c, int n, int mode, bool *out) {
-  float dim = (float)n;
   *out = false;
   if (mode == hipAddressModeClamp)
-    return std::max(std::min(c, dim - 1.0f), 0.0f);
+    return c < 0 ? 0.0f : c > n - 1 ? (float)(n - 1) : c;
   if (mode == hipAddressModeBorder) {
-    *out = c > dim - 1.0f || c < 0.0f;
+    *out = c > n - 1 || c < 0;
     return c;
   }
-  c /= dim;
-  float f = c - std::floor(c);
-  if (mode == hipAddressModeWrap)
-    return f * dim;
-  bool rev = ((long long)std::floor(c)) % 2 != 0;
-  c = (rev ? 1.0f - f : f) * dim;
-  if (rev && c == std::trunc(c))
-    c -= 1.0f;
-  return c;
+  long long k = (long long)c, p = mode == hipAddressModeWrap ? n : 2LL * n;
+  long long m = ((k % p) + p) % p;
+  return (float)(m < n ? m : 2LL * n - 1 - m);
 }
 
 // The texel at whole-number coordinates (z is a slice when dims < 3).

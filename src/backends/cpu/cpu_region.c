@@ -400,10 +400,38 @@ static int32_t all_live_at(struct ah_cpu_region *r, uint32_t s) {
   return (int32_t)(s * 2 + 1);
 }
 
+/* After an unmasked region that counted its live threads (all == 2) and
+ * where they did not all stop at one place with the others: when every live
+ * thread stopped at one plain split point, in one range of whole warps of a
+ * one-dimensional block, that range runs on unmasked, as plain_range_scan
+ * would find, with no pass over pc[]. -2 otherwise. */
+static int32_t live_range(struct ah_cpu_region *r, uint32_t lo) {
+  const ahCpuBlockCtx *c = &r->ctx;
+  unsigned ws = r->warp_size, first = c->live_first, end = c->live_last + 1;
+
+  if (c->live_count == 0)
+    return -1; /* every thread has returned */
+  if (!r->one_d || c->live_hi != lo || lo == 0 || lo > r->k->nsplits ||
+      !plain_split(r->k->split_info[lo]) || c->live_count != end - first || first % ws != 0 ||
+      (end % ws != 0 && end != r->nthreads))
+    return -2;
+  r->all_live = 0;
+  r->sub = 1;
+  r->ctx.x_begin = first;
+  r->ctx.x_end = end;
+  return (int32_t)(lo * 2);
+}
+
 AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all) {
   struct ah_cpu_region *r = (struct ah_cpu_region *)c;
 
   ah_cpu_progress(ah_cpu_self); /* a split point: the watchdog's sign of life */
+  if (all == 2 && lo != hi) {
+    int32_t fast = live_range(r, lo);
+
+    if (fast != -2)
+      return fast;
+  }
   if (r->sub) {
     /* The live threads ran together over x_begin..x_end: while they stop
      * together at plain split points they go on so, with no scan. */

@@ -39,8 +39,10 @@ hipError_t ah_nv_array_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTO
 
   ENTER(dev, cuArray3DCreate);
   shape(d, &c);
-  /* A surface needs the flag on NVIDIA (HIP on AMD does not ask for it). */
-  c.Flags |= hipArraySurfaceLoadStore;
+  /* A surface needs the flag on NVIDIA (HIP on AMD does not ask for it), which the
+   * driver refuses past the (smaller) surface limits: such an array is a texture's only. */
+  if (ah_array_fits(&dev->props, AH_ARRAY_SURFACE, d))
+    c.Flags |= hipArraySurfaceLoadStore;
   r = ah_cuda.cuArray3DCreate(&a, &c);
   if (r != CUDA_SUCCESS)
     return ah_cuda_status(r);

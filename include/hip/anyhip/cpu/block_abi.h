@@ -30,7 +30,7 @@ extern "C" {
 
 /* Bump when the layout below changes: the engine refuses block functions of
  * another version (and runs the per-thread entry instead). */
-#define AH_CPU_BLOCK_ABI 3
+#define AH_CPU_BLOCK_ABI 4
 
 /* A thread's pc[t] (one uint32_t per thread, linear id t = x + dx*(y + dy*z)):
  *   - after the thread ran a region: the split point s (1..nsplits) it
@@ -95,6 +95,11 @@ typedef struct ahCpuBlockCtx {
    * threads are whole warps in one range (after `if (warp == 0)`), which
    * then runs as an unmasked region over that range only. */
   uint32_t x_begin, x_end;
+  /* Written by the block function before __ah_cpu_block_next with all == 2,
+   * after an unmasked region where some threads may return and others stop:
+   * the OR of the stops of the threads that did not return, the first and
+   * last of those threads (linear ids) and how many there are. */
+  uint32_t live_hi, live_first, live_last, live_count;
 } ahCpuBlockCtx;
 
 #define AH_CPU_XCH_PAD 64
@@ -107,7 +112,8 @@ ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k);
 /* Called after each region. lo and hi are the bitwise AND and OR of the
  * pc[t] the threads that ran it wrote (lo == hi: they all stopped at the
  * same place: the engine then reads no pc[]); `all` is 1 when the region
- * ran unmasked, for every thread in [x_begin, x_end). Every thread that ran writes its pc[t].
+ * ran unmasked, for every thread in [x_begin, x_end), and 2 when it also wrote the
+ * live_* fields. Every thread that ran writes its pc[t].
  * Returns the next region to run as r * 2 + masked (masked: only threads
  * with pc[t] == (AH_CPU_PC_RUN | r)), or -1 when every thread has returned.
  * Before returning it completes the split point: barrier results and warp

@@ -143,33 +143,32 @@ struct itexel {
 
 /* ---- addressing ---------------------------------------------------------- */
 
-/* The coordinate c (in texels) after the address mode, for a dimension of n texels; NAN
- * for a border texel. */
+/* The texel index c (a whole number) after the address mode, for a dimension of n texels;
+ * NAN for a border texel. Wrap and mirror work on the index in double, where the remainder
+ * is exact: dividing by n in float first rounds (-2 / 3 * 3 is not quite -2) and picks the
+ * neighbouring texel, which a GPU does not. */
 inline float address(float c, unsigned long long n, unsigned mode) {
-  float dim = (float)n, fl;
+  double dim = (double)n, k = c, m;
 
   switch (mode) {
   case hipAddressModeBorder:
-    if (c > dim - 1.0f || c < 0.0f)
+    if (c > (float)n - 1.0f || c < 0.0f)
       return NAN;
     return c;
   case hipAddressModeWrap:
-    c /= dim;
-    c = c - std::floor(c);
-    return c * dim;
-  case hipAddressModeMirror: {
-    c /= dim;
-    fl = std::floor(c);
-    float frac = c - fl;
-    bool rev = ((long long)fl) % 2 != 0;
-    c = rev ? 1.0f - frac : frac;
-    c *= dim;
-    if (rev && c == std::trunc(c))
-      c -= 1.0f;
-    return c;
-  }
+    if (!std::isfinite(k))
+      return 0.0f;
+    m = std::fmod(k, dim);
+    return (float)(m < 0 ? m + dim : m);
+  case hipAddressModeMirror: /* period 2n: 0 .. n-1, then n-1 .. 0 */
+    if (!std::isfinite(k))
+      return 0.0f;
+    m = std::fmod(k, 2 * dim);
+    if (m < 0)
+      m += 2 * dim;
+    return (float)(m >= dim ? 2 * dim - 1 - m : m);
   default: /* clamp */
-    return std::fmax(std::fmin(c, dim - 1.0f), 0.0f);
+    return std::fmax(std::fmin(c, (float)n - 1.0f), 0.0f);
   }
 }
 
