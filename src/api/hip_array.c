@@ -194,7 +194,7 @@ static hipError_t mipmap_create(hipMipmappedArray_t *out, const HIP_ARRAY3D_DESC
     return err;
   /* Level 0 within the device's texture limits, as an array (a size of SIZE_MAX looped
    * here: a shift by 64 bits is a shift by 0 on x86-64). */
-  if (!within_limits(&dev->props, d))
+  if (!ah_array_fits(&dev->props, AH_ARRAY_TEXTURE, d))
     return hipErrorInvalidValue;
   if (!(d->Flags & (hipArrayLayered | hipArrayCubemap)) && d->Depth > largest)
     largest = d->Depth;
