@@ -159,7 +159,9 @@ int ah_memcpy_stage(struct ah_device *dev, struct ah_queue *q, struct ah_cmd *cm
   const char *src;
   char *buf;
 
-  if (pageable != AH_PAGEABLE_SRC ||
+  /* The NVIDIA driver reads pageable memory when a copy is enqueued, after the stream's earlier
+   * work (its backend settles the queue first): staging there would copy twice for nothing. */
+  if (pageable != AH_PAGEABLE_SRC || !dev->backend->host_addressable ||
       atomic_load_explicit(&ah_capture_count, memory_order_relaxed) != 0)
     return 0;
   if (cmd->kind == AH_CMD_COPY_2D && cmd->copy2d.kind == hipMemcpyHostToDevice) {
