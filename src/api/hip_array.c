@@ -8,6 +8,8 @@
  * size), rows along y and slices (or layers) along z. docs/textures.md. */
 #include "array.h"
 
+#include <limits.h>
+
 #define AH_ARRAY_FLAGS \
   (hipArrayLayered | hipArraySurfaceLoadStore | hipArrayCubemap | hipArrayTextureGather)
 
@@ -122,7 +124,6 @@ AH_EXPORT hipError_t hipFreeArray(hipArray_t array) {
 
 AH_EXPORT hipError_t hipArrayDestroy(hipArray_t array) {
   AH_ENTER();
-  AH_REQUIRE(array != NULL, hipErrorInvalidHandle);
   AH_RETURN(ah_array_free(array));
 }
 
@@ -191,9 +192,13 @@ static hipError_t mipmap_create(hipMipmappedArray_t *out, const HIP_ARRAY3D_DESC
     return hipErrorNoDevice;
   if ((err = shape_ok(d)) != hipSuccess)
     return err;
+  /* Level 0 within the device's texture limits, as an array (a size of SIZE_MAX looped
+   * here: a shift by 64 bits is a shift by 0 on x86-64). */
+  if (!ah_array_fits(&dev->props, AH_ARRAY_TEXTURE, d))
+    return hipErrorInvalidValue;
   if (!(d->Flags & (hipArrayLayered | hipArrayCubemap)) && d->Depth > largest)
     largest = d->Depth;
-  while ((largest >> most) != 0)
+  while (most < sizeof(largest) * CHAR_BIT && (largest >> most) != 0)
     most++;
   if (levels == 0 || levels > most || levels > AH_TEX_MAX_LEVELS)
     return hipErrorInvalidValue;
@@ -230,14 +235,17 @@ AH_EXPORT hipError_t hipFreeMipmappedArray(hipMipmappedArray_t m) {
 
 AH_EXPORT hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t m) {
   AH_ENTER();
-  AH_REQUIRE(m != NULL, hipErrorInvalidValue);
   AH_RETURN(ah_mipmap_free(m));
 }
 
 static hipError_t level_of(hipArray_t *out, hipMipmappedArray_const_t mm, unsigned level) {
   struct ah_mipmap *m = mipmap_of(mm);
 
-  if (out == NULL || m == NULL || level >= m->levels)
+  if (out == NULL)
+    return hipErrorInvalidValue;
+  if (m == NULL) /* NULL or unknown mipmapped array: AMD's code */
+    return hipErrorInvalidHandle;
+  if (level >= m->levels)
     return hipErrorInvalidValue;
   *out = (hipArray_t)m->level[level];
   return hipSuccess;
@@ -351,11 +359,30 @@ AH_EXPORT hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, si
                                  NULL, 1));
 }
 
+/* The driver-style array copies (hipMemcpyAtoH, HtoA, AtoD, DtoA, AtoA and the async forms)
+ * copy within an array's first row, as AMD's runtime does (a region of count x 1 x 1 from the
+ * offset; CUDA defines them for 1D arrays); a NULL array is an invalid value there. */
+static hipError_t first_row(hipArray_const_t h, size_t off, size_t count) {
+  struct ah_array *a;
+  size_t row;
+
+  if (h == NULL)
+    return hipErrorInvalidValue;
+  if ((a = array_of(h)) == NULL)
+    return hipErrorInvalidHandle;
+  row = (size_t)a->d.Width * a->elem;
+  if (off > row || count > row - off)
+    return hipErrorInvalidValue;
+  return hipSuccess;
+}
+
+#define ROW_REQUIRED(a, off, n) AH_REQUIRE_OK(first_row((a), (off), (n)))
+
 AH_EXPORT hipError_t hipMemcpyAtoH(void *dst, hipArray_t srcArray, size_t srcOffset,
                                    size_t count) {
   AH_ENTER();
   MEM_REQUIRED(dst);
-  ARRAY_REQUIRED(srcArray);
+  ROW_REQUIRED(srcArray, srcOffset, count);
   AH_RETURN(ah_array_copy_linear(NULL, 0, dst, srcArray, srcOffset, NULL, count,
                                  hipMemcpyDeviceToHost, NULL, 1));
 }
@@ -363,7 +390,7 @@ AH_EXPORT hipError_t hipMemcpyAtoH(void *dst, hipArray_t srcArray, size_t srcOff
 AH_EXPORT hipError_t hipMemcpyHtoA(hipArray_t dstArray, size_t dstOffset, const void *srcHost,
                                    size_t count) {
   AH_ENTER();
-  ARRAY_REQUIRED(dstArray);
+  ROW_REQUIRED(dstArray, dstOffset, count);
   MEM_REQUIRED(srcHost);
   AH_RETURN(ah_array_copy_linear(dstArray, dstOffset, NULL, NULL, 0, srcHost, count,
                                  hipMemcpyHostToDevice, NULL, 1));
@@ -373,7 +400,7 @@ AH_EXPORT hipError_t hipMemcpyAtoHAsync(void *dstHost, hipArray_t srcArray, size
                                         size_t ByteCount, hipStream_t stream) {
   AH_ENTER();
   MEM_REQUIRED(dstHost);
-  ARRAY_REQUIRED(srcArray);
+  ROW_REQUIRED(srcArray, srcOffset, ByteCount);
   AH_RETURN(ah_array_copy_linear(NULL, 0, dstHost, srcArray, srcOffset, NULL, ByteCount,
                                  hipMemcpyDeviceToHost, stream, 0));
 }
@@ -382,7 +409,7 @@ AH_EXPORT hipError_t hipMemcpyHtoAAsync(hipArray_t dstArray, size_t dstOffset,
                                         const void *srcHost, size_t ByteCount,
                                         hipStream_t stream) {
   AH_ENTER();
-  ARRAY_REQUIRED(dstArray);
+  ROW_REQUIRED(dstArray, dstOffset, ByteCount);
   MEM_REQUIRED(srcHost);
   AH_RETURN(ah_array_copy_linear(dstArray, dstOffset, NULL, NULL, 0, srcHost, ByteCount,
                                  hipMemcpyHostToDevice, stream, 0));
@@ -392,7 +419,7 @@ AH_EXPORT hipError_t hipMemcpyAtoD(hipDeviceptr_t dstDevice, hipArray_t srcArray
                                    size_t srcOffset, size_t ByteCount) {
   AH_ENTER();
   MEM_REQUIRED(dstDevice);
-  ARRAY_REQUIRED(srcArray);
+  ROW_REQUIRED(srcArray, srcOffset, ByteCount);
   AH_RETURN(ah_array_copy_linear(NULL, 0, dstDevice, srcArray, srcOffset, NULL, ByteCount,
                                  hipMemcpyDeviceToDevice, NULL, 1));
 }
@@ -400,7 +427,7 @@ AH_EXPORT hipError_t hipMemcpyAtoD(hipDeviceptr_t dstDevice, hipArray_t srcArray
 AH_EXPORT hipError_t hipMemcpyDtoA(hipArray_t dstArray, size_t dstOffset,
                                    hipDeviceptr_t srcDevice, size_t ByteCount) {
   AH_ENTER();
-  ARRAY_REQUIRED(dstArray);
+  ROW_REQUIRED(dstArray, dstOffset, ByteCount);
   MEM_REQUIRED(srcDevice);
   AH_RETURN(ah_array_copy_linear(dstArray, dstOffset, NULL, NULL, 0, srcDevice, ByteCount,
                                  hipMemcpyDeviceToDevice, NULL, 1));
@@ -409,8 +436,8 @@ AH_EXPORT hipError_t hipMemcpyDtoA(hipArray_t dstArray, size_t dstOffset,
 AH_EXPORT hipError_t hipMemcpyAtoA(hipArray_t dstArray, size_t dstOffset, hipArray_t srcArray,
                                    size_t srcOffset, size_t ByteCount) {
   AH_ENTER();
-  ARRAY_REQUIRED(dstArray);
-  ARRAY_REQUIRED(srcArray);
+  ROW_REQUIRED(dstArray, dstOffset, ByteCount);
+  ROW_REQUIRED(srcArray, srcOffset, ByteCount);
   AH_RETURN(ah_array_copy_linear(dstArray, dstOffset, NULL, srcArray, srcOffset, NULL, ByteCount,
                                  hipMemcpyDeviceToDevice, NULL, 1));
 }

@@ -333,14 +333,20 @@ AH_EXPORT hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t
 
 /* ---- hipGraphDebugDotPrint ---- */
 
-static const char *copy_dir(hipMemcpyKind k) {
-  switch (k) {
-  case hipMemcpyHostToHost: return "HtoH";
-  case hipMemcpyHostToDevice: return "HtoD";
-  case hipMemcpyDeviceToHost: return "DtoH";
-  case hipMemcpyDeviceToDevice: return "DtoD";
-  default: return "Default";
-  }
+/* A copy's direction as AMD's runtime writes it: an array side is "A" (HtoA, AtoD, ...). */
+static const char *copy_dir(const hipMemcpy3DParms *p) {
+  static const char *const names[2][2][2][2] = {
+      /* [src array][dst array][src host][dst host] */
+      {{{"DtoD", "DtoH"}, {"HtoD", "HtoH"}}, {{"DtoA", "DtoA"}, {"HtoA", "HtoA"}}},
+      {{{"AtoD", "AtoH"}, {"AtoD", "AtoH"}}, {{"AtoA", "AtoA"}, {"AtoA", "AtoA"}}}};
+  hipMemcpyKind k = p->kind;
+
+  if (k != hipMemcpyHostToHost && k != hipMemcpyHostToDevice && k != hipMemcpyDeviceToHost &&
+      k != hipMemcpyDeviceToDevice)
+    return "Default";
+  return names[p->srcArray != NULL][p->dstArray != NULL]
+              [k == hipMemcpyHostToHost || k == hipMemcpyHostToDevice]
+              [k == hipMemcpyHostToHost || k == hipMemcpyDeviceToHost];
 }
 
 static const char *type_name(hipGraphNodeType t) {
@@ -374,7 +380,7 @@ static void dot_graph(FILE *f, struct ah_graph *g, unsigned flags, int depth) {
     fprintf(f, "%*s\"n%p\" [shape=box label=\"%s", 2 * depth, "", (void *)nodes[i],
             type_name(s.type));
     if (s.type == hipGraphNodeTypeMemcpy)
-      fprintf(f, " %s %zu x %zu x %zu", copy_dir(s.copy3d.kind), s.copy3d.extent.width,
+      fprintf(f, " %s %zu x %zu x %zu", copy_dir(&s.copy3d), s.copy3d.extent.width,
               s.copy3d.extent.height, s.copy3d.extent.depth);
     else if (s.type == hipGraphNodeTypeKernel && (flags & (hipGraphDebugDotFlagsVerbose |
                                                             hipGraphDebugDotFlagsKernelNodeParams)))
@@ -421,9 +427,11 @@ AH_EXPORT hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char *path,
   AH_REQUIRE(g != NULL && path != NULL, hipErrorInvalidValue);
   f = fopen(path, "w");
   AH_REQUIRE(f != NULL, hipErrorOperatingSystem);
-  fprintf(f, "digraph dot {\n");
-  dot_graph(f, g, flags, 1);
-  fprintf(f, "}\n");
+  /* The graph itself is a cluster too, as AMD's runtime writes it (one "subgraph" per graph,
+   * child graphs included: hip-tests counts them). */
+  fprintf(f, "digraph dot {\n  subgraph \"cluster_%p\" {\n", (void *)graph);
+  dot_graph(f, g, flags, 2);
+  fprintf(f, "  }\n}\n");
   AH_REQUIRE(fclose(f) == 0, hipErrorOperatingSystem);
   return hipSuccess;
 }

@@ -611,11 +611,16 @@ AH_EXPORT hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hG
 AH_EXPORT hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec,
                                                      hipGraphNode_t node,
                                                      const hipMemsetParams *pNodeParams) {
-  struct ah_gspec s;
+  struct ah_gspec s, was;
 
   AH_ENTER();
   AH_REQUIRE_OK(ah_gexec_handles(hGraphExec, node, hipGraphNodeTypeMemset));
   AH_REQUIRE_OK(ah_gspec_set(pNodeParams, &s));
+  /* Only a 1D set node of an executable graph can be changed, and only to a 1D set (CUDA's
+   * rule; AMD's runtime refuses a 2D one with hipErrorInvalidValue). */
+  AH_REQUIRE(pNodeParams->height <= 1, hipErrorInvalidValue);
+  AH_REQUIRE(!ah_gnode_spec_of(node, hipGraphNodeTypeMemset, &was) || was.set.height <= 1,
+             hipErrorInvalidValue);
   AH_RETURN(ah_gexec_set_spec(hGraphExec, node, &s));
 }
 

@@ -138,13 +138,13 @@ static size_t attribute_size(hipMemRangeAttribute attr, size_t data_size) {
 }
 
 /* What the queries take: the memory hints apply to, and device memory
- * (hipMalloc, hipExtMallocWithFlags; AMD's runtime answers for any memory,
- * ROCm's unit suite asks for hipMalloc's coherency mode). Device memory
- * takes no hints, so it answers as memory never advised, except for its
- * coherency mode: coarse-grained, as AMD's hipMalloc memory (the CPU device
- * keeps that promise and more), fine-grained when allocated so. *device_mode
- * is that mode, or -1 for memory that takes hints. */
-static hipError_t query_range(const void *ptr, size_t count, int *device_mode) {
+ * (hipMalloc, hipExtMallocWithFlags) for its coherency mode alone (ROCm's
+ * unit suite asks for hipMalloc's, and expects the other attributes of
+ * hipMalloc memory refused): coarse-grained, as AMD's hipMalloc memory (the
+ * CPU device keeps that promise and more), fine-grained when allocated so.
+ * *device_mode is that mode, or -1 for memory that takes hints. */
+static hipError_t query_range(const void *ptr, size_t count, const hipMemRangeAttribute *attrs,
+                              size_t nattrs, int *device_mode) {
   struct ah_device *owner;
   struct ah_alloc a;
 
@@ -155,6 +155,12 @@ static hipError_t query_range(const void *ptr, size_t count, int *device_mode) {
 
     if (off >= a.bytes || count > a.bytes - off)
       return hipErrorInvalidValue;
+    /* Device memory answers its coherency mode only: the managed-memory attributes
+     * (ReadMostly, locations) of memory that is not managed are an invalid value, as in
+     * AMD's runtime and CUDA (hip-tests' hipMemRangeGetAttribute(s)_Negative_Parameters). */
+    for (size_t i = 0; i < nattrs; i++)
+      if (attrs[i] != hipMemRangeAttributeCoherencyMode)
+        return hipErrorInvalidValue;
     *device_mode = a.flags == hipDeviceMallocDefault ? hipMemRangeCoherencyModeCoarseGrain
                                                      : hipMemRangeCoherencyModeFineGrain;
     return hipSuccess;
@@ -178,7 +184,7 @@ AH_EXPORT hipError_t hipMemRangeGetAttribute(void *data, size_t data_size,
   AH_REQUIRE(data != NULL, hipErrorInvalidValue);
   AH_REQUIRE(attribute_size(attribute, data_size) != 0, hipErrorInvalidValue);
   AH_REQUIRE(data_size == attribute_size(attribute, data_size), hipErrorInvalidValue);
-  AH_REQUIRE_OK(query_range(dev_ptr, count, &mode));
+  AH_REQUIRE_OK(query_range(dev_ptr, count, &attribute, 1, &mode));
   query(dev_ptr, count, mode, attribute, data, data_size);
   return hipSuccess;
 }
@@ -199,7 +205,7 @@ AH_EXPORT hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
     AH_REQUIRE(data_sizes[i] == attribute_size(attributes[i], data_sizes[i]),
                hipErrorInvalidValue);
   }
-  AH_REQUIRE_OK(query_range(dev_ptr, count, &mode));
+  AH_REQUIRE_OK(query_range(dev_ptr, count, attributes, num_attributes, &mode));
   for (size_t i = 0; i < num_attributes; i++)
     query(dev_ptr, count, mode, attributes[i], data[i], data_sizes[i]);
   return hipSuccess;

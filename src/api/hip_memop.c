@@ -74,7 +74,19 @@ AH_EXPORT hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes,
   AH_ENTER();
   AH_REQUIRE(numAttributes != 0 && attributes != NULL && data != NULL, hipErrorInvalidValue);
   AH_REQUIRE(ptr != NULL, hipErrorInvalidValue);
-  for (unsigned i = 0; i < numAttributes; i++)
-    AH_REQUIRE_OK(ah_mem_pointer_attribute(data[i], attributes[i], ptr));
+  for (unsigned i = 0; i < numAttributes; i++) {
+    hipError_t err = ah_mem_pointer_attribute(data[i], attributes[i], ptr);
+    unsigned type;
+
+    /* The host address of memory that has none is NULL here, not an error (AMD's runtime,
+     * and CUDA's cuPointerGetAttributes: one call answers for every attribute). */
+    if (err == hipErrorInvalidValue && attributes[i] == HIP_POINTER_ATTRIBUTE_HOST_POINTER &&
+        data[i] != NULL &&
+        ah_mem_pointer_attribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr) == hipSuccess) {
+      *(void **)data[i] = NULL;
+      continue;
+    }
+    AH_REQUIRE_OK(err);
+  }
   return hipSuccess;
 }

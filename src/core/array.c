@@ -183,11 +183,12 @@ hipError_t ah_array_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTOR *
              __builtin_mul_overflow(a->slice, a->slices, &bytes)) {
     err = hipErrorOutOfMemory;
   } else {
+    /* No memset: the host-addressable backend's device memory comes zero-filled (fresh
+     * mappings), and touching every page of a multi-GB array took minutes (hip-tests'
+     * MaxTexture cases). HIP does not promise an array's contents anyway. */
     err = ah_device_mem_alloc(dev, bytes, AH_MEM_DEVICE, 0, &p);
-    if (err == hipSuccess) {
-      memset(p, 0, bytes);
+    if (err == hipSuccess)
       a->data = p;
-    }
   }
   if (err != hipSuccess) {
     array_free(a);
@@ -212,8 +213,11 @@ hipError_t ah_array_free(hipArray_t array) {
   struct ah_array *a = ah_object_cast(array, AH_KIND_ARRAY);
   hipError_t err;
 
-  if (a == NULL)
+  /* AMD's codes: NULL is an invalid value, a freed or foreign handle a destroyed context. */
+  if (array == NULL)
     return hipErrorInvalidValue;
+  if (a == NULL)
+    return hipErrorContextIsDestroyed;
   if (a->owner != NULL) /* a level goes with its mipmapped array: nothing to do (AMD's) */
     return hipSuccess;
   /* Copies and kernels queued on the array finish first, as hipFree waits for them. */
@@ -300,8 +304,10 @@ hipError_t ah_mipmap_free(hipMipmappedArray_t mm) {
   struct ah_mipmap *m = ah_object_cast(mm, AH_KIND_MIPMAP);
   hipError_t err;
 
-  if (m == NULL)
+  if (mm == NULL)
     return hipErrorInvalidValue;
+  if (m == NULL) /* freed or foreign (AMD's code, as for arrays) */
+    return hipErrorContextIsDestroyed;
   if ((err = ah_dev_sync(m->dev)) != hipSuccess)
     return err;
   return ah_mipmap_destroy(m);
@@ -609,6 +615,13 @@ hipError_t ah_memcpy_drv_array(const HIP_MEMCPY3D *c, hipStream_t stream, int sy
         type[i] != hipMemoryTypeManaged && type[i] != hipMemoryTypeUnified)
       return hipErrorInvalidValue;
     if (ptr[i] == NULL)
+      return hipErrorInvalidValue;
+    /* A pitch or slice height of 0 is the copy's (packed: AMD's rectangle rule). */
+    if (pitch[i] == 0)
+      pitch[i] = c->WidthInBytes;
+    if (height[i] == 0)
+      height[i] = c->Height;
+    if (pitch[i] < c->WidthInBytes || (c->Depth > 1 && height[i] < c->Height))
       return hipErrorInvalidValue;
     e[i] =
         (struct ah_array_end){.ptr = (char *)ptr[i] + (z[i] * height[i] + y[i]) * pitch[i] + x[i],

@@ -138,8 +138,70 @@ hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext,
   else if (kind == hipMemcpyDeviceToDeviceNoCU)
     kind = hipMemcpyDeviceToDevice;
   *out = kind;
-  *pageable = !d.known || !s.known;
+  *pageable = (!d.known ? AH_PAGEABLE_DST : 0) | (!s.known ? AH_PAGEABLE_SRC : 0);
   return hipSuccess;
+}
+
+/* ---- staging of pageable sources ------------------------------------------ */
+
+/* An asynchronous 2D or 3D copy from pageable host memory into memory the runtime knows returns
+ * without waiting for its stream, as AMD's runtime does (ROCm's unit suite checks it for
+ * hipMemcpy2DAsync, hipMemcpyParam2DAsync, hipMemcpy3DAsync, hipDrvMemcpy3DAsync); a 1D
+ * hipMemcpyAsync from pageable memory stays synchronous, as HIP documents and AMD's runtime does.
+ * The source box is copied into a staging buffer at the call (so it may be changed at once, as
+ * after CUDA's staging), the copy is queued from there, and a host function queued after it
+ * frees the buffer. Not under capture (a captured copy keeps its pointers) and not for a
+ * destination that is host memory (host to host copies are synchronous). */
+int ah_memcpy_stage(struct ah_device *dev, struct ah_queue *q, struct ah_cmd *cmd, int pageable,
+                    hipError_t *err) {
+  struct ah_cmd done = {.kind = AH_CMD_HOST_FN};
+  size_t w, h, d, spitch, sslice, bytes;
+  const char *src;
+  char *buf;
+
+  /* The NVIDIA driver reads pageable memory when a copy is enqueued, after the stream's earlier
+   * work (its backend settles the queue first): staging there would copy twice for nothing. */
+  if (pageable != AH_PAGEABLE_SRC || !dev->backend->host_addressable ||
+      atomic_load_explicit(&ah_capture_count, memory_order_relaxed) != 0)
+    return 0;
+  if (cmd->kind == AH_CMD_COPY_2D && cmd->copy2d.kind == hipMemcpyHostToDevice) {
+    w = cmd->copy2d.width, h = cmd->copy2d.height, d = 1;
+    spitch = cmd->copy2d.spitch, sslice = 0, src = cmd->copy2d.src;
+  } else if (cmd->kind == AH_CMD_COPY_3D && cmd->copy3d.kind == hipMemcpyHostToDevice &&
+             cmd->copy3d.src_array == NULL && cmd->copy3d.dst_array == NULL) {
+    w = cmd->copy3d.width, h = cmd->copy3d.height, d = cmd->copy3d.depth;
+    spitch = cmd->copy3d.spitch, sslice = cmd->copy3d.sslice_rows * spitch;
+    src = cmd->copy3d.src;
+  } else {
+    return 0;
+  }
+  if (w == 0 || h == 0 || d == 0 || !ah_mul_add(w, h * d, 0, &bytes) || bytes / d / h != w ||
+      (buf = malloc(bytes)) == NULL)
+    return 0; /* the caller copies synchronously */
+  for (size_t z = 0; z < d; z++)
+    for (size_t y = 0; y < h; y++)
+      memcpy(buf + (z * h + y) * w, src + z * sslice + y * spitch, w);
+  if (cmd->kind == AH_CMD_COPY_2D) {
+    cmd->copy2d.src = buf;
+    cmd->copy2d.spitch = w;
+  } else {
+    cmd->copy3d.src = buf;
+    cmd->copy3d.spitch = w;
+    cmd->copy3d.sslice_rows = h;
+  }
+  *err = ah_submit(dev, q, cmd, 0);
+  if (*err != hipSuccess) {
+    free(buf);
+    return 1;
+  }
+  done.host_fn.fn = free;
+  done.host_fn.data = buf;
+  if (ah_submit(dev, q, &done, 0) != hipSuccess) {
+    /* No room to queue the free: wait for the copy here and free now. */
+    *err = ah_dev_queue_sync(dev, q);
+    free(buf);
+  }
+  return 1;
 }
 
 /* Checks a 1D copy against the allocation map and queues it on q; a copy
@@ -243,6 +305,8 @@ hipError_t ah_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch
   cmd.copy2d.spitch = spitch;
   cmd.copy2d.width = width;
   cmd.copy2d.height = height;
+  if (!sync && ah_memcpy_stage(dev, q, &cmd, pageable, &err))
+    return err;
   return ah_submit(dev, q, &cmd, sync || pageable);
 }
 

@@ -49,6 +49,11 @@ hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, in
 
   if (p == NULL)
     return hipErrorInvalidValue;
+  /* A side is an array or a pitched pointer, never both (CUDA's rule; AMD's runtime checks
+   * it, hip-tests' graph copy nodes too). */
+  if ((p->srcArray != NULL && p->srcPtr.ptr != NULL) ||
+      (p->dstArray != NULL && p->dstPtr.ptr != NULL))
+    return hipErrorInvalidValue;
   if (p->srcArray != NULL || p->dstArray != NULL) /* core/array.c */
     return ah_memcpy_3d_array(p, stream, sync, out);
   if (!ah_memcpy_valid_kind(p->kind))
@@ -101,6 +106,13 @@ hipError_t ah_memcpy_3d(const struct hipMemcpy3DParms *p, hipStream_t stream, in
     *out = cmd;
     return hipSuccess;
   }
+  if (!sync && ah_memcpy_stage(dev, q, &cmd, pageable, &err))
+    return err;
+  /* hipMemcpy3D between two device buffers does not wait for the copy (AMD's runtime, and
+   * CUDA's rule for device-to-device copies; ROCm's unit suite checks it); it stays in the null
+   * stream's order. hipMemcpy and hipMemcpy2D device to device wait, as AMD's do. */
+  if (sync && !pageable && kind == hipMemcpyDeviceToDevice)
+    sync = 0;
   return ah_submit(dev, q, &cmd, sync || pageable);
 }
 
@@ -154,14 +166,31 @@ static hipError_t param_in_alloc(const void *base, const char *at, size_t pitch,
   return hipSuccess;
 }
 
-hipError_t ah_memcpy_param_2d(const hip_Memcpy2D *c, hipStream_t stream, int sync) {
+hipError_t ah_memcpy_param_2d(const hip_Memcpy2D *in, hipStream_t stream, int sync) {
   const void *src, *dst;
   const char *s, *d;
   int shost, sunified, dhost, dunified;
   hipMemcpyKind kind;
+  hip_Memcpy2D copy;
+  const hip_Memcpy2D *c = &copy;
+  struct ah_device *dev;
+  size_t max_pitch;
   hipError_t err;
 
-  if (c == NULL)
+  if (in == NULL)
+    return hipErrorInvalidValue;
+  /* AMD's runtime copies a descriptor as an OpenCL rectangle: a pitch of 0 is the row's
+   * width (rows packed); a pitch below the width, or above the device's memPitch, is an
+   * invalid value (not hipMemcpy2D's invalid pitch). */
+  copy = *in;
+  if (copy.srcPitch == 0)
+    copy.srcPitch = copy.WidthInBytes;
+  if (copy.dstPitch == 0)
+    copy.dstPitch = copy.WidthInBytes;
+  if (copy.srcPitch < copy.WidthInBytes || copy.dstPitch < copy.WidthInBytes)
+    return hipErrorInvalidValue;
+  if ((dev = ah_current_device()) != NULL && (max_pitch = dev->props.memPitch) != 0 &&
+      (copy.srcPitch > max_pitch || copy.dstPitch > max_pitch))
     return hipErrorInvalidValue;
   if (c->srcMemoryType == hipMemoryTypeArray || c->dstMemoryType == hipMemoryTypeArray) {
     HIP_MEMCPY3D c3 = {
@@ -178,8 +207,6 @@ hipError_t ah_memcpy_param_2d(const hip_Memcpy2D *c, hipStream_t stream, int syn
       (err = param_side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, &dst, &dhost,
                         &dunified)) != hipSuccess)
     return err;
-  if (c->srcPitch < c->WidthInBytes || c->dstPitch < c->WidthInBytes)
-    return hipErrorInvalidPitchValue;
   if (c->WidthInBytes == 0 || c->Height == 0) /* still checks the stream */
     return ah_memcpy_2d(NULL, c->dstPitch, NULL, c->srcPitch, 0, 0, hipMemcpyDefault, stream, sync);
   if (src == NULL || dst == NULL)
@@ -208,7 +235,7 @@ hipError_t ah_memcpy_param_2d(const hip_Memcpy2D *c, hipStream_t stream, int syn
 hipError_t ah_memcpy_param_3d(const HIP_MEMCPY3D *c, hipStream_t stream, int sync) {
   hip_Memcpy2D p;
   hipError_t err;
-  size_t z;
+  size_t z, src_height, dst_height;
 
   if (c == NULL)
     return hipErrorInvalidValue;
@@ -216,7 +243,11 @@ hipError_t ah_memcpy_param_3d(const HIP_MEMCPY3D *c, hipStream_t stream, int syn
     return ah_memcpy_drv_array(c, stream, sync); /* core/array.c */
   if (c->srcLOD != 0 || c->dstLOD != 0)
     return hipErrorInvalidValue; /* levels are for mipmapped arrays */
-  if (c->Depth > 1 && (c->srcHeight < c->Height || c->dstHeight < c->Height))
+  /* A slice height of 0 is the copy's height (slices packed: the OpenCL rectangle rule AMD's
+   * runtime follows); a smaller one than the copy's is an invalid value. */
+  src_height = c->srcHeight != 0 ? c->srcHeight : c->Height;
+  dst_height = c->dstHeight != 0 ? c->dstHeight : c->Height;
+  if (c->Depth > 1 && (src_height < c->Height || dst_height < c->Height))
     return hipErrorInvalidValue;
   p = (hip_Memcpy2D){.srcXInBytes = c->srcXInBytes,
                      .srcMemoryType = c->srcMemoryType,
@@ -237,8 +268,8 @@ hipError_t ah_memcpy_param_3d(const HIP_MEMCPY3D *c, hipStream_t stream, int syn
     return ah_memcpy_param_2d(&p, stream, sync);
   }
   for (z = 0; z < c->Depth; z++) {
-    if (!ah_mul_add(c->srcZ + z, c->srcHeight, c->srcY, &p.srcY) ||
-        !ah_mul_add(c->dstZ + z, c->dstHeight, c->dstY, &p.dstY))
+    if (!ah_mul_add(c->srcZ + z, src_height, c->srcY, &p.srcY) ||
+        !ah_mul_add(c->dstZ + z, dst_height, c->dstY, &p.dstY))
       return hipErrorInvalidValue;
     /* Only the last slice of a synchronous copy waits: the queue keeps the order. */
     err = ah_memcpy_param_2d(&p, stream, sync && z + 1 == c->Depth);

@@ -86,9 +86,17 @@ int ah_memcpy_valid_kind(hipMemcpyKind kind);
 /* Checks a copy of `dext` bytes at dst from `sext` bytes at src against the
  * allocation map and resolves the direction the backend gets; *pageable says
  * an end is memory HIP does not know (the copy must then complete before the
- * call returns, as CUDA's staging through pageable memory makes it look). */
+ * call returns, as CUDA's staging through pageable memory makes it look):
+ * AH_PAGEABLE_DST and/or AH_PAGEABLE_SRC, 0 for neither. */
+#define AH_PAGEABLE_DST 1
+#define AH_PAGEABLE_SRC 2
 hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext, hipMemcpyKind kind,
                            hipMemcpyKind *out, int *pageable);
+/* Queues an asynchronous 2D or 3D copy command whose only pageable end is its source (see
+ * memcpy.c): the source is staged now and the copy does not wait for the stream. Returns 0
+ * (nothing queued) where staging does not apply; the caller then submits as before. */
+int ah_memcpy_stage(struct ah_device *dev, struct ah_queue *q, struct ah_cmd *cmd, int pageable,
+                    hipError_t *err);
 /* hipMemcpy(Async)'s work: checks and queues a 1D copy on stream; sync waits. */
 hipError_t ah_memcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind,
                      hipStream_t stream, int sync);

@@ -119,9 +119,13 @@ AH_TEST(array_create_errors) {
   CHECK_EQ(cd.x, 16);
   CHECK_ERR(hipGetChannelDesc(NULL, a), hipErrorInvalidValue);
   CHECK_HIP(hipFreeArray(a));
-  CHECK_ERR(hipFreeArray(a), hipErrorInvalidValue); /* freed */
+  /* AMD's codes (hip-tests' hipArray.cc, hipFree.cc): a freed array is a destroyed context,
+   * NULL an invalid value, for both frees. */
+  CHECK_ERR(hipFreeArray(a), hipErrorContextIsDestroyed); /* freed */
+  CHECK_ERR(hipArrayDestroy(a), hipErrorContextIsDestroyed);
   CHECK_ERR(hipArrayGetInfo(&cd, &e, &flags, a), hipErrorInvalidHandle);
-  CHECK_ERR(hipArrayDestroy(NULL), hipErrorInvalidHandle);
+  CHECK_ERR(hipArrayDestroy(NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipFreeArray(NULL), hipErrorInvalidValue);
 
   /* A 2D array of uchar4 from the runtime call, read through the driver-style getter. */
   hipChannelFormatDesc u4 = fdesc(8, 4, hipChannelFormatKindUnsigned);
@@ -134,7 +138,8 @@ AH_TEST(array_create_errors) {
 }
 
 static int refuse_free(void *h) {
-  CHECK_ERR(hipFreeArray((hipArray_t)h), hipErrorInvalidValue);
+  CHECK_ERR(hipFreeArray((hipArray_t)h), hipErrorContextIsDestroyed);
+  CHECK_ERR(hipArrayDestroy((hipArray_t)h), hipErrorContextIsDestroyed);
   CHECK_ERR(hipArrayGetInfo(NULL, NULL, NULL, (hipArray_t)h), hipErrorInvalidHandle);
   CHECK_ERR(hipMemcpyHtoA((hipArray_t)h, 0, &h, 4), hipErrorInvalidHandle);
   return AH_PASS;
@@ -304,45 +309,62 @@ AH_TEST(array_copy_linear) {
   CHECK_HIP(hipMemcpyToArray(a, 3, 1, host, 47, hipMemcpyHostToDevice));
   memcpy(m.p + row + 3, host, 47);
   CHECK(same(a, &m, E) == AH_PASS);
-  CHECK_HIP(hipMemcpyHtoA(a, 0, host, n));
+  CHECK_HIP(hipMemcpyToArray(a, 0, 0, host, n, hipMemcpyHostToDevice));
   memcpy(m.p, host, n);
   CHECK(same(a, &m, E) == AH_PASS);
+  /* The driver-style copies stay in the array's first row (AMD's region of count x 1 x 1). */
   fill(host, n, 8);
-  CHECK_HIP(hipMemcpyHtoAAsync(a, 5, host, 30, s));
+  CHECK_HIP(hipMemcpyHtoAAsync(a, 5, host, row - 5, s));
   CHECK_HIP(hipStreamSynchronize(s));
-  memcpy(m.p + 5, host, 30);
+  memcpy(m.p + 5, host, row - 5);
+  CHECK(same(a, &m, E) == AH_PASS);
+  CHECK_HIP(hipMemcpyHtoA(a, 0, host + 1, 3));
+  memcpy(m.p, host + 1, 3);
   CHECK(same(a, &m, E) == AH_PASS);
   memset(back, 0, sizeof(back));
   CHECK_HIP(hipMemcpyFromArray(back, a, 4, 2, 33, hipMemcpyDeviceToHost));
   CHECK(memcmp(back, m.p + 2 * row + 4, 33) == 0);
-  CHECK_HIP(hipMemcpyAtoH(back, a, 0, n));
-  CHECK(memcmp(back, m.p, n) == 0);
+  CHECK_HIP(hipMemcpyAtoH(back, a, 0, row));
+  CHECK(memcmp(back, m.p, row) == 0);
   memset(back, 0, sizeof(back));
-  CHECK_HIP(hipMemcpyAtoHAsync(back, a, 17, 21, s));
+  CHECK_HIP(hipMemcpyAtoHAsync(back, a, 7, 13, s));
   CHECK_HIP(hipStreamSynchronize(s));
-  CHECK(memcmp(back, m.p + 17, 21) == 0);
+  CHECK(memcmp(back, m.p + 7, 13) == 0);
   /* Device memory and array to array (at different offsets on each side). */
   CHECK_HIP(hipMalloc(&dev, n));
-  CHECK_HIP(hipMemcpyAtoD(dev, a, 0, n));
-  CHECK_HIP(hipMemcpyDtoA(b, 0, dev, n));
+  CHECK_HIP(hipMemcpyFromArray(dev, a, 0, 0, n, hipMemcpyDeviceToDevice));
+  CHECK_HIP(hipMemcpyToArray(b, 0, 0, dev, n, hipMemcpyDeviceToDevice));
   CHECK(same(b, &m, E) == AH_PASS);
+  CHECK_HIP(hipMemset(dev, 0, n));
+  CHECK_HIP(hipMemcpyAtoD(dev, a, 3, 12));
+  memset(back, 1, sizeof(back));
+  CHECK_HIP(hipMemcpy(back, dev, n, hipMemcpyDeviceToHost));
+  CHECK(memcmp(back, m.p + 3, 12) == 0);
+  CHECK(back[12] == 0);
   CHECK_HIP(hipMemset(dev, 0x5a, n));
-  CHECK_HIP(hipMemcpyDtoA(b, 9, dev, 40));
-  CHECK_HIP(hipMemcpyAtoA(a, 13, b, 7, 29));
+  CHECK_HIP(hipMemcpyDtoA(b, 9, dev, 11));
+  CHECK_HIP(hipMemcpyAtoA(a, 3, b, 7, 13));
   {
     struct model mb = {malloc(n), row, H, 1};
     CHECK(mb.p != NULL);
     memcpy(mb.p, m.p, n);
-    memset(mb.p + 9, 0x5a, 40);
-    memcpy(m.p + 13, mb.p + 7, 29);
+    memset(mb.p + 9, 0x5a, 11);
+    memcpy(m.p + 3, mb.p + 7, 13);
     CHECK(same(b, &mb, E) == AH_PASS);
     CHECK(same(a, &m, E) == AH_PASS);
     free(mb.p);
   }
   /* Errors. */
-  CHECK_ERR(hipMemcpyHtoA(a, 1, host, n), hipErrorInvalidValue); /* one byte past */
+  CHECK_ERR(hipMemcpyHtoA(a, 1, host, n), hipErrorInvalidValue); /* past the array */
   CHECK_ERR(hipMemcpyAtoH(back, a, n + 1, 0), hipErrorInvalidValue);
-  CHECK_ERR(hipMemcpyHtoA(NULL, 0, host, 4), hipErrorInvalidHandle);
+  CHECK_ERR(hipMemcpyHtoA(a, 1, host, row), hipErrorInvalidValue); /* past the first row */
+  CHECK_ERR(hipMemcpyAtoH(back, a, 0, row + 1), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyAtoHAsync(back, a, row, 1, s), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyAtoD(dev, a, 0, 2 * row), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyDtoA(b, row - 1, dev, 2), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyAtoA(a, 0, b, 1, row), hipErrorInvalidValue);
+  CHECK_ERR(hipMemcpyHtoA(NULL, 0, host, 4), hipErrorInvalidValue); /* AMD's code */
+  CHECK_ERR(hipMemcpyAtoH(back, NULL, 0, 4), hipErrorInvalidValue);
   CHECK_ERR(hipMemcpyHtoA(a, 0, NULL, 4), hipErrorInvalidValue);
   CHECK_ERR(hipMemcpyToArray(a, row + 1, 0, host, 4, hipMemcpyHostToDevice),
             hipErrorInvalidValue);
@@ -429,6 +451,11 @@ AH_TEST(array_mipmaps) {
             hipErrorInvalidValue);
   CHECK_ERR(hipMallocMipmappedArray(&m, &d, make_hipExtent(8, 8, 0), 0, 0), hipErrorInvalidValue);
   CHECK_ERR(hipMallocMipmappedArray(&m, &d, make_hipExtent(8, 8, 0), 5, 0), hipErrorInvalidValue);
+  /* Past the device's texture limits (hip-tests' NumericLimit: this looped forever). */
+  CHECK_ERR(hipMallocMipmappedArray(&m, &d, make_hipExtent(SIZE_MAX, SIZE_MAX, SIZE_MAX), 1, 0),
+            hipErrorInvalidValue);
+  CHECK_ERR(hipMallocMipmappedArray(&m, &d, make_hipExtent(SIZE_MAX, 0, 0), 1, 0),
+            hipErrorInvalidValue);
   CHECK_HIP(hipMallocMipmappedArray(&m, &d, make_hipExtent(8, 8, 0), 4, 0));
   for (unsigned i = 0; i < 4; i++) {
     CHECK_HIP(hipGetMipmappedArrayLevel(&l, m, i));
@@ -439,8 +466,11 @@ AH_TEST(array_mipmaps) {
   }
   CHECK_ERR(hipGetMipmappedArrayLevel(&l, m, 4), hipErrorInvalidValue);
   CHECK_ERR(hipGetMipmappedArrayLevel(NULL, m, 0), hipErrorInvalidValue);
+  CHECK_ERR(hipGetMipmappedArrayLevel(&l, NULL, 0), hipErrorInvalidHandle); /* AMD's code */
   CHECK_HIP(hipFreeMipmappedArray(m));
-  CHECK_ERR(hipFreeMipmappedArray(m), hipErrorInvalidValue);
+  CHECK_ERR(hipFreeMipmappedArray(m), hipErrorContextIsDestroyed); /* freed: AMD's code */
+  CHECK_ERR(hipGetMipmappedArrayLevel(&l, m, 0), hipErrorInvalidHandle);
+  CHECK_ERR(hipFreeMipmappedArray(NULL), hipErrorInvalidValue);
   /* The driver-style calls: a 16 x 4 array has 5 levels, the last 1 x 1. */
   CHECK_ERR(hipMipmappedArrayCreate(&m, &ad, 6), hipErrorInvalidValue);
   CHECK_HIP(hipMipmappedArrayCreate(&m, &ad, 5));
@@ -448,6 +478,7 @@ AH_TEST(array_mipmaps) {
   CHECK_HIP(hipArray3DGetDescriptor(&back, l));
   CHECK(back.Width == 1 && back.Height == 1);
   CHECK_HIP(hipMipmappedArrayDestroy(m));
+  CHECK_ERR(hipMipmappedArrayDestroy(m), hipErrorContextIsDestroyed);
   CHECK_ERR(hipMipmappedArrayDestroy(NULL), hipErrorInvalidValue);
   return AH_PASS;
 }
@@ -576,5 +607,55 @@ AH_TEST(surface_object_api) {
   CHECK_ERR(hipDestroySurfaceObject(s), hipErrorInvalidValue);
   CHECK_ERR(hipDestroySurfaceObject(0), hipErrorInvalidValue);
   CHECK_HIP(hipFreeArray(a));
+  return AH_PASS;
+}
+
+/* A large array reads back as zeros, and is made without touching its pages (a multi-GB array
+ * took minutes when creation cleared it: hip-tests' MaxTexture cases). */
+AH_TEST(array_large_zeroed) {
+  hipChannelFormatDesc d = fdesc(8, 4, hipChannelFormatKindUnsigned);
+  enum { W = 16384, H = 16384 }; /* 1 GiB */
+  unsigned char row[W * 4];
+  hipArray_t a = NULL;
+  hipDeviceProp_t p;
+  hipError_t err;
+
+  CHECK_HIP(hipGetDeviceProperties(&p, 0));
+  if (strcmp(p.gcnArchName, "cpu") != 0)
+    SKIP("a new array's contents are the CPU device's promise only");
+  err = hipMallocArray(&a, &d, W, H, 0);
+  if (err == hipErrorOutOfMemory)
+    SKIP("no room for a 1 GiB array");
+  CHECK_HIP(err);
+  memset(row, 0xee, sizeof(row));
+  CHECK_HIP(hipMemcpy2DFromArray(row, sizeof(row), a, 0, H - 1, sizeof(row), 1,
+                                 hipMemcpyDeviceToHost));
+  for (size_t i = 0; i < sizeof(row); i++)
+    CHECK_EQ(row[i], 0);
+  CHECK_HIP(hipFreeArray(a));
+  return AH_PASS;
+}
+
+/* An array handle given to hipPointerGetAttribute has the array memory type (AMD's runtime);
+ * a freed one is no pointer at all. */
+AH_TEST(array_pointer_attribute) {
+  hipChannelFormatDesc d = fdesc(8, 1, hipChannelFormatKindSigned);
+  hipArray_t a = NULL;
+  unsigned type = 0;
+  void *dev = NULL;
+
+  CHECK_HIP(hipMalloc3DArray(&a, &d, make_hipExtent(10, 10, 10), 0));
+  CHECK_HIP(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, (hipDeviceptr_t)a));
+  CHECK_EQ(type, hipMemoryTypeArray);
+  CHECK_ERR(hipPointerGetAttribute(&dev, HIP_POINTER_ATTRIBUTE_DEVICE_POINTER, (hipDeviceptr_t)a),
+            hipErrorInvalidValue);
+  CHECK_HIP(hipFreeArray(a));
+  CHECK_ERR(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, (hipDeviceptr_t)a),
+            hipErrorInvalidValue);
+  /* Device memory keeps its own type. */
+  CHECK_HIP(hipMalloc(&dev, 64));
+  CHECK_HIP(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, dev));
+  CHECK_EQ(type, hipMemoryTypeDevice);
+  CHECK_HIP(hipFree(dev));
   return AH_PASS;
 }

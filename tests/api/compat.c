@@ -298,6 +298,54 @@ AH_TEST(compat_drv_memcpy3d) {
   c.srcHeight = 2; /* slices overlap the box's rows */
   CHECK_ERR(hipDrvMemcpy3D(&c), hipErrorInvalidValue);
   c.srcHeight = H;
+  /* A destination pitch and slice height of 0 are the copy's own (packed: AMD's rule; hip-tests'
+   * memcpy3d_tests_common.hh leaves both heights 0), for memory and array sources alike. */
+  c.dstPitch = 0;
+  c.dstHeight = 0;
+  memset(out, 0, sizeof(out));
+  CHECK_HIP(hipDrvMemcpy3D(&c));
+  for (int z = 0; z < 2; z++)
+    for (int y = 0; y < 3; y++)
+      for (int x = 0; x < 4; x++)
+        CHECK_EQ(out[(z * 3 + y) * 4 + x], host[((z + 1) * H + y + 1) * W + x + 1]);
+  {
+    HIP_ARRAY3D_DESCRIPTOR ad = {W, H, D, HIP_AD_FORMAT_UNSIGNED_INT8, 1, 0};
+    hipArray_t arr;
+    HIP_MEMCPY3D a;
+
+    CHECK_HIP(hipArray3DCreate(&arr, &ad));
+    memset(&a, 0, sizeof(a));
+    a.srcMemoryType = hipMemoryTypeHost; /* the whole host volume, pitch and height 0 */
+    a.srcHost = host;
+    a.dstMemoryType = hipMemoryTypeArray;
+    a.dstArray = arr;
+    a.WidthInBytes = W;
+    a.Height = H;
+    a.Depth = D;
+    CHECK_HIP(hipDrvMemcpy3D(&a));
+    memset(out, 0, sizeof(out));
+    a.srcMemoryType = hipMemoryTypeArray; /* the same 4x3x2 box back out of the array */
+    a.srcArray = arr;
+    a.srcXInBytes = 1;
+    a.srcY = 1;
+    a.srcZ = 1;
+    a.dstMemoryType = hipMemoryTypeHost;
+    a.dstArray = NULL;
+    a.dstHost = out;
+    a.WidthInBytes = 4;
+    a.Height = 3;
+    a.Depth = 2;
+    CHECK_HIP(hipDrvMemcpy3D(&a));
+    for (int z = 0; z < 2; z++)
+      for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 4; x++)
+          CHECK_EQ(out[(z * 3 + y) * 4 + x], host[((z + 1) * H + y + 1) * W + x + 1]);
+    a.dstPitch = 3; /* below the width */
+    CHECK_ERR(hipDrvMemcpy3D(&a), hipErrorInvalidValue);
+    CHECK_HIP(hipArrayDestroy(arr));
+  }
+  c.dstPitch = 4;
+  c.dstHeight = 3;
   c.srcArray = (hipArray_t)&c; /* a handle that is no array */
   c.srcMemoryType = hipMemoryTypeArray;
   CHECK_ERR(hipDrvMemcpy3D(&c), hipErrorInvalidValue);

@@ -247,7 +247,7 @@ AH_TEST(error_every_entry_records) {
   CHECK_RECORDS(hipHostGetDevicePointer(&ptr, host, 0), hipErrorInvalidValue);
   CHECK_RECORDS(hipHostGetFlags(&f, host), hipErrorInvalidValue);
   CHECK_RECORDS(hipMallocPitch(&ptr, NULL, 8, 8), hipErrorInvalidValue);
-  CHECK_RECORDS(hipMemGetInfo(NULL, &sz), hipErrorInvalidValue);
+  CHECK_RECORDS(hipMemGetInfo(NULL, NULL), hipErrorInvalidValue);
   CHECK_RECORDS(hipPointerGetAttributes(&attr, NULL), hipErrorInvalidValue);
   CHECK_RECORDS(hipMemGetAddressRange(&ptr, &sz, host), hipErrorNotFound);
   /* copies and sets */

@@ -305,6 +305,19 @@ AH_TEST(pointer_set_drv_get) {
   CHECK(dptr == d + 100);
   CHECK_EQ(size, 1000 * sizeof(int));
   CHECK(start == d);
+  {
+    /* Device memory's host address is NULL here, with the other attributes answered
+     * (hipPointerGetAttribute says hipErrorInvalidValue for it). */
+    hipPointer_attribute two[2] = {HIP_POINTER_ATTRIBUTE_HOST_POINTER,
+                                   HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+    void *hp = &hp, *d2[2] = {&hp, &ordinal};
+    ordinal = -1;
+    CHECK_HIP(hipDrvPointerGetAttributes(2, two, d2, d));
+    CHECK(hp == NULL);
+    CHECK_EQ(ordinal, 0);
+    CHECK_ERR(hipPointerGetAttribute(&hp, HIP_POINTER_ATTRIBUTE_HOST_POINTER, d),
+              hipErrorInvalidValue);
+  }
   CHECK_ERR(hipDrvPointerGetAttributes(0, attrs, data, d), hipErrorInvalidValue);
   CHECK_ERR(hipDrvPointerGetAttributes(2, NULL, data, d), hipErrorInvalidValue);
   CHECK_ERR(hipDrvPointerGetAttributes(2, attrs, NULL, d), hipErrorInvalidValue);

@@ -1005,6 +1005,25 @@ AH_TEST(graph_memcpy_3d_node) {
     CHECK_ERR(hipGraphAddMemcpyNode(&n, g, NULL, 0, &bad), hipErrorInvalidValue);
     CHECK_ERR(hipGraphAddMemcpyNode(&n, g, NULL, 0, NULL), hipErrorInvalidValue);
     CHECK_ERR(hipGraphAddMemcpyNode(NULL, g, NULL, 0, &in), hipErrorInvalidValue);
+    /* A side given as both an array and a pointer (CUDA's and AMD's refusal), in a node and
+     * in hipMemcpy3D. */
+    {
+      hipChannelFormatDesc cd = hipCreateChannelDesc(8, 0, 0, 0, hipChannelFormatKindUnsigned);
+      hipArray_t arr;
+
+      CHECK_HIP(hipMalloc3DArray(&arr, &cd, make_hipExtent(W, H, D), 0));
+      bad = in;
+      bad.dstPtr = make_hipPitchedPtr(NULL, 0, 0, 0);
+      bad.dstArray = arr;
+      CHECK_HIP(hipMemcpy3D(&bad)); /* the array alone is a valid destination */
+      bad.srcArray = arr;
+      CHECK_ERR(hipGraphAddMemcpyNode(&n, g, NULL, 0, &bad), hipErrorInvalidValue);
+      CHECK_ERR(hipMemcpy3D(&bad), hipErrorInvalidValue);
+      bad = in;
+      bad.dstArray = arr; /* dstPtr is set too */
+      CHECK_ERR(hipMemcpy3D(&bad), hipErrorInvalidValue);
+      CHECK_HIP(hipFreeArray(arr));
+    }
   }
   CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
   /* An executable graph's copy keeps its direction as given (HIP). */
@@ -1159,6 +1178,28 @@ AH_TEST(graph_node_changes) {
   mp.elementSize = 8;
   CHECK_ERR(hipGraphMemsetNodeSetParams(set, &mp), hipErrorInvalidValue);
   CHECK_ERR(hipGraphExecMemsetNodeSetParams(x, set, &mp), hipErrorInvalidValue);
+  /* Only 1D set nodes of an executable graph change, and only into 1D sets (CUDA's rule,
+   * AMD's hipErrorInvalidValue). */
+  mp.elementSize = 4;
+  mp.width = 4;
+  mp.height = 2;
+  mp.pitch = 32;
+  CHECK_ERR(hipGraphExecMemsetNodeSetParams(x, set, &mp), hipErrorInvalidValue);
+  {
+    hipGraph_t g2;
+    hipGraphNode_t set2;
+    hipGraphExec_t x3;
+
+    CHECK_HIP(hipGraphCreate(&g2, 0));
+    CHECK_HIP(hipGraphAddMemsetNode(&set2, g2, NULL, 0, &mp)); /* a 2D node */
+    CHECK_HIP(hipGraphInstantiate(&x3, g2, NULL, NULL, 0));
+    mp.width = 8;
+    CHECK_ERR(hipGraphExecMemsetNodeSetParams(x3, set2, &mp), hipErrorInvalidValue);
+    mp.height = 1;
+    CHECK_ERR(hipGraphExecMemsetNodeSetParams(x3, set2, &mp), hipErrorInvalidValue);
+    CHECK_HIP(hipGraphExecDestroy(x3));
+    CHECK_HIP(hipGraphDestroy(g2));
+  }
   CHECK_ERR(hipGraphMemcpyNodeSetParams1D(host, out, d, 4, hipMemcpyDefault),
             hipErrorInvalidValue);
   CHECK_ERR(hipGraphRemoveDependencies(g, NULL, &cpy, 1), hipErrorInvalidValue);

@@ -850,8 +850,36 @@ AH_TEST(graph_debug_dot_print) {
   CHECK_EQ(count_in_file(path, "MEMSET"), 2);
   CHECK_EQ(count_in_file(path, "MEMCPY DtoH"), 1);
   CHECK_EQ(count_in_file(path, "EMPTY"), 1);
-  CHECK_EQ(count_in_file(path, "subgraph"), 1);
+  /* Each graph is a cluster, the top one included (AMD's layout: hip-tests counts them). */
+  CHECK_EQ(count_in_file(path, "subgraph"), 2);
   CHECK_EQ(count_in_file(path, "digraph"), 1);
+  /* A copy into an array is HtoA, out of one AtoH (AMD's names). */
+  {
+    hipChannelFormatDesc cd = hipCreateChannelDesc(32, 0, 0, 0, hipChannelFormatKindSigned);
+    hipMemcpy3DParms p;
+    hipArray_t arr;
+    hipGraphNode_t up, down;
+
+    CHECK_HIP(hipMalloc3DArray(&arr, &cd, make_hipExtent(N, 1, 1), 0));
+    memset(&p, 0, sizeof(p));
+    p.srcPtr = make_hipPitchedPtr(back, N * sizeof(int), N, 1);
+    p.dstArray = arr;
+    p.extent = make_hipExtent(N, 1, 1);
+    p.kind = hipMemcpyHostToDevice;
+    CHECK_HIP(hipGraphAddMemcpyNode(&up, child, NULL, 0, &p));
+    memset(&p, 0, sizeof(p));
+    p.srcArray = arr;
+    p.dstPtr = make_hipPitchedPtr(back, N * sizeof(int), N, 1);
+    p.extent = make_hipExtent(N, 1, 1);
+    p.kind = hipMemcpyDeviceToHost;
+    CHECK_HIP(hipGraphAddMemcpyNode(&down, child, &up, 1, &p));
+    CHECK_HIP(hipGraphDebugDotPrint(child, path, 0));
+    CHECK_EQ(count_in_file(path, "MEMCPY HtoA"), 1);
+    CHECK_EQ(count_in_file(path, "MEMCPY AtoH"), 1);
+    CHECK_EQ(count_in_file(path, "HtoD"), 0);
+    CHECK_EQ(count_in_file(path, "subgraph"), 1);
+    CHECK_HIP(hipFreeArray(arr));
+  }
   CHECK_HIP(hipGraphDebugDotPrint(g, path, 0xffffffffu)); /* any flags */
   CHECK_ERR(hipGraphDebugDotPrint(NULL, path, 0), hipErrorInvalidValue);
   CHECK_ERR(hipGraphDebugDotPrint(g, NULL, 0), hipErrorInvalidValue);

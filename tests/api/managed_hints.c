@@ -264,16 +264,16 @@ AH_TEST(device_memory_range_attributes) {
   CHECK_EQ(attr(hipMemRangeAttributeCoherencyMode, d, N), hipMemRangeCoherencyModeCoarseGrain);
   CHECK_EQ(attr(hipMemRangeAttributeCoherencyMode, d + 1, 4), hipMemRangeCoherencyModeCoarseGrain);
   CHECK_EQ(attr(hipMemRangeAttributeCoherencyMode, f, N), hipMemRangeCoherencyModeFineGrain);
-  CHECK_HIP(hipMemRangeGetAttributes(data, sizes, attrs, 5, d, N));
-  CHECK_EQ(rm, 0);
-  CHECK_EQ(pref, hipInvalidDeviceId);
-  CHECK_EQ(last, hipInvalidDeviceId);
-  CHECK_EQ(acc[0], hipInvalidDeviceId);
-  CHECK_EQ(acc[1], hipInvalidDeviceId);
+  /* Its coherency mode alone: the managed-memory attributes of memory that is not managed
+   * are an invalid value (AMD's runtime and CUDA), alone or among others. */
+  CHECK_HIP(hipMemRangeGetAttributes(&data[4], &sizes[4], &attrs[4], 1, d, N));
   CHECK_EQ(coh, hipMemRangeCoherencyModeCoarseGrain);
-  CHECK_ERR(hipMemRangeGetAttribute(&rm, 4, hipMemRangeAttributeReadMostly, d, N + 1),
+  CHECK_ERR(hipMemRangeGetAttributes(data, sizes, attrs, 5, d, N), hipErrorInvalidValue);
+  for (int i = 0; i < 4; i++)
+    CHECK_ERR(hipMemRangeGetAttribute(data[i], sizes[i], attrs[i], d, N), hipErrorInvalidValue);
+  CHECK_ERR(hipMemRangeGetAttribute(&coh, 4, hipMemRangeAttributeCoherencyMode, d, N + 1),
             hipErrorInvalidValue);
-  CHECK_ERR(hipMemRangeGetAttribute(&rm, 4, hipMemRangeAttributeReadMostly, d + N - 1, 2),
+  CHECK_ERR(hipMemRangeGetAttribute(&coh, 4, hipMemRangeAttributeCoherencyMode, d + N - 1, 2),
             hipErrorInvalidValue);
   /* Still no hints for it. */
   CHECK_ERR(hipMemAdvise(d, N, hipMemAdviseSetReadMostly, 0), hipErrorInvalidValue);
@@ -559,6 +559,12 @@ AH_TEST(pointer_get_attribute) {
   CHECK_EQ(u, 0);
   CHECK_HIP(hipPointerGetAttribute(&u, HIP_POINTER_ATTRIBUTE_MAPPED, d));
   CHECK_EQ(u, 1);
+  /* MAPPED is one byte (a bool, AMD's size): its neighbours stay as they were. */
+  {
+    unsigned char b[4] = {0x55, 0x55, 0x55, 0x55};
+    CHECK_HIP(hipPointerGetAttribute(&b[1], HIP_POINTER_ATTRIBUTE_MAPPED, d));
+    CHECK(b[0] == 0x55 && b[1] == 1 && b[2] == 0x55 && b[3] == 0x55);
+  }
   CHECK_HIP(hipPointerGetAttribute(&u, HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS, d));
   CHECK_EQ(u, 3); /* read and write */
   /* Device memory has no host address: an invalid value (AMD and CUDA). */

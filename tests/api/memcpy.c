@@ -250,6 +250,130 @@ AH_TEST(memcpy_async_pageable_source) {
   return AH_PASS;
 }
 
+/* 2D and 3D async copies from pageable memory to device memory do not wait for their stream
+ * (AMD's runtime; ROCm's unit suite checks it): the source is staged at the call, so it may be
+ * changed at once and the copy still delivers what it held. hipMemcpyAsync (1D) from pageable
+ * memory waits, as HIP documents. */
+AH_TEST(memcpy_async_2d_3d_pageable_staged) {
+  enum { W = 24, H = 5, D = 3, DP = 32 };
+  unsigned char *host = malloc(W * H * D), back[W * H * D];
+  struct gate g = GATE_INIT;
+  hipPitchedPtr p3;
+  hipMemcpy3DParms c3;
+  hip_Memcpy2D c2;
+  pthread_t t;
+  hipStream_t s;
+  void *d;
+
+  hipDeviceProp_t prop;
+  int cpu;
+
+  CHECK(host != NULL);
+  CHECK_HIP(hipGetDeviceProperties(&prop, 0));
+  cpu = strcmp(prop.gcnArchName, "cpu") == 0; /* NVIDIA: the driver's rule (the copy waits) */
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipMalloc(&d, DP * H));
+  CHECK_HIP(hipMalloc3D(&p3, make_hipExtent(W, H, D)));
+  for (int pass = 0; pass < 3; pass++) {
+    g.open = 0;
+    atomic_store(&g.entered, 0);
+    pattern(host, W * H * D, pass + 3);
+    CHECK_HIP(hipLaunchHostFunc(s, gate_fn, &g));
+    CHECK_EQ(pthread_create(&t, NULL, open_later, &g), 0);
+    if (pass == 0) {
+      CHECK_HIP(hipMemcpy2DAsync(d, DP, host, W, W, H, hipMemcpyHostToDevice, s));
+    } else if (pass == 1) {
+      memset(&c2, 0, sizeof(c2));
+      c2.srcMemoryType = hipMemoryTypeHost;
+      c2.srcHost = host;
+      c2.srcPitch = W;
+      c2.dstMemoryType = hipMemoryTypeDevice;
+      c2.dstDevice = d;
+      c2.dstPitch = DP;
+      c2.WidthInBytes = W;
+      c2.Height = H;
+      CHECK_HIP(hipMemcpyParam2DAsync(&c2, s));
+    } else {
+      memset(&c3, 0, sizeof(c3));
+      c3.srcPtr = make_hipPitchedPtr(host, W, W, H);
+      c3.dstPtr = p3;
+      c3.extent = make_hipExtent(W, H, D);
+      c3.kind = hipMemcpyHostToDevice;
+      CHECK_HIP(hipMemcpy3DAsync(&c3, s));
+    }
+    if (cpu)
+      CHECK(!is_open(&g)); /* returned while the stream was held */
+    memset(host, 0xee, W * H * D); /* the copy took its bytes at the call */
+    CHECK_HIP(hipStreamSynchronize(s));
+    pthread_join(t, NULL);
+    pattern(host, W * H * D, pass + 3);
+    memset(back, 0, sizeof(back));
+    if (pass < 2) {
+      CHECK_HIP(hipMemcpy2D(back, W, d, DP, W, H, hipMemcpyDeviceToHost));
+      CHECK(memcmp(back, host, W * H) == 0);
+    } else {
+      c3.srcPtr = p3;
+      c3.dstPtr = make_hipPitchedPtr(back, W, W, H);
+      c3.kind = hipMemcpyDeviceToHost;
+      CHECK_HIP(hipMemcpy3D(&c3));
+      CHECK(memcmp(back, host, W * H * D) == 0);
+    }
+  }
+  /* 1D: waits for the stream. */
+  g.open = 0;
+  atomic_store(&g.entered, 0);
+  CHECK_HIP(hipLaunchHostFunc(s, gate_fn, &g));
+  CHECK_EQ(pthread_create(&t, NULL, open_later, &g), 0);
+  CHECK_HIP(hipMemcpyAsync(d, host, W, hipMemcpyHostToDevice, s));
+  CHECK(is_open(&g));
+  pthread_join(t, NULL);
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipFree(d));
+  CHECK_HIP(hipFree(p3.ptr));
+  CHECK_HIP(hipStreamDestroy(s));
+  free(host);
+  return AH_PASS;
+}
+
+/* hipMemcpy3D between device buffers does not wait for the copy (AMD's runtime, CUDA's
+ * device-to-device rule) but stays in the null stream's order; hipMemcpy3D to host memory waits. */
+AH_TEST(memcpy3d_device_to_device_no_wait) {
+  enum { W = 16, H = 4, D = 2 };
+  unsigned char host[W * H * D], back[W * H * D];
+  struct gate g = GATE_INIT;
+  hipPitchedPtr a, b;
+  hipMemcpy3DParms p;
+  pthread_t t;
+
+  CHECK_HIP(hipMalloc3D(&a, make_hipExtent(W, H, D)));
+  CHECK_HIP(hipMalloc3D(&b, make_hipExtent(W, H, D)));
+  pattern(host, sizeof(host), 11);
+  memset(&p, 0, sizeof(p));
+  p.srcPtr = make_hipPitchedPtr(host, W, W, H);
+  p.dstPtr = a;
+  p.extent = make_hipExtent(W, H, D);
+  p.kind = hipMemcpyHostToDevice;
+  CHECK_HIP(hipMemcpy3D(&p));
+  CHECK_HIP(hipLaunchHostFunc(NULL, gate_fn, &g));
+  CHECK_EQ(pthread_create(&t, NULL, open_later, &g), 0);
+  p.srcPtr = a;
+  p.dstPtr = b;
+  p.kind = hipMemcpyDeviceToDevice;
+  CHECK_HIP(hipMemcpy3D(&p));
+  CHECK(!is_open(&g)); /* returned while the null stream was held */
+  p.srcPtr = b; /* ordered after the device copy, and waits */
+  p.dstPtr = make_hipPitchedPtr(back, W, W, H);
+  p.kind = hipMemcpyDeviceToHost;
+  memset(back, 0, sizeof(back));
+  CHECK_HIP(hipMemcpy3D(&p));
+  CHECK(is_open(&g));
+  pthread_join(t, NULL);
+  CHECK(memcmp(back, host, sizeof(host)) == 0);
+  CHECK_HIP(hipFree(a.ptr));
+  CHECK_HIP(hipFree(b.ptr));
+  return AH_PASS;
+}
+
 /* A host function queued before an async copy from pageable memory fills
  * the buffer: the copy reads what it wrote (stream order), though the stream
  * was held when the copy was made (the NVIDIA driver reads pageable memory

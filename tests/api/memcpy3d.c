@@ -588,6 +588,15 @@ AH_TEST(memcpy_param2d) {
   for (size_t y = 0; y < H; y++)
     CHECK(memcmp(back + y * HP, want + y * HP, W) == 0);
 
+  /* A pitch of 0 is the row's width (rows packed: AMD's rule, hip-tests'
+   * hipMemcpyParam2D_ExtentValidation). */
+  memset(back, 0, sizeof(back));
+  c.dstPitch = 0;
+  CHECK_HIP(hipMemcpyParam2D(&c));
+  for (size_t y = 0; y < H; y++)
+    CHECK(memcmp(back + y * W, want + y * HP, W) == 0);
+  c.dstPitch = HP;
+
   /* Errors. */
   CHECK_ERR(hipMemcpyParam2D(NULL), hipErrorInvalidValue);
   CHECK_ERR(hipDrvMemcpy2DUnaligned(NULL), hipErrorInvalidValue);
@@ -600,9 +609,19 @@ AH_TEST(memcpy_param2d) {
   c.srcMemoryType = (hipMemoryType)77;
   CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);
   c.srcMemoryType = hipMemoryTypeDevice;
-  c.WidthInBytes = HP + 1; /* wider than the host pitch */
-  CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidPitchValue);
+  c.WidthInBytes = HP + 1; /* wider than the host pitch: AMD's invalid value (hipMemcpy2D's
+                             * code would be hipErrorInvalidPitchValue) */
+  CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);
   c.WidthInBytes = W;
+  c.srcPitch = W - 1;
+  CHECK_ERR(hipMemcpyParam2DAsync(&c, s), hipErrorInvalidValue);
+  {
+    int max_pitch = 0;
+    CHECK_HIP(hipDeviceGetAttribute(&max_pitch, hipDeviceAttributeMaxPitch, 0));
+    c.srcPitch = (size_t)max_pitch + 1; /* past the device's memPitch */
+    CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);
+  }
+  c.srcPitch = DP;
   c.dstXInBytes = HP - W + 1; /* a row past the pitch */
   CHECK_ERR(hipMemcpyParam2D(&c), hipErrorInvalidValue);
   c.dstXInBytes = 0;
