@@ -755,9 +755,11 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *launch) {
   r.nblocks = (uint64_t)g->grid.x * g->grid.y * g->grid.z;
   /* One share per participant (the launching thread's is share 0). */
   r.nshares = (unsigned)pool.nworkers + 1 < MAX_SHARES ? (unsigned)pool.nworkers + 1 : MAX_SHARES;
-  for (unsigned k = 0; k < r.nshares; k++) {
-    atomic_init(&r.share[k].next, r.nblocks * k / r.nshares);
-    r.share[k].end = r.nblocks * (k + 1) / r.nshares;
+  for (unsigned k = 0; k < r.nshares; k++) { /* no product that could overflow */
+    uint64_t base = r.nblocks / r.nshares, rem = r.nblocks % r.nshares;
+
+    atomic_init(&r.share[k].next, base * k + (k < rem ? k : rem));
+    r.share[k].end = base * (k + 1) + (k + 1 < rem ? k + 1 : rem);
   }
   r.err = hipSuccess;
   if (r.nblocks == 0 || (uint64_t)g->block.x * g->block.y * g->block.z == 0)
