@@ -109,6 +109,15 @@ struct Config {
       per_round = reps;
     threads = cpu_threads();
 #ifdef _OPENMP
+    // LLVM's OpenMP runtime keeps its threads spinning for 200 ms after each
+    // parallel region (KMP_BLOCKTIME): in time_pair's alternating rounds they
+    // spun on through anyhip's round and took its cores (on 2 cores the
+    // shuffle reduction measured 5.4-8.2x with them, 3.4-3.8x without). With
+    // 1 ms they spin through their own back-to-back runs and sleep before
+    // the other side's, as anyhip's workers do after 50 us. Set before the
+    // runtime starts (omp_set_num_threads, below); a value in the
+    // environment wins.
+    setenv("KMP_BLOCKTIME", "1", 0);
     omp_set_num_threads(threads);
 #endif
     hipDeviceProp_t prop;
