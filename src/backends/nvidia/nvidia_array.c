@@ -17,16 +17,6 @@ _Static_assert(sizeof(CUDA_RESOURCE_DESC) == sizeof(HIP_RESOURCE_DESC), "layout"
 _Static_assert(sizeof(CUDA_TEXTURE_DESC) == sizeof(HIP_TEXTURE_DESC), "layout");
 _Static_assert(sizeof(CUDA_RESOURCE_VIEW_DESC) == sizeof(HIP_RESOURCE_VIEW_DESC), "layout");
 
-/* Enters the device's context; hipErrorNotSupported when the driver lacks fn. */
-#define ENTER(dev, fn)                                       \
-  do {                                                       \
-    hipError_t e_;                                           \
-    if (ah_cuda.fn == NULL)                                  \
-      return hipErrorNotSupported;                           \
-    if ((e_ = ah_nv_enter(AH_NV(dev))) != hipSuccess)        \
-      return e_;                                             \
-  } while (0)
-
 static void shape(const HIP_ARRAY3D_DESCRIPTOR *d, CUDA_ARRAY3D_DESCRIPTOR *c) {
   memcpy(c, d, sizeof(*c));
 }
@@ -37,7 +27,7 @@ hipError_t ah_nv_array_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTO
   CUarray a;
   CUresult r;
 
-  ENTER(dev, cuArray3DCreate);
+  AH_NV_ENTER(dev, cuArray3DCreate);
   shape(d, &c);
   /* A surface needs the flag on NVIDIA (HIP on AMD does not ask for it), which the
    * driver refuses past the (smaller) surface limits: such an array is a texture's only. */
@@ -51,7 +41,7 @@ hipError_t ah_nv_array_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPTO
 }
 
 hipError_t ah_nv_array_destroy(struct ah_device *dev, struct ah_dev_array *array) {
-  ENTER(dev, cuArrayDestroy);
+  AH_NV_ENTER(dev, cuArrayDestroy);
   return ah_cuda_status(ah_cuda.cuArrayDestroy(ARRAY(array)));
 }
 
@@ -61,7 +51,7 @@ hipError_t ah_nv_mipmap_create(struct ah_device *dev, const HIP_ARRAY3D_DESCRIPT
   CUmipmappedArray m;
   CUresult r;
 
-  ENTER(dev, cuMipmappedArrayCreate);
+  AH_NV_ENTER(dev, cuMipmappedArrayCreate);
   shape(d, &c);
   r = ah_cuda.cuMipmappedArrayCreate(&m, &c, levels);
   if (r != CUDA_SUCCESS)
@@ -75,7 +65,7 @@ hipError_t ah_nv_mipmap_level(struct ah_device *dev, struct ah_dev_mipmap *mipma
   CUarray a;
   CUresult r;
 
-  ENTER(dev, cuMipmappedArrayGetLevel);
+  AH_NV_ENTER(dev, cuMipmappedArrayGetLevel);
   r = ah_cuda.cuMipmappedArrayGetLevel(&a, MIPMAP(mipmap), level);
   if (r != CUDA_SUCCESS)
     return ah_cuda_status(r);
@@ -84,7 +74,7 @@ hipError_t ah_nv_mipmap_level(struct ah_device *dev, struct ah_dev_mipmap *mipma
 }
 
 hipError_t ah_nv_mipmap_destroy(struct ah_device *dev, struct ah_dev_mipmap *mipmap) {
-  ENTER(dev, cuMipmappedArrayDestroy);
+  AH_NV_ENTER(dev, cuMipmappedArrayDestroy);
   return ah_cuda_status(ah_cuda.cuMipmappedArrayDestroy(MIPMAP(mipmap)));
 }
 
@@ -97,7 +87,7 @@ hipError_t ah_nv_texture_create(struct ah_device *dev, const HIP_RESOURCE_DESC *
   CUtexObject t;
   CUresult r;
 
-  ENTER(dev, cuTexObjectCreate);
+  AH_NV_ENTER(dev, cuTexObjectCreate);
   memcpy(&cr, res, sizeof(cr));
   memcpy(&ct, tex, sizeof(ct));
   if (view != NULL)
@@ -110,7 +100,7 @@ hipError_t ah_nv_texture_create(struct ah_device *dev, const HIP_RESOURCE_DESC *
 }
 
 hipError_t ah_nv_texture_destroy(struct ah_device *dev, uint64_t tex) {
-  ENTER(dev, cuTexObjectDestroy);
+  AH_NV_ENTER(dev, cuTexObjectDestroy);
   return ah_cuda_status(ah_cuda.cuTexObjectDestroy(tex));
 }
 
@@ -119,7 +109,7 @@ hipError_t ah_nv_surface_create(struct ah_device *dev, struct ah_dev_array *arra
   CUsurfObject s;
   CUresult r;
 
-  ENTER(dev, cuSurfObjectCreate);
+  AH_NV_ENTER(dev, cuSurfObjectCreate);
   memset(&cr, 0, sizeof(cr));
   cr.resType = CU_RESOURCE_TYPE_ARRAY;
   cr.res.array.hArray = ARRAY(array);
@@ -131,7 +121,7 @@ hipError_t ah_nv_surface_create(struct ah_device *dev, struct ah_dev_array *arra
 }
 
 hipError_t ah_nv_surface_destroy(struct ah_device *dev, uint64_t surf) {
-  ENTER(dev, cuSurfObjectDestroy);
+  AH_NV_ENTER(dev, cuSurfObjectDestroy);
   return ah_cuda_status(ah_cuda.cuSurfObjectDestroy(surf));
 }
 

@@ -12,15 +12,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define ENTER(dev, fn)                                                                             \
-  do {                                                                                             \
-    hipError_t e_;                                                                                 \
-    if (ah_cuda.fn == NULL)                                                                        \
-      return hipErrorNotSupported;                                                                 \
-    if ((e_ = ah_nv_enter(AH_NV(dev))) != hipSuccess)                                              \
-      return e_;                                                                                   \
-  } while (0)
-
 _Static_assert(sizeof(CUDA_EXTERNAL_MEMORY_HANDLE_DESC) == sizeof(hipExternalMemoryHandleDesc),
                "CUDA's and HIP's layouts");
 _Static_assert(sizeof(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC) ==
@@ -37,7 +28,7 @@ hipError_t ah_nv_ext_mem_import(struct ah_device *dev, const hipExternalMemoryHa
   CUexternalMemory m;
   CUresult r;
 
-  ENTER(dev, cuImportExternalMemory);
+  AH_NV_ENTER(dev, cuImportExternalMemory);
   if (d->type != hipExternalMemoryHandleTypeOpaqueFd)
     return hipErrorNotSupported;
   memset(&c, 0, sizeof(c));
@@ -60,7 +51,7 @@ hipError_t ah_nv_ext_mem_map(struct ah_device *dev, uint64_t mem, uint64_t offse
   CUdeviceptr p;
   CUresult r;
 
-  ENTER(dev, cuExternalMemoryGetMappedBuffer);
+  AH_NV_ENTER(dev, cuExternalMemoryGetMappedBuffer);
   memset(&c, 0, sizeof(c));
   c.offset = offset;
   c.size = bytes;
@@ -72,12 +63,12 @@ hipError_t ah_nv_ext_mem_map(struct ah_device *dev, uint64_t mem, uint64_t offse
 }
 
 hipError_t ah_nv_ext_mem_unmap(struct ah_device *dev, void *ptr) {
-  ENTER(dev, cuMemFree);
+  AH_NV_ENTER(dev, cuMemFree);
   return ah_cuda_status(ah_cuda.cuMemFree((CUdeviceptr)(uintptr_t)ptr));
 }
 
 hipError_t ah_nv_ext_mem_destroy(struct ah_device *dev, uint64_t mem) {
-  ENTER(dev, cuDestroyExternalMemory);
+  AH_NV_ENTER(dev, cuDestroyExternalMemory);
   return ah_cuda_status(ah_cuda.cuDestroyExternalMemory((CUexternalMemory)(uintptr_t)mem));
 }
 
@@ -87,7 +78,7 @@ hipError_t ah_nv_ext_sem_import(struct ah_device *dev, const hipExternalSemaphor
   CUexternalSemaphore s;
   CUresult r;
 
-  ENTER(dev, cuImportExternalSemaphore);
+  AH_NV_ENTER(dev, cuImportExternalSemaphore);
   if (d->type != hipExternalSemaphoreHandleTypeOpaqueFd &&
       d->type != hipExternalSemaphoreHandleTypeTimelineSemaphoreFd)
     return hipErrorNotSupported;
@@ -111,7 +102,7 @@ hipError_t ah_nv_ext_sem_signal(struct ah_device *dev, struct ah_queue *q, uint6
                                 const hipExternalSemaphoreSignalParams *p) {
   CUexternalSemaphore s = (CUexternalSemaphore)(uintptr_t)sem;
 
-  ENTER(dev, cuSignalExternalSemaphoresAsync);
+  AH_NV_ENTER(dev, cuSignalExternalSemaphoresAsync);
   return ah_cuda_status(ah_cuda.cuSignalExternalSemaphoresAsync(
       &s, (const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *)(const void *)p, 1, stream_of(q)));
 }
@@ -120,12 +111,12 @@ hipError_t ah_nv_ext_sem_wait(struct ah_device *dev, struct ah_queue *q, uint64_
                               const hipExternalSemaphoreWaitParams *p) {
   CUexternalSemaphore s = (CUexternalSemaphore)(uintptr_t)sem;
 
-  ENTER(dev, cuWaitExternalSemaphoresAsync);
+  AH_NV_ENTER(dev, cuWaitExternalSemaphoresAsync);
   return ah_cuda_status(ah_cuda.cuWaitExternalSemaphoresAsync(
       &s, (const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *)(const void *)p, 1, stream_of(q)));
 }
 
 hipError_t ah_nv_ext_sem_destroy(struct ah_device *dev, uint64_t sem) {
-  ENTER(dev, cuDestroyExternalSemaphore);
+  AH_NV_ENTER(dev, cuDestroyExternalSemaphore);
   return ah_cuda_status(ah_cuda.cuDestroyExternalSemaphore((CUexternalSemaphore)(uintptr_t)sem));
 }

@@ -117,6 +117,18 @@ static inline hipError_t ah_nv_enter(struct ah_nv_device *nd) {
 
 #define AH_NV(dev) ((struct ah_nv_device *)(dev)->impl)
 
+/* For an op whose driver entry is optional (arrays, textures, VMM, pools,
+ * external memory): hipErrorNotSupported when the driver lacks fn, else
+ * enters dev's context; returns from the op on failure. */
+#define AH_NV_ENTER(dev, fn)                                                                       \
+  do {                                                                                             \
+    hipError_t e_;                                                                                 \
+    if (ah_cuda.fn == NULL)                                                                        \
+      return hipErrorNotSupported;                                                                 \
+    if ((e_ = ah_nv_enter(AH_NV(dev))) != hipSuccess)                                              \
+      return e_;                                                                                   \
+  } while (0)
+
 /* ---- nvidia_mem.c ---- */
 hipError_t ah_nv_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
                            unsigned flags, void **out);

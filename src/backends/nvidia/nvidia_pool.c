@@ -19,21 +19,12 @@ struct nv_pool {
   CUstream s; /* allocations are made here; NULL for an imported pool */
 };
 
-#define ENTER(dev, fn)                                                                             \
-  do {                                                                                             \
-    hipError_t e_;                                                                                 \
-    if (ah_cuda.fn == NULL)                                                                        \
-      return hipErrorNotSupported;                                                                 \
-    if ((e_ = ah_nv_enter(AH_NV(dev))) != hipSuccess)                                              \
-      return e_;                                                                                   \
-  } while (0)
-
 hipError_t ah_nv_pool_create(struct ah_device *dev, uint64_t *out) {
   CUmemPoolProps props = {0};
   struct nv_pool *p;
   CUresult r;
 
-  ENTER(dev, cuMemPoolCreate);
+  AH_NV_ENTER(dev, cuMemPoolCreate);
   if (ah_cuda.cuMemAllocFromPoolAsync == NULL || ah_cuda.cuMemPoolDestroy == NULL)
     return hipErrorNotSupported;
   p = calloc(1, sizeof(*p));
@@ -62,7 +53,7 @@ hipError_t ah_nv_pool_destroy(struct ah_device *dev, uint64_t h) {
   struct nv_pool *p = (struct nv_pool *)(uintptr_t)h;
   CUresult r;
 
-  ENTER(dev, cuMemPoolDestroy);
+  AH_NV_ENTER(dev, cuMemPoolDestroy);
   if (p->s != NULL)
     (void)ah_cuda.cuStreamDestroy(p->s);
   r = ah_cuda.cuMemPoolDestroy(p->pool);
@@ -75,7 +66,7 @@ hipError_t ah_nv_pool_alloc(struct ah_device *dev, uint64_t h, size_t bytes, voi
   CUdeviceptr d = 0;
   CUresult r;
 
-  ENTER(dev, cuMemAllocFromPoolAsync);
+  AH_NV_ENTER(dev, cuMemAllocFromPoolAsync);
   if (p->s == NULL)
     return hipErrorInvalidValue; /* an imported pool only imports */
   r = ah_cuda.cuMemAllocFromPoolAsync(&d, bytes, p->pool, p->s);
@@ -93,14 +84,14 @@ hipError_t ah_nv_pool_alloc(struct ah_device *dev, uint64_t h, size_t bytes, voi
 /* cuMemFree takes stream-ordered allocations too, after waiting for the
  * device, which is what the core's contract asks. */
 hipError_t ah_nv_pool_free(struct ah_device *dev, void *ptr) {
-  ENTER(dev, cuMemFree);
+  AH_NV_ENTER(dev, cuMemFree);
   return ah_cuda_status(ah_cuda.cuMemFree((CUdeviceptr)(uintptr_t)ptr));
 }
 
 hipError_t ah_nv_pool_export(struct ah_device *dev, uint64_t h, int *fd) {
   struct nv_pool *p = (struct nv_pool *)(uintptr_t)h;
 
-  ENTER(dev, cuMemPoolExportToShareableHandle);
+  AH_NV_ENTER(dev, cuMemPoolExportToShareableHandle);
   return ah_cuda_status(ah_cuda.cuMemPoolExportToShareableHandle(
       fd, p->pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
 }
@@ -109,7 +100,7 @@ hipError_t ah_nv_pool_import(struct ah_device *dev, int fd, uint64_t *out) {
   struct nv_pool *p;
   CUresult r;
 
-  ENTER(dev, cuMemPoolImportFromShareableHandle);
+  AH_NV_ENTER(dev, cuMemPoolImportFromShareableHandle);
   p = calloc(1, sizeof(*p));
   if (p == NULL)
     return hipErrorOutOfMemory;
@@ -125,7 +116,7 @@ hipError_t ah_nv_pool_import(struct ah_device *dev, int fd, uint64_t *out) {
 }
 
 hipError_t ah_nv_pool_export_ptr(struct ah_device *dev, void *ptr, void *data) {
-  ENTER(dev, cuMemPoolExportPointer);
+  AH_NV_ENTER(dev, cuMemPoolExportPointer);
   return ah_cuda_status(
       ah_cuda.cuMemPoolExportPointer((CUmemPoolPtrExportData *)data, (CUdeviceptr)(uintptr_t)ptr));
 }
@@ -140,7 +131,7 @@ hipError_t ah_nv_pool_import_ptr(struct ah_device *dev, uint64_t h, const void *
   size_t n = 0;
   CUresult r;
 
-  ENTER(dev, cuMemPoolImportPointer);
+  AH_NV_ENTER(dev, cuMemPoolImportPointer);
   if (ah_cuda.cuMemGetAddressRange == NULL)
     return hipErrorNotSupported;
   memcpy(&d, data, sizeof(d));

@@ -11,16 +11,6 @@
 
 #include <stdint.h>
 
-/* Enters the device's context; hipErrorNotSupported when the driver lacks fn. */
-#define ENTER(dev, fn)                                                                             \
-  do {                                                                                             \
-    hipError_t e_;                                                                                 \
-    if (ah_cuda.fn == NULL)                                                                        \
-      return hipErrorNotSupported;                                                                 \
-    if ((e_ = ah_nv_enter(AH_NV(dev))) != hipSuccess)                                              \
-      return e_;                                                                                   \
-  } while (0)
-
 /* Whether the driver has every entry point the ops use and the device takes them. */
 int ah_nv_vmm_supported(struct ah_device *dev) {
   int v = 0;
@@ -50,7 +40,7 @@ static CUmemAllocationProp prop_of(struct ah_device *dev, int shareable) {
 hipError_t ah_nv_vmm_granularity(struct ah_device *dev, int recommended, size_t *out) {
   CUmemAllocationProp p = prop_of(dev, 0);
 
-  ENTER(dev, cuMemGetAllocationGranularity);
+  AH_NV_ENTER(dev, cuMemGetAllocationGranularity);
   return ah_cuda_status(ah_cuda.cuMemGetAllocationGranularity(
       out, &p,
       recommended ? CU_MEM_ALLOC_GRANULARITY_RECOMMENDED : CU_MEM_ALLOC_GRANULARITY_MINIMUM));
@@ -61,7 +51,7 @@ hipError_t ah_nv_vmm_create(struct ah_device *dev, size_t bytes, int shareable, 
   CUmemGenericAllocationHandle h;
   CUresult r;
 
-  ENTER(dev, cuMemCreate);
+  AH_NV_ENTER(dev, cuMemCreate);
   r = ah_cuda.cuMemCreate(&h, bytes, &p, 0);
   if (r != CUDA_SUCCESS)
     return ah_cuda_status(r);
@@ -70,12 +60,12 @@ hipError_t ah_nv_vmm_create(struct ah_device *dev, size_t bytes, int shareable, 
 }
 
 hipError_t ah_nv_vmm_release(struct ah_device *dev, uint64_t phys) {
-  ENTER(dev, cuMemRelease);
+  AH_NV_ENTER(dev, cuMemRelease);
   return ah_cuda_status(ah_cuda.cuMemRelease(phys));
 }
 
 hipError_t ah_nv_vmm_export(struct ah_device *dev, uint64_t phys, int *fd) {
-  ENTER(dev, cuMemExportToShareableHandle);
+  AH_NV_ENTER(dev, cuMemExportToShareableHandle);
   return ah_cuda_status(
       ah_cuda.cuMemExportToShareableHandle(fd, phys, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
 }
@@ -86,7 +76,7 @@ hipError_t ah_nv_vmm_import(struct ah_device *dev, int fd, uint64_t *phys, size_
   CUmemGenericAllocationHandle h;
   CUresult r;
 
-  ENTER(dev, cuMemImportFromShareableHandle);
+  AH_NV_ENTER(dev, cuMemImportFromShareableHandle);
   r = ah_cuda.cuMemImportFromShareableHandle(&h, (void *)(uintptr_t)fd,
                                              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
   if (r != CUDA_SUCCESS)
@@ -101,7 +91,7 @@ hipError_t ah_nv_vmm_reserve(struct ah_device *dev, size_t bytes, size_t alignme
   CUdeviceptr p;
   CUresult r;
 
-  ENTER(dev, cuMemAddressReserve);
+  AH_NV_ENTER(dev, cuMemAddressReserve);
   r = ah_cuda.cuMemAddressReserve(&p, bytes, alignment, (CUdeviceptr)(uintptr_t)hint, 0);
   if (r != CUDA_SUCCESS)
     return ah_cuda_status(r);
@@ -110,18 +100,18 @@ hipError_t ah_nv_vmm_reserve(struct ah_device *dev, size_t bytes, size_t alignme
 }
 
 hipError_t ah_nv_vmm_address_free(struct ah_device *dev, void *base, size_t bytes) {
-  ENTER(dev, cuMemAddressFree);
+  AH_NV_ENTER(dev, cuMemAddressFree);
   return ah_cuda_status(ah_cuda.cuMemAddressFree((CUdeviceptr)(uintptr_t)base, bytes));
 }
 
 hipError_t ah_nv_vmm_map(struct ah_device *dev, void *ptr, size_t bytes, uint64_t phys,
                          size_t offset) {
-  ENTER(dev, cuMemMap);
+  AH_NV_ENTER(dev, cuMemMap);
   return ah_cuda_status(ah_cuda.cuMemMap((CUdeviceptr)(uintptr_t)ptr, bytes, offset, phys, 0));
 }
 
 hipError_t ah_nv_vmm_unmap(struct ah_device *dev, void *ptr, size_t bytes) {
-  ENTER(dev, cuMemUnmap);
+  AH_NV_ENTER(dev, cuMemUnmap);
   return ah_cuda_status(ah_cuda.cuMemUnmap((CUdeviceptr)(uintptr_t)ptr, bytes));
 }
 
@@ -136,7 +126,7 @@ hipError_t ah_nv_vmm_set_access(struct ah_device *dev, void *ptr, size_t bytes,
   size_t m = 0;
   CUresult r;
 
-  ENTER(dev, cuMemSetAccess);
+  AH_NV_ENTER(dev, cuMemSetAccess);
   if (n > sizeof(d) / sizeof(d[0]))
     return hipErrorInvalidValue;
   for (size_t i = 0; i < n; i++) {
