@@ -296,6 +296,8 @@ private:
   // The region being built writes no pc[t] (uniform exits, pcSkippable).
   bool pcSkipped_ = false;
   bool pcSkippable(unsigned r, const std::vector<std::pair<BasicBlock *, unsigned>> &stops);
+  // divergentExit of the region being built, found once for both its copies.
+  bool exitDivergent_ = false;
   bool divergentExit(unsigned r);
   GlobalVariable *desc_ = nullptr;
 };
@@ -782,16 +784,17 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   // them all (lo, hi). A store and two bitwise reductions per thread, no
   // branch and no call, so the thread loop still vectorises; when lo == hi
   // (every thread stopped at one place, the rule) the engine reads no pc.
+  liveTracked_ = false;
+  pcSkipped_ = false;
+  exitDivergent_ = !masked && hasSplits && divergentExit(r);
   if (hasSplits) {
     ir.CreateStore(ir.getInt32(kPcDone), loVar_);
     ir.CreateStore(ir.getInt32(0), hiVar_);
-    // hi, first, last, count of the live threads (unmasked regions only).
+    // hi, first, last, count of the live threads (where they may be counted).
     const uint32_t init[4] = {0, kPcDone, 0, 0};
-    for (int k = 0; k < 4 && !masked; k++)
+    for (int k = 0; k < 4 && exitDivergent_; k++)
       ir.CreateStore(ir.getInt32(init[k]), liveVars_[k]);
   }
-  liveTracked_ = false;
-  pcSkipped_ = false;
   // Kept uniform values the region uses or stores: read once, here.
   DenseMap<unsigned, Value *> vins;
   for (unsigned k = 0; k < kept_.size(); k++) {
@@ -1006,7 +1009,7 @@ void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &
   // loop's body (go on or leave together) the count would cost every thread
   // and keep the loop from being unswitched.
   bool returns = code != nullptr && code->getNumIncomingValues() > stops.size();
-  if (!masked && returns && !stops.empty() && divergentExit(r)) {
+  if (!masked && returns && !stops.empty() && exitDivergent_) {
     liveTracked_ = true;
     for (auto &st : stops) {
       IRBuilder<> lb(st.first->getTerminator());
@@ -1041,10 +1044,11 @@ void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &
   closeThreadLoops(loops);
 }
 
-// Whether an unmasked copy of region r (one after an inline shuffle) may
-// leave pc[t] unwritten: no thread-dependent branch chooses its exit (so every thread returns, or every
-// thread stops at one split point), and each split point it stops at is one
-// the engine completes without pc[] (a plain barrier, an inline shuffle).
+// Whether an unmasked copy of region r (region 0, or one after an inline
+// shuffle) may leave pc[t] unwritten: no thread-dependent branch chooses its
+// exit (so every thread returns, or every thread stops at one split point),
+// and each split point it stops at is one the engine completes without pc[]
+// (a plain barrier, an inline shuffle).
 // The engine gets `all == 3` and fails the block, as a compiler bug, if the
 // threads did leave in different ways after all.
 bool BlockBuilder::pcSkippable(unsigned r,
@@ -1059,7 +1063,7 @@ bool BlockBuilder::pcSkippable(unsigned r,
   // tree (`if (tid < s) ...; __syncthreads()`) the threads past the bound
   // then have an empty body, and the loop was no longer split at s (3x
   // slower), where the pc store costs little.
-  return (r == 0 || splits_[r - 1].inlined) && !divergentExit(r);
+  return (r == 0 || splits_[r - 1].inlined) && !exitDivergent_;
 }
 
 // Whether, in region r, a branch on a thread-dependent value decides between

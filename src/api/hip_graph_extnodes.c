@@ -35,6 +35,15 @@ static hipError_t set_exec(hipGraphExec_t x, hipGraphNode_t node, struct ah_gspe
 
 /* ---- external semaphores ---- */
 
+/* A semaphore node's own arrays, as its spec keeps them (ah_gspec_extsem): the
+ * semaphores, then their parameters; for the node's GetParams. */
+static hipExternalSemaphore_t *extsem_arrays(const struct ah_gspec *s, const void **params,
+                                             unsigned *n) {
+  *params = (const char *)s->ops + s->nops * sizeof(hipExternalSemaphore_t);
+  *n = (unsigned)s->nops;
+  return s->ops;
+}
+
 AH_EXPORT hipError_t hipGraphAddExternalSemaphoresSignalNode(
     hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
     size_t numDependencies, const hipExternalSemaphoreSignalNodeParams *nodeParams) {
@@ -69,10 +78,8 @@ AH_EXPORT hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(
   AH_REQUIRE(params_out != NULL &&
                  ah_gnode_spec_of(hNode, hipGraphNodeTypeExtSemaphoreSignal, &s),
              hipErrorInvalidValue);
-  params_out->extSemArray = s.ops;
-  params_out->paramsArray =
-      (const void *)((const char *)s.ops + s.nops * sizeof(hipExternalSemaphore_t));
-  params_out->numExtSems = (unsigned)s.nops;
+  params_out->extSemArray = extsem_arrays(&s, (const void **)&params_out->paramsArray,
+                                          &params_out->numExtSems);
   return hipSuccess;
 }
 
@@ -83,10 +90,8 @@ AH_EXPORT hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(
   AH_ENTER();
   AH_REQUIRE(params_out != NULL && ah_gnode_spec_of(hNode, hipGraphNodeTypeExtSemaphoreWait, &s),
              hipErrorInvalidValue);
-  params_out->extSemArray = s.ops;
-  params_out->paramsArray =
-      (const void *)((const char *)s.ops + s.nops * sizeof(hipExternalSemaphore_t));
-  params_out->numExtSems = (unsigned)s.nops;
+  params_out->extSemArray = extsem_arrays(&s, (const void **)&params_out->paramsArray,
+                                          &params_out->numExtSems);
   return hipSuccess;
 }
 

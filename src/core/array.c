@@ -18,26 +18,17 @@ struct limits {
   int d1, d2[2], d3[3], l1[2], l2[3], cube, cubel[2];
 };
 
-static struct limits limits_of(const hipDeviceProp_t *p, enum ah_array_use use) {
-  struct limits l;
-
-  if (use == AH_ARRAY_SURFACE) {
-    l = (struct limits){.d1 = p->maxSurface1D, .cube = p->maxSurfaceCubemap};
-    memcpy(l.d2, p->maxSurface2D, sizeof(l.d2));
-    memcpy(l.d3, p->maxSurface3D, sizeof(l.d3));
-    memcpy(l.l1, p->maxSurface1DLayered, sizeof(l.l1));
-    memcpy(l.l2, p->maxSurface2DLayered, sizeof(l.l2));
-    memcpy(l.cubel, p->maxSurfaceCubemapLayered, sizeof(l.cubel));
-  } else {
-    l = (struct limits){.d1 = p->maxTexture1D, .cube = p->maxTextureCubemap};
-    memcpy(l.d2, p->maxTexture2D, sizeof(l.d2));
-    memcpy(l.d3, p->maxTexture3D, sizeof(l.d3));
-    memcpy(l.l1, p->maxTexture1DLayered, sizeof(l.l1));
-    memcpy(l.l2, p->maxTexture2DLayered, sizeof(l.l2));
-    memcpy(l.cubel, p->maxTextureCubemapLayered, sizeof(l.cubel));
-  }
-  return l;
-}
+/* The texture (K = Texture) or surface (K = Surface) limits of p: the two
+ * sets have the same fields under the two names. */
+#define LIMITS_OF(p, K)                                                                            \
+  ((struct limits){                                                                                \
+      .d1 = (p)->max##K##1D,                                                                       \
+      .d2 = {(p)->max##K##2D[0], (p)->max##K##2D[1]},                                              \
+      .d3 = {(p)->max##K##3D[0], (p)->max##K##3D[1], (p)->max##K##3D[2]},                          \
+      .l1 = {(p)->max##K##1DLayered[0], (p)->max##K##1DLayered[1]},                                \
+      .l2 = {(p)->max##K##2DLayered[0], (p)->max##K##2DLayered[1], (p)->max##K##2DLayered[2]},     \
+      .cube = (p)->max##K##Cubemap,                                                                \
+      .cubel = {(p)->max##K##CubemapLayered[0], (p)->max##K##CubemapLayered[1]}})
 
 /* v within limit lim; a device that reports 0 for a limit has none we know. */
 #define WITHIN(v, lim) ((lim) <= 0 || (v) <= (size_t)(lim))
@@ -46,7 +37,7 @@ static struct limits limits_of(const hipDeviceProp_t *p, enum ah_array_use use) 
  * suite checks each limit plus one); NVIDIA's arrays take the surface flag within the
  * surface limits only. */
 int ah_array_fits(const hipDeviceProp_t *p, enum ah_array_use use, const HIP_ARRAY3D_DESCRIPTOR *d) {
-  struct limits l = limits_of(p, use);
+  struct limits l = use == AH_ARRAY_SURFACE ? LIMITS_OF(p, Surface) : LIMITS_OF(p, Texture);
   size_t w = d->Width, h = d->Height, z = d->Depth;
 
   if (d->Flags & hipArrayCubemap)

@@ -209,19 +209,21 @@ static void call_block_fn(const struct ah_cpu_grid *g) {
   g->sig->invoke(g->block_fn, g->args);
 }
 
+/* The block has stopped running on w (it ended, or was given up). */
+static void block_end(struct ah_cpu_worker *w) {
+  w->in_kernel = 0;
+  atomic_store_explicit(&w->running, 0, memory_order_relaxed);
+  tsan_drop(w);
+}
+
 static hipError_t run_compiled(struct ah_cpu_worker *w, const struct ah_cpu_grid *g) {
   struct ah_cpu_block *b = &w->block;
 
   b->direct = 1;
   w->in_kernel = 1;
   call_block_fn(g);
-  w->in_kernel = 0;
   b->direct = 0;
-  /* ah_cpu_block_abandon's work, less what a direct block leaves nothing of
-   * (stacks) and the built-ins' reset, which ah_cpu_block_idle does once the
-   * worker has no more blocks of the grid (the next block sets them). */
-  atomic_store_explicit(&w->running, 0, memory_order_relaxed);
-  tsan_drop(w);
+  block_end(w); /* a direct block has no stacks to give back */
   return hipSuccess;
 }
 
@@ -598,9 +600,7 @@ hipError_t ah_cpu_block_run(struct ah_cpu_worker *w, const struct ah_cpu_grid *g
 void ah_cpu_block_abandon(struct ah_cpu_worker *w) {
   struct ah_cpu_block *b = &w->block;
 
-  w->in_kernel = 0;
-  atomic_store_explicit(&w->running, 0, memory_order_relaxed);
-  tsan_drop(w);
+  block_end(w);
   if (b->fiber_mode) {
     for (unsigned i = 0; i < b->nthreads; i++) {
       if (b->threads[i].stack != NULL) {
@@ -614,7 +614,9 @@ void ah_cpu_block_abandon(struct ah_cpu_worker *w) {
     ah_cpu_stack_put(w, b->runner_stack);
     b->runner_stack = NULL;
   }
-  ah_cpu_block_idle();
+  /* The built-ins stay as the block left them: the next block sets them, and
+   * the worker resets them once it has no more blocks of the grid
+   * (ah_cpu_block_idle, cpu_sched.c's run_blocks). */
 }
 
 /* Outside kernels the built-ins read as a block of one: a program's own

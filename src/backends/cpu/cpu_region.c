@@ -101,14 +101,19 @@ AH_EXPORT ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k) {
   return &r->ctx;
 }
 
-/* The block function stopped at a split point that its descriptor does not
- * have: a kernel compiler bug. Gives up the block. */
-static void bad_split(void) {
+/* A block function broke its contract (block_abi.h): a kernel compiler bug.
+ * Gives up the block, saying why. */
+static void compiler_bug(const char *why) {
   struct ah_cpu_worker *w = ah_cpu_self;
 
   if (w != NULL && w->in_kernel)
-    ah_cpu_block_fail(w, hipErrorLaunchFailure,
-                      "compiled block stopped at an unknown split point (kernel compiler bug)");
+    ah_cpu_block_fail(w, hipErrorLaunchFailure, why);
+}
+
+/* The block function stopped at a split point that its descriptor does not
+ * have. */
+static void bad_split(void) {
+  compiler_bug("compiled block stopped at an unknown split point (kernel compiler bug)");
 }
 
 /* The barrier op a thread stopped with at barrier split point `info`. */
@@ -429,11 +434,7 @@ AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi
   if (all == 3 && lo != hi) {
     /* The region wrote no pc[]: the compiler found that its threads all
      * leave it the same way, and they did not. */
-    struct ah_cpu_worker *w = ah_cpu_self;
-
-    if (w != NULL && w->in_kernel)
-      ah_cpu_block_fail(w, hipErrorLaunchFailure,
-                        "compiled block: threads left a uniform region apart (kernel compiler bug)");
+    compiler_bug("compiled block: threads left a uniform region apart (kernel compiler bug)");
     return -1;
   }
   if (all == 2 && lo != hi) {

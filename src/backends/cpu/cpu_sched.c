@@ -736,6 +736,26 @@ static hipError_t run_cooperative(struct grid_run *r, const struct ah_cpu_grid *
 
 static void start(void) { pool_start(); }
 
+/* r for the grid g, its blocks cut into one share per participant (the
+ * launching thread's is share 0); the shares themselves are not cleared
+ * first (4 KiB a launch), only the ones in use are set. */
+static void grid_run_init(struct grid_run *r, const struct ah_cpu_grid *g) {
+  uint64_t base, rem;
+
+  memset(r, 0, offsetof(struct grid_run, share));
+  memset(&r->nshares, 0, sizeof(*r) - offsetof(struct grid_run, nshares));
+  r->g = g;
+  r->err = hipSuccess;
+  r->nblocks = (uint64_t)g->grid.x * g->grid.y * g->grid.z;
+  r->nshares = pool.nworkers + 1 < MAX_SHARES ? (unsigned)pool.nworkers + 1 : MAX_SHARES;
+  base = r->nblocks / r->nshares; /* no product that overflows: grids reach 2^63 blocks */
+  rem = r->nblocks % r->nshares;
+  for (unsigned k = 0; k < r->nshares; k++) {
+    atomic_init(&r->share[k].next, base * k + (k < rem ? k : rem));
+    r->share[k].end = base * (k + 1) + (k + 1 < rem ? k + 1 : rem);
+  }
+}
+
 hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *launch) {
   struct ah_cpu_grid grid = *launch, *g = &grid;
   struct ah_cpu_worker *w;
@@ -749,19 +769,7 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *launch) {
   if (pool.start_err != hipSuccess)
     return pool.start_err;
 
-  memset(&r, 0, offsetof(struct grid_run, share));
-  memset(&r.nshares, 0, sizeof(r) - offsetof(struct grid_run, nshares));
-  r.g = g;
-  r.nblocks = (uint64_t)g->grid.x * g->grid.y * g->grid.z;
-  /* One share per participant (the launching thread's is share 0). */
-  r.nshares = (unsigned)pool.nworkers + 1 < MAX_SHARES ? (unsigned)pool.nworkers + 1 : MAX_SHARES;
-  for (unsigned k = 0; k < r.nshares; k++) { /* no product that could overflow */
-    uint64_t base = r.nblocks / r.nshares, rem = r.nblocks % r.nshares;
-
-    atomic_init(&r.share[k].next, base * k + (k < rem ? k : rem));
-    r.share[k].end = base * (k + 1) + (k + 1 < rem ? k + 1 : rem);
-  }
-  r.err = hipSuccess;
+  grid_run_init(&r, g);
   if (r.nblocks == 0 || (uint64_t)g->block.x * g->block.y * g->block.z == 0)
     return hipSuccess;
 
