@@ -175,6 +175,8 @@ public:
   }
   unsigned nreread() const { return nreread_; }
   unsigned nchunked() const { return nchunked_; }
+  unsigned nlive() const { return nlive_; }
+  unsigned npcless() const { return npcless_; }
 
 private:
   bool inlineThreadDependent();
@@ -246,6 +248,8 @@ private:
   DenseSet<AllocaInst *> phiSlots_; // frame slots of demoted phis (rereadPhiSlot)
   unsigned nreread_ = 0;             // loads of them that rereadPhiSlot spared a slot
   unsigned nchunked_ = 0;            // regions with a copy in lane chunks (laneChunkCheck)
+  unsigned nlive_ = 0;               // regions that count their live threads (liveTracked_)
+  unsigned npcless_ = 0;             // regions that write no pc[t] (pcSkipped_)
   // Uniform values live across aligned barriers only: kept as SSA values,
   // one copy per block (`slot`, a local of the block function) that each
   // thread stopping at such a barrier writes and the next region reads
@@ -847,6 +851,8 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     for (int k = 0; k < 4 && liveTracked_; k++)
       ir.CreateStore(ir.CreateLoad(i32, liveVars_[k]), ir.CreateStructGEP(abi_.ctx, ctx_, 6 + k));
     int all = masked ? 0 : liveTracked_ ? 2 : pcSkipped_ ? 3 : 1;
+    nlive_ += liveTracked_;
+    npcless_ += pcSkipped_;
     Value *n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(all)});
     next->addIncoming(n, after);
     ir.CreateBr(dispatch);
@@ -1778,7 +1784,9 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
                                     " uniform values kept once per block, " +
                                     std::to_string(bb.ninlined()) + " shuffles inline, " +
                                     std::to_string(bb.nreread()) + " loop values read again, " +
-                                    std::to_string(bb.nchunked()) + " regions in lane chunks"
+                                    std::to_string(bb.nchunked()) + " regions in lane chunks, " +
+                                    std::to_string(bb.nlive()) + " count their live threads, " +
+                                    std::to_string(bb.npcless()) + " write no pc"
                               : "fibers: " + bb.why())
              << "\n";
   }
