@@ -21,6 +21,7 @@
 #include "block_loops.h"
 #include "bound_split.h"
 #include "engine_buffers.h"
+#include "index_tests.h"
 #include "kernel_module.h"
 #include "lane_chunks.h"
 #include "split_points.h"
@@ -54,6 +55,7 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 #include <llvm/Transforms/Utils/SSAUpdater.h>
 
@@ -221,7 +223,6 @@ private:
   void emitDescriptor();
   void plainSharedAtomics();
   void hoistUniformBranches();
-  bool innerLoops();
   void describeBuiltins();
   void tagEngineBuffers();
   bool fail(const std::string &why) {
@@ -1301,15 +1302,6 @@ void BlockBuilder::keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
 // does not do) makes one thread loop per way a uniform branch goes (a loop
 // counter's test), so that each holds straight-line code. Then a thread
 // loop testing `tid < s` is split at s (bound_split.h).
-// Whether a loop of the kernel's own sits inside the z, y, x thread loops.
-bool BlockBuilder::innerLoops() {
-  fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
-  for (Loop *l : fam_.getResult<LoopAnalysis>(*b_).getLoopsInPreorder())
-    if (l->getLoopDepth() > 3)
-      return true;
-  return false;
-}
-
 void BlockBuilder::hoistUniformBranches() {
   FunctionPassManager fpm;
   fpm.addPass(SROAPass());
@@ -1318,6 +1310,7 @@ void BlockBuilder::hoistUniformBranches() {
   fpm.addPass(createFunctionToLoopPassAdaptor(LICMPass(), /*UseMemorySSA=*/true));
   fpm.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true)));
   fpm.addPass(SimplifyCFGPass());
+  fpm.addPass(LoopSimplifyPass()); // preheaders, for the splits below
   fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
   fpm.run(*b_, fam_);
   // Lanes in warp chunks as bounds (lane_chunks.h), folded into the tests.
@@ -1328,6 +1321,13 @@ void BlockBuilder::hoistUniformBranches() {
     if (debugEnabled())
       errs() << "anyhip kernel compiler: " << k_.getName() << ": " << n
              << " lanes in warp chunks as bounds\n";
+  }
+  // A global index's tests as the thread loop's own (index_tests.h).
+  if (unsigned n = rewriteIndexTests(*b_, fam_.getResult<LoopAnalysis>(*b_))) {
+    fam_.invalidate(*b_, PreservedAnalyses::none());
+    if (debugEnabled())
+      errs() << "anyhip kernel compiler: " << k_.getName() << ": " << n
+             << " thread loops split around their global index's tests\n";
   }
   // Now that the uniform branches are out, `if (tid < s)` splits its loop;
   // a warp chunk's loop is split again at each further bound it has.
@@ -1717,7 +1717,7 @@ Function *BlockBuilder::build() {
     // Kernels with barriers: uniform branches out of thread loops, then
     // loops split at uniform bounds (kernel arguments too: `tid < n`);
     // kernels with a loop inside the thread loops: grid-stride loops.
-    if (level_ != OptimizationLevel::O0 && (!kept_.empty() || !splits_.empty() || innerLoops()))
+    if (level_ != OptimizationLevel::O0)
       hoistUniformBranches();
     std::string err;
     raw_string_ostream os(err);

@@ -73,49 +73,46 @@ Value *quotientLimit(const Loop &l, Value *q, Value *&y, Instruction *at) {
 }
 
 constexpr const char *kLaneChunk = "anyhip.lane.chunk";
+constexpr const char *kIndexRest = "anyhip.index.rest";
 
-bool laneChunk(const Loop &l) {
+bool marked(const Loop &l, const char *mark) {
   MDNode *id = l.getLoopID();
   if (id == nullptr)
     return false;
   for (const MDOperand &op : id->operands())
     if (auto *n = dyn_cast<MDNode>(op.get()); n != nullptr && n->getNumOperands() > 0)
-      if (auto *s = dyn_cast<MDString>(n->getOperand(0)); s != nullptr && s->getString() == kLaneChunk)
+      if (auto *s = dyn_cast<MDString>(n->getOperand(0)); s != nullptr && s->getString() == mark)
         return true;
   return false;
 }
 
+bool laneChunk(const Loop &l) { return marked(l, kLaneChunk); }
+
+// A loop ID: `mark`, unrolled no further, and interleaved once or not
+// vectorised at all.
+MDNode *loopId(LLVMContext &c, const char *mark, bool vectorise) {
+  Metadata *m = MDNode::get(c, MDString::get(c, mark));
+  Metadata *width =
+      vectorise ? MDNode::get(c, {MDString::get(c, "llvm.loop.interleave.count"),
+                                  ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), 1))})
+                : MDNode::get(c, {MDString::get(c, "llvm.loop.vectorize.enable"),
+                                  ConstantAsMetadata::get(ConstantInt::getFalse(c))});
+  Metadata *rolled = MDNode::get(c, MDString::get(c, "llvm.loop.unroll.disable"));
+  TempMDTuple self = MDNode::getTemporary(c, None);
+  MDNode *id = MDNode::getDistinct(c, {self.get(), m, width, rolled});
+  id->replaceOperandWith(0, id);
+  return id;
+}
+
 bool findCandidate(Loop &l, Candidate &c) {
-  BasicBlock *h = l.getHeader(), *pre = l.getLoopPreheader();
-  if (pre == nullptr || l.getLoopLatch() == nullptr || !l.getSubLoops().empty())
+  CountedLoop counted;
+  if (!countedLoop(l, counted))
     return false;
-  SmallVector<BasicBlock *, 4> exiting;
-  l.getExitingBlocks(exiting);
-  if (exiting.size() != 1 || exiting[0] != h)
-    return false;
-  unsigned size = 0;
-  for (BasicBlock *bb : l.blocks())
-    size += bb->size();
-  if (size > kMaxLoopSize)
-    return false;
-  auto *hb = dyn_cast<BranchInst>(h->getTerminator());
-  if (hb == nullptr || !hb->isConditional() || !l.contains(hb->getSuccessor(0)) ||
-      l.contains(hb->getSuccessor(1)))
-    return false;
-  auto *test = dyn_cast<ICmpInst>(hb->getCondition());
-  if (test == nullptr || !test->hasOneUse() ||
-      (test->getPredicate() != ICmpInst::ICMP_ULT && test->getPredicate() != ICmpInst::ICMP_NE))
-    return false;
-  auto *x = dyn_cast<PHINode>(test->getOperand(0));
-  if (x == nullptr || x->getParent() != h || !invariant(l, test->getOperand(1)))
-    return false;
-  // x = phi [start, pre], [x + 1, latch]
-  Value *next = x->getIncomingValueForBlock(l.getLoopLatch());
-  if (!match(next, m_Add(m_Specific(x), m_One())))
-    return false;
+  BasicBlock *pre = l.getLoopPreheader();
+  PHINode *x = counted.x;
   c.x = x;
-  c.exitTest = test;
-  c.end = test->getOperand(1);
+  c.exitTest = counted.exitTest;
+  c.end = counted.end;
   bool chunk = laneChunk(l);
   // Whether `user`'s condition is `x <u b` (or a form of it): fills c.
   auto take = [&](Instruction *user, Value *cond) {
@@ -150,7 +147,7 @@ bool findCandidate(Loop &l, Candidate &c) {
     return true;
   };
   for (BasicBlock *bb : l.blocks()) {
-    if (bb == h)
+    if (bb == l.getHeader())
       continue;
     auto *br = dyn_cast<BranchInst>(bb->getTerminator());
     if (br != nullptr && br->isConditional() && take(br, br->getCondition()))
@@ -176,35 +173,15 @@ void setCondition(Instruction *user, bool value) {
 // pre -> A (x in [start, m), the branch folded one way) -> B (x in [m, end),
 // folded the other way) -> the loop's exit; m = umin(umax(bound, start), end).
 void splitLoop(Loop &l, Candidate &c) {
-  BasicBlock *h = l.getHeader(), *pre = l.getLoopPreheader();
-  Function *f = h->getParent();
+  BasicBlock *pre = l.getLoopPreheader();
   IRBuilder<> ir(pre->getTerminator());
   Value *start = c.x->getIncomingValueForBlock(pre);
   Value *m = ir.CreateBinaryIntrinsic(
       Intrinsic::umin, ir.CreateBinaryIntrinsic(Intrinsic::umax, c.bound, start), c.end, nullptr,
       "split.at");
-
   ValueToValueMapTy vm;
-  SmallVector<BasicBlock *, 16> clones;
-  for (BasicBlock *bb : l.blocks()) {
-    BasicBlock *nb = CloneBasicBlock(bb, vm, ".below", f);
-    vm[bb] = nb;
-    clones.push_back(nb);
-  }
-  remapInstructionsInBlocks(clones, vm);
-  auto *ah = cast<BasicBlock>(vm[h]);
-  BasicBlock *between = BasicBlock::Create(f->getContext(), "split.between", f, h);
-  BranchInst::Create(h, between);
-  // A: the header's test stops at m, and leaves to B.
-  cast<ICmpInst>(vm[c.exitTest])->setOperand(1, m);
-  cast<BranchInst>(ah->getTerminator())->setSuccessor(1, between);
+  prependPiece(l, {c.x, c.exitTest, c.end}, m, vm, ".below");
   setCondition(cast<Instruction>(vm[c.branch]), c.belowIsTrue);
-  // B goes on from A's last values.
-  for (PHINode &phi : h->phis()) {
-    int i = phi.getBasicBlockIndex(pre);
-    phi.setIncomingBlock(i, between);
-    phi.setIncomingValue(i, vm[&phi]);
-  }
   if (c.equal) {
     // From the bound on: x == b is x <u b + 1 (x != b the opposite).
     IRBuilder<> eb(c.branch);
@@ -220,22 +197,74 @@ void splitLoop(Loop &l, Candidate &c) {
   } else {
     setCondition(c.branch, !c.belowIsTrue);
   }
-  pre->getTerminator()->replaceUsesOfWith(h, ah);
 }
 
 } // namespace
 
-MDNode *laneChunkLoopId(LLVMContext &c) {
-  Metadata *mark = MDNode::get(c, MDString::get(c, kLaneChunk));
-  Metadata *once = MDNode::get(
-      c, {MDString::get(c, "llvm.loop.interleave.count"),
-          ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), 1))});
-  Metadata *rolled = MDNode::get(c, MDString::get(c, "llvm.loop.unroll.disable"));
-  TempMDTuple self = MDNode::getTemporary(c, None);
-  MDNode *id = MDNode::getDistinct(c, {self.get(), mark, once, rolled});
-  id->replaceOperandWith(0, id);
-  return id;
+bool countedLoop(Loop &l, CountedLoop &c) {
+  BasicBlock *h = l.getHeader();
+  if (l.getLoopPreheader() == nullptr || l.getLoopLatch() == nullptr || !l.getSubLoops().empty() ||
+      marked(l, kIndexRest))
+    return false;
+  SmallVector<BasicBlock *, 4> exiting;
+  l.getExitingBlocks(exiting);
+  if (exiting.size() != 1 || exiting[0] != h)
+    return false;
+  unsigned size = 0;
+  for (BasicBlock *bb : l.blocks())
+    size += bb->size();
+  if (size > kMaxLoopSize)
+    return false;
+  auto *hb = dyn_cast<BranchInst>(h->getTerminator());
+  if (hb == nullptr || !hb->isConditional() || !l.contains(hb->getSuccessor(0)) ||
+      l.contains(hb->getSuccessor(1)))
+    return false;
+  auto *test = dyn_cast<ICmpInst>(hb->getCondition());
+  if (test == nullptr || !test->hasOneUse() ||
+      (test->getPredicate() != ICmpInst::ICMP_ULT && test->getPredicate() != ICmpInst::ICMP_NE))
+    return false;
+  auto *x = dyn_cast<PHINode>(test->getOperand(0));
+  if (x == nullptr || x->getParent() != h || !l.isLoopInvariant(test->getOperand(1)))
+    return false;
+  // x = phi [start, pre], [x + 1, latch]
+  Value *next = x->getIncomingValueForBlock(l.getLoopLatch());
+  if (!match(next, m_Add(m_Specific(x), m_One())))
+    return false;
+  c.x = x;
+  c.exitTest = test;
+  c.end = test->getOperand(1);
+  return true;
 }
+
+void prependPiece(Loop &l, const CountedLoop &counted, Value *until, ValueToValueMapTy &vm,
+                  const char *suffix) {
+  BasicBlock *h = l.getHeader(), *pre = l.getLoopPreheader();
+  Function *f = h->getParent();
+  SmallVector<BasicBlock *, 16> clones;
+  for (BasicBlock *bb : l.blocks()) {
+    BasicBlock *nb = CloneBasicBlock(bb, vm, suffix, f);
+    vm[bb] = nb;
+    clones.push_back(nb);
+  }
+  remapInstructionsInBlocks(clones, vm);
+  auto *ah = cast<BasicBlock>(vm[h]);
+  BasicBlock *between = BasicBlock::Create(f->getContext(), "split.between", f, h);
+  BranchInst::Create(h, between);
+  // The piece's header test stops at `until`, and leaves to the loop.
+  cast<ICmpInst>(vm[counted.exitTest])->setOperand(1, until);
+  cast<BranchInst>(ah->getTerminator())->setSuccessor(1, between);
+  // The loop goes on from the piece's last values.
+  for (PHINode &phi : h->phis()) {
+    int i = phi.getBasicBlockIndex(pre);
+    phi.setIncomingBlock(i, between);
+    phi.setIncomingValue(i, vm[&phi]);
+  }
+  pre->getTerminator()->replaceUsesOfWith(h, ah);
+}
+
+MDNode *laneChunkLoopId(LLVMContext &c) { return loopId(c, kLaneChunk, true); }
+
+MDNode *indexRestLoopId(LLVMContext &c) { return loopId(c, kIndexRest, false); }
 
 unsigned splitLoopsAtBounds(Function &f, LoopInfo &li, bool chunksOnly) {
   SmallVector<Loop *, 8> loops;

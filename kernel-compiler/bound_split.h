@@ -13,8 +13,27 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 namespace anyhip {
+
+// An innermost loop of the shape both need: top-tested, a counter x
+// stepping by one, `x <u end` or `x != end` in the header, its only exit,
+// at most a few hundred instructions (each split copies it), not one of
+// index_tests.h's rest pieces.
+struct CountedLoop {
+  llvm::PHINode *x = nullptr;
+  llvm::ICmpInst *exitTest = nullptr;
+  llvm::Value *end = nullptr;
+};
+bool countedLoop(llvm::Loop &l, CountedLoop &c);
+
+// Puts a copy of l before it: pre -> the copy, x from l's start to `until`
+// (at least that start, at most l's end) -> l, from the copy's last values
+// on -> l's exit. vm maps l's values to the copy's; suffix names its blocks.
+void prependPiece(llvm::Loop &l, const CountedLoop &counted, llvm::Value *until,
+                  llvm::ValueToValueMapTy &vm, const char *suffix);
 
 // Splits each innermost loop of f (top-tested, an induction variable x
 // stepping by one, `x <u end` or `x != end` in the header, its only exit)
@@ -32,6 +51,10 @@ unsigned splitLoopsAtBounds(llvm::Function &f, llvm::LoopInfo &li, bool chunksOn
 // most a warp of iterations, split in two: a wider step would leave them to
 // the scalar remainder, and costs set-up on each of the chunk's loops).
 llvm::MDNode *laneChunkLoopId(llvm::LLVMContext &c);
+
+// Loop metadata for the pieces index_tests.h leaves its tests in (a few
+// threads at a block's edges): neither vectorised, unrolled nor split.
+llvm::MDNode *indexRestLoopId(llvm::LLVMContext &c);
 
 } // namespace anyhip
 

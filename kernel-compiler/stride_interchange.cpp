@@ -99,6 +99,10 @@ bool findShape(Loop &xl, Shape &s) {
       !definedOutside(xl, s.stride) || !topTest(ll, s.lHead, s.i, s.n) ||
       !definedOutside(xl, s.n))
     return false;
+  // A step of one is no grid stride: it is a thread loop itself (an x loop
+  // inside the y loop, split by index_tests.h), or a thread's own sequence.
+  if (match(s.stride, m_One()))
+    return false;
   s.lBody = cast<BranchInst>(s.lHead->getTerminator())->getSuccessor(0);
   if (!s.lBody->phis().empty() || s.lBody->getSinglePredecessor() != s.lHead)
     return false;
