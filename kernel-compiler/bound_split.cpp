@@ -2,6 +2,7 @@
 // Index-set splitting of thread loops at a uniform bound (bound_split.h).
 #include "bound_split.h"
 
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PatternMatch.h>
@@ -25,6 +26,8 @@ struct Candidate {
   bool belowIsTrue = true;      // the branch's condition holds below the bound
   bool equal = false;           // `x == bound` (belowIsTrue false) or `!=`: from the bound
                                 // on, the condition is tested against bound + 1
+  Value *compared = nullptr;    // y, with y <u limit exactly below the bound
+  Value *limit = nullptr;
 };
 
 constexpr unsigned kMaxLoopSize = 400; // instructions: each split copies the loop
@@ -142,6 +145,8 @@ bool findCandidate(Loop &l, Candidate &c) {
       return false;
     c.branch = user;
     c.bound = b;
+    c.compared = eq ? nullptr : lhs;
+    c.limit = eq ? nullptr : rhs;
     c.belowIsTrue = p == ICmpInst::ICMP_ULT || p == ICmpInst::ICMP_NE;
     c.equal = eq;
     return true;
@@ -170,6 +175,43 @@ void setCondition(Instruction *user, bool value) {
     cast<SelectInst>(user)->setCondition(k);
 }
 
+// Whether m is limit - 1 for a limit 1 << k: `(1 << k) - 1`, `~(-1 << k)`.
+bool lowMask(Value *m, Value *limit) {
+  Value *k, *k2, *l;
+  if (!match(limit, m_Shl(m_One(), m_Value(k))))
+    return false;
+  if (match(m, m_Add(m_Value(l), m_AllOnes())) || match(m, m_Sub(m_Value(l), m_One())))
+    return l == limit || (match(l, m_Shl(m_One(), m_Value(k2))) && k2 == k);
+  return match(m, m_Xor(m_Shl(m_AllOnes(), m_Value(k2)), m_AllOnes())) && k2 == k;
+}
+
+// Below the bound y <u limit, so `y % limit` and `y & (limit - 1)` (limit a
+// power of two) are y: in `if (warp == 0)`'s threads the lane is the thread
+// index, and `partial[lane]` a load the vectoriser takes as consecutive.
+// Rewrites those in the loop's copy below the bound (vm).
+void foldRemainders(const Loop &l, const Candidate &c, ValueToValueMapTy &vm) {
+  if (c.compared == nullptr)
+    return;
+  Value *y = c.compared;
+  if (auto *i = dyn_cast<Instruction>(y); i != nullptr && l.contains(i))
+    y = vm[i];
+  SmallPtrSet<BasicBlock *, 16> piece;
+  for (BasicBlock *bb : l.blocks())
+    piece.insert(cast<BasicBlock>(vm[bb]));
+  SmallVector<Instruction *, 4> folds;
+  for (User *u : y->users()) {
+    auto *i = dyn_cast<BinaryOperator>(u);
+    if (i == nullptr || !piece.count(i->getParent()))
+      continue;
+    Value *other = i->getOperand(0) == y ? i->getOperand(1) : i->getOperand(0);
+    if ((i->getOpcode() == Instruction::URem && i->getOperand(0) == y && other == c.limit) ||
+        (i->getOpcode() == Instruction::And && lowMask(other, c.limit)))
+      folds.push_back(i);
+  }
+  for (Instruction *i : folds)
+    i->replaceAllUsesWith(y);
+}
+
 // pre -> A (x in [start, m), the branch folded one way) -> B (x in [m, end),
 // folded the other way) -> the loop's exit; m = umin(umax(bound, start), end).
 void splitLoop(Loop &l, Candidate &c) {
@@ -182,6 +224,7 @@ void splitLoop(Loop &l, Candidate &c) {
   ValueToValueMapTy vm;
   prependPiece(l, {c.x, c.exitTest, c.end}, m, vm, ".below");
   setCondition(cast<Instruction>(vm[c.branch]), c.belowIsTrue);
+  foldRemainders(l, c, vm);
   if (c.equal) {
     // From the bound on: x == b is x <u b + 1 (x != b the opposite).
     IRBuilder<> eb(c.branch);
@@ -263,6 +306,8 @@ void prependPiece(Loop &l, const CountedLoop &counted, Value *until, ValueToValu
 }
 
 MDNode *laneChunkLoopId(LLVMContext &c) { return loopId(c, kLaneChunk, true); }
+
+bool isLaneChunkLoop(const Loop &l) { return laneChunk(l); }
 
 MDNode *indexRestLoopId(LLVMContext &c) { return loopId(c, kIndexRest, false); }
 

@@ -51,6 +51,7 @@ unsigned splitLoopsAtBounds(llvm::Function &f, llvm::LoopInfo &li, bool chunksOn
 // most a warp of iterations, split in two: a wider step would leave them to
 // the scalar remainder, and costs set-up on each of the chunk's loops).
 llvm::MDNode *laneChunkLoopId(llvm::LLVMContext &c);
+bool isLaneChunkLoop(const llvm::Loop &l);
 
 // Loop metadata for the pieces index_tests.h leaves its tests in (a few
 // threads at a block's edges): neither vectorised, unrolled nor split.

@@ -19,13 +19,14 @@ namespace anyhip {
 
 namespace {
 
-// One test `c + t P k` of the loop: c (null: 0) and k uniform, t the
-// counter (or its truncation), in a type of at most 32 bits, so that the
-// bounds are exact in 64-bit arithmetic.
+// One test `c + t P k` of the loop: c uniform (a sum of terms added or
+// subtracted; none: 0) and k uniform, t the counter (or its truncation),
+// in a type of at most 32 bits, so that the bounds are exact in 64-bit
+// arithmetic.
 struct IndexTest {
   ICmpInst *cmp;
-  Value *offset; // c, or null
-  Value *limit;  // k
+  SmallVector<std::pair<Value *, bool>, 2> terms; // (term, subtracted)
+  Value *limit;                                    // k
   ICmpInst::Predicate p;
 };
 
@@ -36,19 +37,37 @@ bool isCounter(Value *v, PHINode *x) {
   return t != nullptr && t->getOperand(0) == x;
 }
 
-// `c + t` (either order) or t itself; fills c.
-bool offsetIndex(const Loop &l, PHINode *x, Value *v, Value *&c) {
-  c = nullptr;
+// v as t plus uniform terms (`blockIdx.x * blockDim.x + threadIdx.x`,
+// `i + 256`, `i - 1`), in wrapping arithmetic, where the order of the
+// terms does not matter.
+bool offsetIndex(const Loop &l, PHINode *x, Value *v, IndexTest &t, unsigned depth = 0) {
   if (isCounter(v, x))
     return true;
   Value *a, *b;
-  if (!match(v, m_Add(m_Value(a), m_Value(b))))
+  if (depth == 4)
     return false;
-  if (isCounter(a, x) && l.isLoopInvariant(b))
-    c = b;
-  else if (isCounter(b, x) && l.isLoopInvariant(a))
-    c = a;
-  return c != nullptr;
+  if (match(v, m_Add(m_Value(a), m_Value(b)))) {
+    if (l.isLoopInvariant(a))
+      std::swap(a, b);
+    if (!l.isLoopInvariant(b))
+      return false;
+    t.terms.push_back({b, false});
+    return offsetIndex(l, x, a, t, depth + 1);
+  }
+  if (match(v, m_Sub(m_Value(a), m_Value(b))) && l.isLoopInvariant(b)) {
+    t.terms.push_back({b, true});
+    return offsetIndex(l, x, a, t, depth + 1);
+  }
+  return false;
+}
+
+// c, built at ir (the preheader), in the test's type; null for none.
+Value *offsetOf(const IndexTest &t, IRBuilder<> &ir) {
+  Value *c = nullptr;
+  for (auto [v, subtracted] : t.terms)
+    c = c == nullptr ? (subtracted ? ir.CreateNeg(v) : v)
+                     : (subtracted ? ir.CreateSub(c, v) : ir.CreateAdd(c, v));
+  return c;
 }
 
 bool findTest(const Loop &l, PHINode *x, ICmpInst *cmp, IndexTest &t) {
@@ -60,11 +79,13 @@ bool findTest(const Loop &l, PHINode *x, ICmpInst *cmp, IndexTest &t) {
   }
   auto *ty = dyn_cast<IntegerType>(lhs->getType());
   if (ty == nullptr || ty->getBitWidth() > 32 || !l.isLoopInvariant(rhs) ||
-      !offsetIndex(l, x, lhs, t.offset))
+      !offsetIndex(l, x, lhs, t))
     return false;
   // `t <u k` and `t + c <u k` with no unsigned wrap bound_split.h takes as
   // they are.
-  if (ICmpInst::isUnsigned(p) && (t.offset == nullptr || cast<Instruction>(lhs)->hasNoUnsignedWrap()))
+  if (ICmpInst::isUnsigned(p) &&
+      (t.terms.empty() ||
+       (t.terms.size() == 1 && !t.terms[0].second && cast<Instruction>(lhs)->hasNoUnsignedWrap())))
     return false;
   t.cmp = cmp;
   t.limit = rhs;
@@ -109,11 +130,11 @@ bool signedTest(ICmpInst::Predicate p) { return ICmpInst::isSigned(p) || ICmpIns
 // wrap, built at `at`: `c + t <s k` holds exactly for t < clamp(k - c, 0,
 // end), `c + t == k` for t == k - c (end when that is outside [0, end):
 // never). 64-bit.
-Value *cutOf(const IndexTest &t, Value *end64, IRBuilder<> &ir) {
+Value *cutOf(const IndexTest &t, Value *c32, Value *end64, IRBuilder<> &ir) {
   Type *i64 = ir.getInt64Ty();
   bool sign = signedTest(t.p);
   auto widen = [&](Value *v) { return sign ? ir.CreateSExt(v, i64) : ir.CreateZExt(v, i64); };
-  Value *c = t.offset != nullptr ? widen(t.offset) : ConstantInt::get(i64, 0);
+  Value *c = c32 != nullptr ? widen(c32) : ConstantInt::get(i64, 0);
   Value *d = ir.CreateSub(widen(t.limit), c, "index.cut");
   // `<= k` and `> k` are `< k + 1` and `>= k + 1`.
   if (t.p == ICmpInst::ICMP_SLE || t.p == ICmpInst::ICMP_ULE || t.p == ICmpInst::ICMP_SGT ||
@@ -129,13 +150,13 @@ Value *cutOf(const IndexTest &t, Value *end64, IRBuilder<> &ir) {
 
 // Whether c + t can wrap for some t in [0, end): c + end > 2^31 (signed
 // and equality tests) or 2^32 (unsigned), for a 32-bit type.
-Value *mayWrap(const IndexTest &t, Value *end64, IRBuilder<> &ir) {
+Value *mayWrap(const IndexTest &t, Value *c32, Value *end64, IRBuilder<> &ir) {
   Type *i64 = ir.getInt64Ty();
   unsigned bits = t.cmp->getOperand(0)->getType()->getIntegerBitWidth();
   bool sign = signedTest(t.p);
-  Value *c = t.offset == nullptr ? ConstantInt::get(i64, 0)
-             : sign              ? ir.CreateSExt(t.offset, i64)
-                                 : ir.CreateZExt(t.offset, i64);
+  Value *c = c32 == nullptr ? ConstantInt::get(i64, 0)
+             : sign         ? ir.CreateSExt(c32, i64)
+                            : ir.CreateZExt(c32, i64);
   uint64_t room = sign ? uint64_t(1) << (bits - 1) : uint64_t(1) << bits;
   return ir.CreateICmpSGT(ir.CreateAdd(c, end64), ConstantInt::get(i64, room));
 }
@@ -153,8 +174,9 @@ std::pair<Value *, Value *> middle(ArrayRef<IndexTest> tests, Value *start64, Va
   Value *lo = start64, *hi = end64, *wrap = ir.getFalse();
   Value *mid = ir.CreateAdd(start64, ir.CreateLShr(ir.CreateSub(end64, start64), 1));
   for (const IndexTest &t : tests) {
-    Value *cut = cutOf(t, end64, ir);
-    wrap = ir.CreateOr(wrap, mayWrap(t, end64, ir));
+    Value *c = offsetOf(t, ir);
+    Value *cut = cutOf(t, c, end64, ir);
+    wrap = ir.CreateOr(wrap, mayWrap(t, c, end64, ir));
     if (ICmpInst::isEquality(t.p)) {
       Value *low = ir.CreateICmpSLT(cut, mid);
       lo = ir.CreateSelect(low, ir.CreateBinaryIntrinsic(Intrinsic::smax, lo,
@@ -220,7 +242,10 @@ unsigned rewriteIndexTests(Function &f, LoopInfo &li) {
   SmallVector<Todo, 4> todo;
   for (Loop *l : li.getLoopsInPreorder()) {
     CountedLoop counted;
-    if (!l->getSubLoops().empty() || !countedLoop(*l, counted) ||
+    // A warp chunk's loop has its lanes' tests as bounds already, split
+    // at by bound_split.h, and runs a warp at most: three pieces would
+    // cost more than they save.
+    if (!l->getSubLoops().empty() || isLaneChunkLoop(*l) || !countedLoop(*l, counted) ||
         counted.x->getType()->getIntegerBitWidth() > 64)
       continue;
     SmallVector<IndexTest, 4> tests = findTests(*l, counted.x);

@@ -66,6 +66,21 @@ __global__ void alone(const int *in, int *out, unsigned k) {
   out[t] = sh[t ^ 1];
 }
 
+// `if (warp == 0)` with the lane read in both branches: below the bound
+// the lane is the thread index (kernel-compiler folds `tid % warpSize` and
+// `tid & (warpSize - 1)` there), above it not.
+__global__ void warp0_lanes(const int *in, int *out, unsigned k) {
+  __shared__ int sh[256];
+  unsigned tid = threadIdx.x;
+  unsigned lane = tid % warpSize, warp = tid / warpSize;
+  sh[tid] = in[tid];
+  __syncthreads();
+  if (warp == 0)
+    out[tid] = lane < k ? sh[lane + 100] : -(int)(tid & (warpSize - 1));
+  else
+    out[tid] = sh[lane] + 1000 * (int)warp + (int)(tid & (warpSize - 1));
+}
+
 static int body(int ws) {
   int fails = 0;
   const unsigned n = 256, blocks = 3;
@@ -117,6 +132,18 @@ static int body(int ws) {
     for (unsigned t = 0; t < m; t++)
       CHECK_EQ(got[t], t / ws == 1 ? in[t ^ 1] + ((t ^ 1) < k ? 1000 : 0) : -7);
   }
+  for (unsigned m : {256u, 100u, 96u, 40u})
+    for (unsigned k : {0u, 3u, 31u, 64u}) {
+      dim3 bs(m);
+      warp0_lanes<<<1, bs>>>(din, dout, k);
+      CHECK_HIP(hipMemcpy(got.data(), dout, m * sizeof(int), hipMemcpyDeviceToHost));
+      for (unsigned t = 0; t < m; t++) {
+        int lane = (int)(t % ws), warp = (int)(t / ws);
+        int want = warp == 0 ? ((unsigned)lane < k ? in[lane + 100] : -lane)
+                             : in[lane] + 1000 * warp + lane;
+        CHECK_EQ(got[t], want);
+      }
+    }
   CHECK_HIP(hipFree(din));
   CHECK_HIP(hipFree(dout));
   return fails == 0 ? AH_PASS : AH_FAIL;

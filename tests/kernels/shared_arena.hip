@@ -135,9 +135,12 @@ int main() {
 #if defined(__ANYHIP_KERNEL_COMPILER__) && !defined(AH_SANITIZED) && \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   if (ah_on_cpu_device() && before > 0 && during > 0) {
-    // A thread's own stack pages and glibc's thread control block stay; a
-    // thread-local 48 KiB array would add 48 KiB to each.
-    CHECK(per_thread < (long)(WORDS * sizeof(int) / 1024) / 3);
+    // A thread's own stack pages and glibc's thread control block stay
+    // (16 KiB measured); a thread-local 48 KiB array would add 48 KiB to
+    // each. Half the array: with 64 workers the pool's own late starters
+    // add about 1 KiB per idle thread to the measurement (16-17 KiB seen,
+    // over a limit of a third, twice in 20 runs on a 16-core machine).
+    CHECK(per_thread < (long)(WORDS * sizeof(int) / 1024) / 2);
   }
 #endif
   std::printf("passed\n");
