@@ -28,7 +28,7 @@
 #define PRINTF_FIFO_DEFAULT ((size_t)4096 * 1024)
 
 struct ah_cpu_config ah_cpu_config = {
-    .warp_size = 64, .devices = 1, .compiled = 1, .avx2 = 1, .watchdog = 10};
+    .warp_size = 64, .devices = 1, .compiled = 1, .avx2 = 1, .watchdog = 10, .alloc_cache = 1};
 
 /* Reads the settings, then says how many virtual devices there are. */
 static int probe(void) {
@@ -47,6 +47,7 @@ static int probe(void) {
   c->avx2 = (int)ah_env_long("ANYHIP_CPU_AVX2", 1, 0, 1);
   c->memory = ah_env_size("ANYHIP_CPU_MEMORY");
   c->watchdog = ah_env_seconds("ANYHIP_CPU_WATCHDOG", 10);
+  c->alloc_cache = (int)ah_env_long("ANYHIP_CPU_ALLOC_CACHE", 1, 0, 1);
   return c->devices;
 }
 
@@ -386,6 +387,7 @@ static hipError_t device_open(int index, struct ah_device *dev) {
  * left is the sticky kernel fault and the limits. */
 static hipError_t device_reset(struct ah_device *dev) {
   ah_cpu_queues_reset(dev);
+  ah_cpu_mem_cache_release();
   set_default_limits(dev->impl);
   return hipSuccess;
 }
