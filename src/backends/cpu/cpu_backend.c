@@ -282,8 +282,11 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->memoryClockRate = 0; /* unknown without privileges (DMI) */
   p->memoryBusWidth = 0;
 
-  /* Execution: a multiprocessor is a worker thread, which runs one block at
-   * a time, so it holds at most one block of HIP's maximum size. */
+  /* Execution: a multiprocessor is a worker thread. It holds 1024 threads of
+   * blocks (one of HIP's maximum size, 16 of 64 threads), at most 32: what
+   * a cooperative launch keeps resident (each block an OS thread), so that
+   * occupancy x multiProcessorCount sizes a cooperative grid as HIP documents
+   * (docs/occupancy.md). A normal launch runs one block at a time per worker. */
   p->multiProcessorCount = workers;
   p->warpSize = ah_cpu_config.warp_size;
   /* The kernel language's warpSize, for host code too, from the first HIP call. */
@@ -292,7 +295,7 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsDim[2] = 1024;
   p->maxGridSize[0] = p->maxGridSize[1] = p->maxGridSize[2] = INT_MAX; /* as HIP on AMD */
   p->maxThreadsPerMultiProcessor = 1024;
-  p->maxBlocksPerMultiProcessor = 1;
+  p->maxBlocksPerMultiProcessor = 32;
   p->regsPerBlock = 65536;
   p->regsPerMultiprocessor = 65536;
   /* clock64() counts nanoseconds, and code converts its ticks to time with clockRate (as

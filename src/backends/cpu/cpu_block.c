@@ -286,6 +286,7 @@ void ah_cpu_block_convert(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
     b->warps[wi].waiting = 0;
     b->warps[wi].same = 0;
     b->warps[wi].mixed = 0;
+    b->warps[wi].outside = 0;
   }
   b->live = n - k;
   b->runnable = n - k - 1;

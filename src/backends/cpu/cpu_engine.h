@@ -67,6 +67,7 @@ struct ah_cpu_warp {
   const void *site;
   uint64_t mask;
   int mixed;
+  uint64_t outside; /* waiting lanes that called outside their own mask */
 };
 
 struct ah_cpu_block {
