@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Memory of the CPU device. Device, pinned host and managed memory are all
- * ordinary host memory, zero-filled: many HIP programs (unknowingly) rely on
- * fresh GPU memory reading as zero. Every block is an anonymous mapping of
+ * ordinary host memory, zero-filled when new: many HIP programs (unknowingly)
+ * rely on fresh GPU memory reading as zero. Every block is an anonymous mapping of
  * its own, page-granular as a GPU allocator's, followed by a PROT_NONE guard
  * page: device memory never shares the C heap with the runtime's own data,
  * so a kernel that writes past its buffer either lands in the block's page
