@@ -450,6 +450,7 @@ AH_EXPORT void __ah_cpu_poll(void) {
   b = &w->block;
   if (b->compiled)
     return;
+  ah_cpu_poll_help(w); /* a block that waits long lets more blocks start */
   if (!b->fiber_mode) {
     unsigned tid = ah_cpu_fast_tid(b);
 
