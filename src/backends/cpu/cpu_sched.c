@@ -358,12 +358,12 @@ static void *worker_main(void *arg) {
  * block whose threads wait for time to pass (a clock64() spin-wait: delay
  * kernels, "run for 500 ms") waits alongside the others. A worker runs one
  * block at a time, so such a grid took (blocks / workers) x the wait. A
- * block that has polled the clock for HELP_AFTER_NS starts one helper
- * thread, which takes the worker's claimed blocks not started yet (or claims
- * others) and runs them as a worker would; its own blocks may do the same.
- * The grid's blocks are then claimed one at a time, and at most as many
- * run at once as occupancy says the workers hold (docs/occupancy.md:
- * 1024 threads of blocks, 32 blocks, a worker). */
+ * block that has polled the clock for HELP_AFTER_NS starts helper threads,
+ * up to as many blocks as occupancy says the workers hold
+ * (docs/occupancy.md: 1024 threads of blocks, 32 blocks, a worker); each
+ * takes one of the worker's claimed blocks not started yet, or claims one,
+ * and goes on claiming as a worker does. The grid's blocks are then claimed
+ * one at a time. */
 #define HELP_AFTER_NS 10000000LL
 
 static long long now_ns(void) {
@@ -401,43 +401,56 @@ static void *helper_main(void *arg) {
   return NULL;
 }
 
-static void start_helper(struct ah_cpu_worker *w, struct grid_run *r) {
-  struct ah_cpu_worker *h;
+/* Starts helpers for r, as many as may join it (occupancy, blocks left),
+ * each with the next of w's claimed blocks not started yet while there are
+ * any: all at once, since a helper gets the CPU late on a busy machine. */
+static void start_helpers(struct ah_cpu_worker *w, struct grid_run *r) {
+  uint64_t want = 0, limit = resident_limit(r->g), mine = w->run_end - w->run_next;
   pthread_attr_t attr;
-  pthread_t t;
-  int ok;
 
   pthread_mutex_lock(&pool.lock);
   /* active > 0: the grid is listed (a grid run by its launching thread
    * alone has no helpers) and w is in it, so it cannot finish meanwhile. */
-  ok = r->active > 0 && !atomic_load(&r->failed) && (uint64_t)r->active < resident_limit(r->g) &&
-       (w->run_next < w->run_end || blocks_left(r, 1) > 0);
-  if (ok)
-    r->active++;
+  if (r->active > 0 && !atomic_load(&r->failed) && (uint64_t)r->active < limit) {
+    want = limit - (uint64_t)r->active;
+    uint64_t avail = mine + blocks_left(r, want);
+    want = want < avail ? want : avail;
+    r->active += (int)want;
+  }
   pthread_mutex_unlock(&pool.lock);
-  if (!ok)
+  if (want == 0)
     return;
   atomic_store(&r->single, 1);
-  h = calloc(1, sizeof(*h));
-  if (h != NULL) {
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  for (; want > 0; want--) {
+    struct ah_cpu_worker *h = calloc(1, sizeof(*h));
+    int given = w->run_next < w->run_end;
+    pthread_t t;
+
+    if (h == NULL)
+      break;
     h->share = w->share;
     h->run = r;
-    h->run_next = w->run_next; /* the blocks w has claimed and not started */
-    h->run_end = w->run_end;
-    w->run_end = w->run_next;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 256 * 1024);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    ok = pthread_create(&t, &attr, helper_main, h) == 0;
-    pthread_attr_destroy(&attr);
-    if (ok)
-      return;
-    w->run_end = h->run_end; /* w runs them after all */
-    free(h);
+    if (given) { /* one of w's blocks; without, it claims */
+      h->run_next = w->run_next++;
+      h->run_end = h->run_next + 1;
+    }
+    if (pthread_create(&t, &attr, helper_main, h) != 0) {
+      if (given)
+        w->run_next--; /* w runs it after all */
+      free(h);
+      break;
+    }
   }
-  pthread_mutex_lock(&pool.lock);
-  leave(r);
-  pthread_mutex_unlock(&pool.lock);
+  pthread_attr_destroy(&attr);
+  if (want > 0) { /* helpers that could not start leave the grid */
+    pthread_mutex_lock(&pool.lock);
+    for (; want > 0; want--)
+      leave(r);
+    pthread_mutex_unlock(&pool.lock);
+  }
 }
 
 void ah_cpu_poll_help(struct ah_cpu_worker *w) {
@@ -456,7 +469,7 @@ void ah_cpu_poll_help(struct ah_cpu_worker *w) {
   if (w->help_done || (++w->help_polls & 63) != 0 || now_ns() - w->help_t0 < HELP_AFTER_NS)
     return;
   w->help_done = 1;
-  start_helper(w, w->run);
+  start_helpers(w, w->run);
 }
 
 static int online_cpus(void) {
