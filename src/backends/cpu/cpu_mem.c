@@ -10,10 +10,10 @@
  * as the 256-byte alignment allows. Under valgrind, or in an AddressSanitizer
  * build, blocks come from the heap instead, because both put redzones around
  * heap blocks only (docs/debugging.md). A freed device block is kept for
- * a later allocation of its size (the reuse cache below), as AMD's and
- * CUDA's allocators hand freed device memory back: it then holds what it
- * held. Host registration checks that the range is mapped and hands back the
- * same address; device variables are found in the ELF symbol tables. */
+ * a later allocation of its size (the reuse cache below), cleared when it is
+ * handed out again. Host registration checks that the range is mapped and
+ * hands back the same address; device variables are found in the ELF symbol
+ * tables. */
 #define _GNU_SOURCE
 #include "cpu_internal.h"
 #include "../../os/process_fd.h"
@@ -126,9 +126,12 @@ static hipError_t map_block(size_t bytes, size_t align, void **out) {
 /* hipFree'd device blocks (their mapping and guard page as they were) wait
  * here for an allocation of the same mapping size, most recently freed
  * first, one placed at the same offset (the same size asked) before any
- * other: what AMD's and CUDA's allocators do with freed device memory, and
- * an mmap, a page-fault per page and a munmap (a TLB shootdown on every
- * core) fewer per hipMalloc/hipFree pair. Bounded: blocks up to
+ * other, as AMD's and CUDA's allocators hand freed device memory back: an
+ * mmap, a page fault per page and a munmap (a TLB shootdown on every core)
+ * fewer per hipMalloc/hipFree pair. A block handed out again is cleared
+ * (a memset of pages already there), so that device memory still reads as
+ * zero when new: programs, ROCm's unit suite among them, check entries
+ * their kernels never write (docs/semantics.md). Bounded: blocks up to
  * CACHE_BLOCK_MAX, CACHE_BYTES and CACHE_COUNT in all, the oldest unmapped
  * first; emptied by hipDeviceReset and when a mapping fails. Off under
  * valgrind and AddressSanitizer (blocks come from the heap there, so a use
@@ -229,6 +232,7 @@ static int from_cache(size_t bytes, size_t align, void **out) {
   if (m == NULL)
     return 0;
   m->ptr = (char *)m->base + off;
+  memset(m->base, 0, body); /* as fresh as a new mapping */
   pthread_mutex_lock(&maps_lock);
   node = tsearch(m, &maps, cmp_mapping);
   pthread_mutex_unlock(&maps_lock);
