@@ -607,7 +607,12 @@ AH_TEST(malloc_reuses_freed_block) {
   CHECK_HIP(hipMalloc(&a, N));
   CHECK_HIP(hipMemset(a, 0x5a, N));
   CHECK_HIP(hipFree(a));
-  CHECK(page_mapped(a)); /* kept, not unmapped */
+  CHECK(page_mapped(a)); /* kept, not unmapped, */
+  {
+    hipPointerAttribute_t at;
+    /* but no memory the process may touch: not even unregistered host memory */
+    CHECK_ERR(hipPointerGetAttributes(&at, a), hipErrorInvalidValue);
+  }
   CHECK_HIP(hipMemGetInfo(&f1, &total));
   CHECK_EQ(f1, f0);
   CHECK_HIP(hipMalloc(&b, N));

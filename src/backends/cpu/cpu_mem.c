@@ -128,10 +128,11 @@ static hipError_t map_block(size_t bytes, size_t align, void **out) {
  * first, one placed at the same offset (the same size asked) before any
  * other, as AMD's and CUDA's allocators hand freed device memory back: an
  * mmap, a page fault per page and a munmap (a TLB shootdown on every core)
- * fewer per hipMalloc/hipFree pair. A block handed out again is cleared
- * (a memset of pages already there), so that device memory still reads as
- * zero when new: programs, ROCm's unit suite among them, check entries
- * their kernels never write (docs/semantics.md). Bounded: blocks up to
+ * fewer per hipMalloc/hipFree pair. A cached block is PROT_NONE (a use
+ * after free faults as before); handed out again it is cleared (a memset of
+ * pages already there), so that device memory still reads as zero when new:
+ * programs, ROCm's unit suite among them, check entries their kernels never
+ * write (docs/semantics.md). Bounded: blocks up to
  * CACHE_BLOCK_MAX, CACHE_BYTES and CACHE_COUNT in all, the oldest unmapped
  * first; emptied by hipDeviceReset and when a mapping fails. Off under
  * valgrind and AddressSanitizer (blocks come from the heap there, so a use
@@ -188,7 +189,11 @@ static void cache_put(struct mapping *m) {
   struct mapping *out[CACHE_COUNT + 1];
   unsigned n = 0;
 
-  if (m->fd >= 0 || m->len - page_size() > CACHE_BLOCK_MAX || !ah_cpu_config.alloc_cache) {
+  /* Inaccessible while cached: a use after free faults, as an unmapped
+   * block does, and the address is no readable host memory
+   * (hipPointerGetAttributes). The pages stay. */
+  if (m->fd >= 0 || m->len - page_size() > CACHE_BLOCK_MAX || !ah_cpu_config.alloc_cache ||
+      mprotect(m->base, m->len - page_size(), PROT_NONE) != 0) {
     unmap(m);
     return;
   }
@@ -232,6 +237,10 @@ static int from_cache(size_t bytes, size_t align, void **out) {
   if (m == NULL)
     return 0;
   m->ptr = (char *)m->base + off;
+  if (mprotect(m->base, body, PROT_READ | PROT_WRITE) != 0) {
+    unmap(m);
+    return 0;
+  }
   memset(m->base, 0, body); /* as fresh as a new mapping */
   pthread_mutex_lock(&maps_lock);
   node = tsearch(m, &maps, cmp_mapping);
