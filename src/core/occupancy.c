@@ -87,6 +87,16 @@ static hipError_t blocks_for(struct ah_device *dev, const void *fn, const hipFun
     return dev->backend->occupancy(dev, fn, threads, shmem, flags, blocks);
   }
   *blocks = ah_occupancy_model(&dev->props, fa, threads, shmem);
+  /* HIP's and CUDA's rule: a cooperative grid of this many blocks per
+   * multiprocessor launches (their documented recipe sizes one so). Where the
+   * backend's cooperative limit is lower, that is the answer, 1 at least. */
+  if (*blocks > 1 && dev->backend->coop_max_blocks != NULL && dev->props.multiProcessorCount > 0) {
+    uint64_t per = ah_dev_coop_max_blocks(dev, (unsigned)threads, shmem) /
+                   (uint64_t)dev->props.multiProcessorCount;
+
+    if ((uint64_t)*blocks > per)
+      *blocks = per < 1 ? 1 : (int)per;
+  }
   return hipSuccess;
 }
 

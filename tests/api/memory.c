@@ -568,6 +568,81 @@ AH_TEST(device_reset_frees_memory) {
   return AH_PASS;
 }
 
+/* Whether every byte of the device range [d, d + n) is v. */
+static int device_bytes_are(const void *d, size_t n, unsigned char v) {
+  unsigned char *h = malloc(n);
+  int ok = h != NULL && hipMemcpy(h, d, n, hipMemcpyDeviceToHost) == hipSuccess;
+
+  for (size_t i = 0; ok && i < n; i++)
+    ok = h[i] == v;
+  free(h);
+  return ok;
+}
+
+/* Whether the page holding p is mapped (mincore fails with ENOMEM on a
+ * range that is not). */
+static int page_mapped(const void *p) {
+  long pg = sysconf(_SC_PAGESIZE);
+  unsigned char v;
+
+  return mincore((void *)((uintptr_t)p & ~(uintptr_t)(pg - 1)), 1, &v) == 0;
+}
+
+/* A freed device block stays mapped for the next allocation of its size,
+ * which gets its address back, cleared (the CPU device's reuse cache,
+ * cpu_mem.c); hipMemGetInfo counts it as free; a second allocation of the
+ * size is another block; hipDeviceReset empties the cache; host memory and
+ * blocks past the cache's limit are unmapped at once. */
+AH_TEST(malloc_reuses_freed_block) {
+  enum { N = (1 << 20) + 100 };
+  const size_t big = (size_t)65 << 20;
+  size_t f0 = 0, f1 = 0, total = 0;
+  hipDeviceProp_t p;
+  void *a, *b, *c, *h;
+
+  CHECK_HIP(hipGetDeviceProperties(&p, 0));
+  if (strcmp(p.gcnArchName, "cpu") != 0)
+    SKIP("the reuse cache is the CPU device's");
+  CHECK_HIP(hipMemGetInfo(&f0, &total));
+  CHECK_HIP(hipMalloc(&a, N));
+  CHECK_HIP(hipMemset(a, 0x5a, N));
+  CHECK_HIP(hipFree(a));
+  CHECK(page_mapped(a)); /* kept, not unmapped, */
+  {
+    hipPointerAttribute_t at;
+    /* but no memory the process may touch: not even unregistered host memory */
+    CHECK_ERR(hipPointerGetAttributes(&at, a), hipErrorInvalidValue);
+  }
+  CHECK_HIP(hipMemGetInfo(&f1, &total));
+  CHECK_EQ(f1, f0);
+  CHECK_HIP(hipMalloc(&b, N));
+  CHECK(b == a);
+  CHECK(device_bytes_are(b, N, 0)); /* cleared */
+  CHECK_HIP(hipMalloc(&c, N));
+  CHECK(c != a);
+  CHECK(device_bytes_are(c, N, 0));
+  CHECK_HIP(hipFree(c));
+  CHECK_HIP(hipFree(b));
+  CHECK(page_mapped(b) && page_mapped(c));
+  CHECK_HIP(hipDeviceReset());
+  CHECK(!page_mapped(b) && !page_mapped(c)); /* the reset emptied the cache */
+  CHECK_HIP(hipMalloc(&a, N));
+  CHECK(device_bytes_are(a, N, 0));
+  CHECK_HIP(hipFree(a));
+
+  CHECK_HIP(hipHostMalloc(&h, N, 0));
+  memset(h, 0x77, N);
+  CHECK_HIP(hipHostFree(h));
+  CHECK(!page_mapped(h));
+
+  if (hipMalloc(&a, big) == hipSuccess) {
+    CHECK_HIP(hipMemset(a, 0x33, big));
+    CHECK_HIP(hipFree(a));
+    CHECK(!page_mapped(a));
+  }
+  return AH_PASS;
+}
+
 /* ---- audit ------------------------------------------------------------------- */
 
 /* Every flags argument of the memory API refuses each bit HIP does not

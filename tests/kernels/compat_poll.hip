@@ -6,7 +6,8 @@
 // the clock lets the next thread of its block run, as a GPU runs the other
 // waves meanwhile. Kernels that poll run on fibers (the kernel compiler
 // leaves them alone); a kernel that reads the clock only to time its work
-// keeps its results.
+// keeps its results. A grid of blocks that wait long runs them together, up
+// to the blocks occupancy says the device holds.
 #include "engine_test.h"
 
 // Thread 0 waits for the flag the block's last thread sets (bounded by a
@@ -84,7 +85,31 @@ int main() {
   CHECK_EQ(h[2], 4 * 256);
   CHECK(dt >= 0.1);
   CHECK(dt < 10.0);
+  // A grid of as many such blocks as occupancy says the device holds
+  // (ROCm's stream-ordered allocator tests: 32 blocks of 2 threads running
+  // 500 ms, expected done after a second): on a GPU they wait together. On
+  // the CPU device a block that has polled for 10 ms lets the next block
+  // start on a helper thread, so the grid takes about one wait, not
+  // blocks / workers of them (16 x 200 ms here, one worker after another).
+  hipDeviceProp_t p;
+  int per = 0;
+  CHECK_HIP(hipGetDeviceProperties(&p, 0));
+  CHECK_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per, wait_each, 2, 0));
+  unsigned blocks = (unsigned)(per * p.multiProcessorCount);
+  CHECK(blocks >= 1);
+  CHECK_HIP(hipMemset(d, 0, 3 * sizeof(int)));
+  t0 = now_s();
+  wait_each<<<blocks, 2>>>((long long)rate_khz * 200, d + 2); // 200 ms each
+  CHECK_HIP(hipDeviceSynchronize());
+  double dg = now_s() - t0;
+  CHECK_HIP(hipMemcpy(h, d, 3 * sizeof(int), hipMemcpyDeviceToHost));
+  CHECK_EQ(h[2], (int)blocks * 2);
+  CHECK(dg >= 0.2);
+  if (per > 1)
+    CHECK(dg < 0.2 * per / 2); // at most half of one worker after another
   CHECK_HIP(hipFree(d));
-  std::printf("spin-waits in a block: passed (4 x 256 threads waiting 100 ms each: %.2f s)\n", dt);
+  std::printf("spin-waits in a block: passed (4 x 256 threads waiting 100 ms each: %.2f s; "
+              "%u blocks of 2 threads waiting 200 ms each: %.2f s)\n",
+              dt, blocks, dg);
   return AH_PASS;
 }

@@ -173,6 +173,42 @@ static int uncooperative_sync(void) {
   return AH_PASS;
 }
 
+// HIP's recipe for a cooperative grid: occupancy x multiProcessorCount blocks
+// launch, and are resident together (grid.sync() in every block). On the CPU
+// device a worker holds 1024 threads of blocks (docs/occupancy.md), so the
+// recipe gives more than one block per worker for blocks under 1024 threads,
+// within its cooperative limit.
+static int occupancy_sized_grids(const hipDeviceProp_t &p, bool cpu) {
+  for (unsigned t : {1u, 32u, 64u, 256u, 1024u}) {
+    int n = 0;
+    CHECK_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, synced, (int)t, 0));
+    CHECK(n >= 1);
+    unsigned blocks = (unsigned)n * (unsigned)p.multiProcessorCount;
+    if (cpu) {
+      unsigned rounded = (t + p.warpSize - 1) / p.warpSize * p.warpSize;
+      unsigned long long per = std::min(1024u / rounded, 32u);
+      per = std::max(std::min(per, cpu_limit(p, t) / p.multiProcessorCount), 1ull);
+      CHECK_EQ((unsigned long long)n, per);
+      if (per * p.multiProcessorCount > cpu_limit(p, t))
+        continue; // a machine with more workers than the limit has blocks for
+    }
+    int *out = nullptr;
+    CHECK_HIP(hipMalloc(&out, (size_t)blocks * t * sizeof(int)));
+    CHECK_HIP(hipMemset(out, 0, (size_t)blocks * t * sizeof(int)));
+    void *args[] = {&out};
+    CHECK_HIP(hipLaunchCooperativeKernel((const void *)synced, dim3(blocks), dim3(t), args, 0, 0));
+    CHECK_HIP(hipDeviceSynchronize());
+    CHECK_EQ(read_sum(out, (int)(blocks * t)), (int)(blocks * t));
+    CHECK_HIP(hipFree(out));
+  }
+  if (cpu) {
+    int n = 0;
+    CHECK_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, synced, 64, 0));
+    CHECK(n > 1); // ROCm's hipCGGridGroupType_Barrier: 32 blocks of 64 on 2 workers
+  }
+  return AH_PASS;
+}
+
 int main() {
   hipDeviceProp_t p;
   int coop = 0;
@@ -185,6 +221,8 @@ int main() {
   }
   bool cpu = ah_on_cpu_device();
   if (errors(p, cpu) != AH_PASS)
+    return AH_FAIL;
+  if (occupancy_sized_grids(p, cpu) != AH_PASS)
     return AH_FAIL;
   if (!cpu) {
     // The launch checks above ran and passed; only this part cannot apply.

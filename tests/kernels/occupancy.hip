@@ -38,6 +38,21 @@ static int expected_blocks(int block, size_t shmem) {
     n = p.maxBlocksPerMultiProcessor;
   if (shmem > 0 && p.sharedMemPerMultiprocessor / shmem < (size_t)n)
     n = (int)(p.sharedMemPerMultiprocessor / shmem);
+  // The CPU device: no more than its cooperative launch holds per worker
+  // (docs/cooperative-groups.md: min(1024, max_map_count / 2 / (2 * (threads
+  // + 2))) blocks), 1 at least.
+  if (on_cpu && n > 1) {
+    unsigned long long maps = 65530, lim;
+    if (FILE *f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+      if (std::fscanf(f, "%llu", &maps) != 1)
+        maps = 65530;
+      std::fclose(f);
+    }
+    lim = maps / 2 / (2 * (block + 2ull));
+    lim = (lim > 1024 ? 1024 : lim) / (unsigned long long)p.multiProcessorCount;
+    if ((unsigned long long)n > lim)
+      n = lim < 1 ? 1 : (int)lim;
+  }
   return n;
 }
 

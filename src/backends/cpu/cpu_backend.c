@@ -28,7 +28,7 @@
 #define PRINTF_FIFO_DEFAULT ((size_t)4096 * 1024)
 
 struct ah_cpu_config ah_cpu_config = {
-    .warp_size = 64, .devices = 1, .compiled = 1, .avx2 = 1, .watchdog = 10};
+    .warp_size = 64, .devices = 1, .compiled = 1, .avx2 = 1, .watchdog = 10, .alloc_cache = 1};
 
 /* Reads the settings, then says how many virtual devices there are. */
 static int probe(void) {
@@ -47,6 +47,7 @@ static int probe(void) {
   c->avx2 = (int)ah_env_long("ANYHIP_CPU_AVX2", 1, 0, 1);
   c->memory = ah_env_size("ANYHIP_CPU_MEMORY");
   c->watchdog = ah_env_seconds("ANYHIP_CPU_WATCHDOG", 10);
+  c->alloc_cache = (int)ah_env_long("ANYHIP_CPU_ALLOC_CACHE", 1, 0, 1);
   return c->devices;
 }
 
@@ -281,8 +282,11 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->memoryClockRate = 0; /* unknown without privileges (DMI) */
   p->memoryBusWidth = 0;
 
-  /* Execution: a multiprocessor is a worker thread, which runs one block at
-   * a time, so it holds at most one block of HIP's maximum size. */
+  /* Execution: a multiprocessor is a worker thread. It holds 1024 threads of
+   * blocks (one of HIP's maximum size, 16 of 64 threads), at most 32: what
+   * a cooperative launch keeps resident (each block an OS thread), so that
+   * occupancy x multiProcessorCount sizes a cooperative grid as HIP documents
+   * (docs/occupancy.md). A normal launch runs one block at a time per worker. */
   p->multiProcessorCount = workers;
   p->warpSize = ah_cpu_config.warp_size;
   /* The kernel language's warpSize, for host code too, from the first HIP call. */
@@ -291,7 +295,7 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsDim[2] = 1024;
   p->maxGridSize[0] = p->maxGridSize[1] = p->maxGridSize[2] = INT_MAX; /* as HIP on AMD */
   p->maxThreadsPerMultiProcessor = 1024;
-  p->maxBlocksPerMultiProcessor = 1;
+  p->maxBlocksPerMultiProcessor = 32;
   p->regsPerBlock = 65536;
   p->regsPerMultiprocessor = 65536;
   /* clock64() counts nanoseconds, and code converts its ticks to time with clockRate (as
@@ -386,6 +390,7 @@ static hipError_t device_open(int index, struct ah_device *dev) {
  * left is the sticky kernel fault and the limits. */
 static hipError_t device_reset(struct ah_device *dev) {
   ah_cpu_queues_reset(dev);
+  ah_cpu_mem_cache_release();
   set_default_limits(dev->impl);
   return hipSuccess;
 }

@@ -286,6 +286,7 @@ void ah_cpu_block_convert(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
     b->warps[wi].waiting = 0;
     b->warps[wi].same = 0;
     b->warps[wi].mixed = 0;
+    b->warps[wi].outside = 0;
   }
   b->live = n - k;
   b->runnable = n - k - 1;
@@ -449,6 +450,7 @@ AH_EXPORT void __ah_cpu_poll(void) {
   b = &w->block;
   if (b->compiled)
     return;
+  ah_cpu_poll_help(w); /* a block that waits long lets more blocks start */
   if (!b->fiber_mode) {
     unsigned tid = ah_cpu_fast_tid(b);
 

@@ -67,6 +67,7 @@ struct ah_cpu_warp {
   const void *site;
   uint64_t mask;
   int mixed;
+  uint64_t outside; /* waiting lanes that called outside their own mask */
 };
 
 struct ah_cpu_block {
@@ -170,6 +171,16 @@ struct ah_cpu_worker {
   _Atomic(const void *) wd_compiled_fn;
   unsigned long wd_reported;
   struct ah_cpu_worker *next; /* in the pool's list */
+  /* Long clock polls (cpu_sched.c, ah_cpu_poll_help): the grid the worker
+   * claims blocks of (NULL in a cooperative grid), its claimed blocks
+   * [run_next, run_end) not started yet, and the running block's polls:
+   * which block (`blocks` + 1), since when (ns), how many, helped yet. */
+  void *run;
+  uint64_t run_next, run_end;
+  unsigned long long help_block;
+  long long help_t0;
+  unsigned help_polls;
+  int help_done;
   /* ThreadSanitizer builds: the worker's own fiber and those of a block */
   void *tsan_native, *tsan_runner;
   void **tsan_fibers;
@@ -235,6 +246,10 @@ extern __thread struct ah_cpu_worker *ah_cpu_self __attribute__((tls_model("init
 
 /* cpu_sched.c */
 void ah_cpu_count_fiber(struct ah_cpu_worker *w);
+/* A polling point of w's running block (cpu_sched.c): a block that has
+ * polled the clock for HELP_AFTER_NS lets one more block of its grid start
+ * on a helper thread, up to the blocks a worker holds (occupancy). */
+void ah_cpu_poll_help(struct ah_cpu_worker *w);
 
 /* The running block moved on (the watchdog's sign of life). One writer. */
 static inline void ah_cpu_progress(struct ah_cpu_worker *w) {

@@ -22,6 +22,7 @@ struct ah_cpu_config {
   int avx2;        /* ANYHIP_CPU_AVX2: their AVX2 copies where the CPU has it (1) */
   size_t memory;   /* ANYHIP_CPU_MEMORY in bytes, 0 = physical RAM */
   double watchdog; /* ANYHIP_CPU_WATCHDOG in seconds, 0 = off (10) */
+  int alloc_cache; /* ANYHIP_CPU_ALLOC_CACHE: freed device blocks kept for reuse (1) */
 };
 extern struct ah_cpu_config ah_cpu_config;
 
@@ -39,6 +40,8 @@ struct ah_cpu_device {
 hipError_t ah_cpu_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
                             unsigned flags, void **out);
 hipError_t ah_cpu_mem_free(struct ah_device *dev, void *ptr, enum ah_mem_kind kind);
+/* Unmaps the freed device blocks kept for reuse (hipDeviceReset, memory pressure). */
+void ah_cpu_mem_cache_release(void);
 /* Interprocess memory (cpu_mem.c): a block becomes memfd-backed in place. */
 hipError_t ah_cpu_ipc_mem_export(struct ah_device *dev, void *base, size_t bytes, void *handle);
 hipError_t ah_cpu_ipc_mem_open(struct ah_device *dev, const void *handle, void **base,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Memory of the CPU device. Device, pinned host and managed memory are all
- * ordinary host memory, zero-filled: many HIP programs (unknowingly) rely on
- * fresh GPU memory reading as zero. Every block is an anonymous mapping of
+ * ordinary host memory, zero-filled when new: many HIP programs (unknowingly)
+ * rely on fresh GPU memory reading as zero. Every block is an anonymous mapping of
  * its own, page-granular as a GPU allocator's, followed by a PROT_NONE guard
  * page: device memory never shares the C heap with the runtime's own data,
  * so a kernel that writes past its buffer either lands in the block's page
@@ -9,9 +9,11 @@
  * kernel, block and thread (cpu_fault.c). A block ends as close to its guard
  * as the 256-byte alignment allows. Under valgrind, or in an AddressSanitizer
  * build, blocks come from the heap instead, because both put redzones around
- * heap blocks only (docs/debugging.md). Host registration checks that the
- * range is mapped and hands back the same address; device variables are
- * found in the ELF symbol tables. */
+ * heap blocks only (docs/debugging.md). A freed device block is kept for
+ * a later allocation of its size (the reuse cache below), cleared when it is
+ * handed out again. Host registration checks that the range is mapped and
+ * hands back the same address; device variables are found in the ELF symbol
+ * tables. */
 #define _GNU_SOURCE
 #include "cpu_internal.h"
 #include "../../os/process_fd.h"
@@ -119,15 +121,156 @@ static hipError_t map_block(size_t bytes, size_t align, void **out) {
   return hipSuccess;
 }
 
+/* ---- reuse cache of freed device blocks ---------------------------------- */
+
+/* hipFree'd device blocks (their mapping and guard page as they were) wait
+ * here for an allocation of the same mapping size, most recently freed
+ * first, one placed at the same offset (the same size asked) before any
+ * other, as AMD's and CUDA's allocators hand freed device memory back: an
+ * mmap, a page fault per page and a munmap (a TLB shootdown on every core)
+ * fewer per hipMalloc/hipFree pair. A cached block is PROT_NONE (a use
+ * after free faults as before); handed out again it is cleared (a memset of
+ * pages already there), so that device memory still reads as zero when new:
+ * programs, ROCm's unit suite among them, check entries their kernels never
+ * write (docs/semantics.md). Bounded: blocks up to
+ * CACHE_BLOCK_MAX, CACHE_BYTES and CACHE_COUNT in all, the oldest unmapped
+ * first; emptied by hipDeviceReset and when a mapping fails. Off under
+ * valgrind and AddressSanitizer (blocks come from the heap there, so a use
+ * after free stays visible) and with ANYHIP_CPU_ALLOC_CACHE=0. Blocks shared
+ * with another process (memfd) and host or managed memory are never kept.
+ * The device's accounting (core/device.c) counts a cached block as free. */
+#define CACHE_COUNT 64
+#define CACHE_BYTES ((size_t)256 << 20)
+#define CACHE_BLOCK_MAX ((size_t)64 << 20)
+
+static struct mapping *cache[CACHE_COUNT]; /* oldest first; under maps_lock */
+static unsigned cache_n;
+static size_t cache_bytes;
+
+static void unmap(struct mapping *m) {
+  munmap(m->base, m->len);
+  if (m->fd >= 0)
+    close(m->fd);
+  free(m);
+}
+
+static void cache_drop(unsigned i) {
+  cache_bytes -= cache[i]->len;
+  cache_n--;
+  memmove(&cache[i], &cache[i + 1], (cache_n - i) * sizeof(cache[0]));
+}
+
+/* Takes a cached block of mapping length len, placed at ptr_off if one is. */
+static struct mapping *cache_take(size_t len, size_t ptr_off) {
+  struct mapping *m = NULL;
+  unsigned i, pick = CACHE_COUNT;
+
+  pthread_mutex_lock(&maps_lock);
+  for (i = cache_n; i-- > 0;) {
+    if (cache[i]->len != len)
+      continue;
+    if (pick == CACHE_COUNT)
+      pick = i;
+    if ((size_t)((char *)cache[i]->ptr - (char *)cache[i]->base) == ptr_off) {
+      pick = i;
+      break;
+    }
+  }
+  if (pick != CACHE_COUNT) {
+    m = cache[pick];
+    cache_drop(pick);
+  }
+  pthread_mutex_unlock(&maps_lock);
+  return m;
+}
+
+/* Keeps m (already out of the map) for reuse, or unmaps it. */
+static void cache_put(struct mapping *m) {
+  struct mapping *out[CACHE_COUNT + 1];
+  unsigned n = 0;
+
+  /* Inaccessible while cached: a use after free faults, as an unmapped
+   * block does, and the address is no readable host memory
+   * (hipPointerGetAttributes). The pages stay. */
+  if (m->fd >= 0 || m->len - page_size() > CACHE_BLOCK_MAX || !ah_cpu_config.alloc_cache ||
+      mprotect(m->base, m->len - page_size(), PROT_NONE) != 0) {
+    unmap(m);
+    return;
+  }
+  pthread_mutex_lock(&maps_lock);
+  while (cache_n > 0 && (cache_n == CACHE_COUNT || cache_bytes + m->len > CACHE_BYTES)) {
+    out[n++] = cache[0];
+    cache_drop(0);
+  }
+  cache[cache_n++] = m;
+  cache_bytes += m->len;
+  pthread_mutex_unlock(&maps_lock);
+  while (n > 0)
+    unmap(out[--n]);
+}
+
+void ah_cpu_mem_cache_release(void) {
+  struct mapping *out[CACHE_COUNT];
+  unsigned n;
+
+  pthread_mutex_lock(&maps_lock);
+  n = cache_n;
+  memcpy(out, cache, n * sizeof(cache[0]));
+  cache_n = 0;
+  cache_bytes = 0;
+  pthread_mutex_unlock(&maps_lock);
+  while (n > 0)
+    unmap(out[--n]);
+}
+
+/* A device block out of the cache, at the place map_block would give it. */
+static int from_cache(size_t bytes, size_t align, void **out) {
+  size_t page = page_size(), body, off;
+  struct mapping *m;
+  void **node;
+
+  if (!ah_cpu_config.alloc_cache || bytes > CACHE_BLOCK_MAX)
+    return 0;
+  body = (bytes + page - 1) / page * page;
+  off = body - (bytes + align - 1) / align * align;
+  m = cache_take(body + page, off);
+  if (m == NULL)
+    return 0;
+  m->ptr = (char *)m->base + off;
+  if (mprotect(m->base, body, PROT_READ | PROT_WRITE) != 0) {
+    unmap(m);
+    return 0;
+  }
+  memset(m->base, 0, body); /* as fresh as a new mapping */
+  pthread_mutex_lock(&maps_lock);
+  node = tsearch(m, &maps, cmp_mapping);
+  pthread_mutex_unlock(&maps_lock);
+  if (node == NULL) {
+    unmap(m);
+    return 0;
+  }
+  *out = m->ptr;
+  return 1;
+}
+
 hipError_t ah_cpu_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,
                             unsigned flags, void **out) {
   size_t align = kind == AH_MEM_HOST ? page_size() : DEVICE_ALIGN;
   void *p = NULL;
+  hipError_t err;
 
   if (bytes == 0)
     bytes = 1;
-  if (!HEAP_ONLY())
-    return map_block(bytes, align, out);
+  if (!HEAP_ONLY()) {
+    if (kind == AH_MEM_DEVICE && from_cache(bytes, align, out))
+      return hipSuccess;
+    err = map_block(bytes, align, out);
+    if (err == hipErrorOutOfMemory) { /* memory pressure: give back the cache, try again */
+      ah_cpu_mem_cache_release();
+      err = map_block(bytes, align, out);
+    }
+    return err;
+  }
   if (posix_memalign(&p, align, bytes) != 0)
     return hipErrorOutOfMemory;
   memset(p, 0, bytes);
@@ -147,10 +290,10 @@ hipError_t ah_cpu_mem_free(struct ah_device *dev, void *ptr, enum ah_mem_kind ki
   }
   pthread_mutex_unlock(&maps_lock);
   if (m != NULL) {
-    munmap(m->base, m->len);
-    if (m->fd >= 0)
-      close(m->fd);
-    free(m);
+    if (kind == AH_MEM_DEVICE)
+      cache_put(m);
+    else
+      unmap(m);
   } else {
     free(ptr);
   }

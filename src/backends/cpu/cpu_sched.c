@@ -49,6 +49,7 @@ struct grid_run {
   int active;            /* workers inside (pool lock) */
   int listed;            /* in the pool's list (pool lock) */
   atomic_int finished;   /* !listed && active == 0, set under the pool lock */
+  atomic_int single;     /* helpers joined (long clock polls): claim one block at a time */
   pthread_cond_t done;   /* signalled then */
   struct grid_run *next_run;
 };
@@ -162,7 +163,9 @@ static int claim(struct grid_run *r, unsigned mine, uint64_t *first, uint64_t *l
     if (next >= s->end)
       continue;
     chunk = (s->end - next) / 4;
-    chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
+    chunk = chunk < 1 || atomic_load_explicit(&r->single, memory_order_relaxed) ? 1
+            : chunk > 64                                                     ? 64
+                                                                             : chunk;
     b = atomic_fetch_add_explicit(&s->next, chunk, memory_order_relaxed);
     if (b >= s->end)
       continue;
@@ -191,8 +194,10 @@ static uint64_t blocks_left(struct grid_run *r, uint64_t enough) {
 static void claim_and_run(struct ah_cpu_worker *w, struct grid_run *r, uint64_t only) {
   const struct ah_cpu_grid *g = r->g;
   volatile uint64_t b = only;
-  volatile uint64_t end = 0; /* blocks [b, end) are claimed by this worker */
   hipError_t err;
+
+  /* Blocks [w->run_next, w->run_end) are claimed by this worker and not
+   * started (a helper starts with some: ah_cpu_poll_help). */
 
   if (sigsetjmp(w->jb, 0) != 0) {
     int compiled = w->block.compiled;
@@ -216,15 +221,16 @@ static void claim_and_run(struct ah_cpu_worker *w, struct grid_run *r, uint64_t 
     if (atomic_load_explicit(&r->failed, memory_order_relaxed))
       return;
     if (only == UINT64_MAX) {
-      if (b + 1 < end) {
-        b = b + 1;
+      if (w->run_next < w->run_end) {
+        b = w->run_next++;
       } else {
         uint64_t first, last;
 
         if (!claim(r, w->share, &first, &last))
           return;
         b = first;
-        end = last;
+        w->run_next = first + 1;
+        w->run_end = last;
       }
     }
     err = ah_cpu_block_run(w, g, b);
@@ -247,7 +253,10 @@ static void claim_and_run(struct ah_cpu_worker *w, struct grid_run *r, uint64_t 
 /* claim_and_run, then the built-ins as outside kernels (each block sets
  * them; a compiled block leaves them as they were). */
 static void run_blocks(struct ah_cpu_worker *w, struct grid_run *r, uint64_t only) {
+  w->run = only == UINT64_MAX ? r : NULL;
+  w->run_next = w->run_end = 0;
   claim_and_run(w, r, only);
+  w->run = NULL;
   ah_cpu_block_idle();
 }
 
@@ -341,6 +350,148 @@ static void *worker_main(void *arg) {
     leave(r);
   }
   return NULL;
+}
+
+/* ---- blocks that poll the clock for long ---- */
+
+/* A GPU keeps as many blocks of a grid resident as occupancy allows, and a
+ * block whose threads wait for time to pass (a clock64() spin-wait: delay
+ * kernels, "run for 500 ms") waits alongside the others. A worker runs one
+ * block at a time, so such a grid took (blocks / workers) x the wait. A
+ * block that has polled the clock for HELP_AFTER_NS starts helper threads,
+ * up to as many blocks as occupancy says the workers hold
+ * (docs/occupancy.md: 1024 threads of blocks, 32 blocks, a worker); each
+ * takes one of the worker's claimed blocks not started yet, or claims one,
+ * and goes on claiming as a worker does. The grid's blocks are then claimed
+ * one at a time. */
+#define HELP_AFTER_NS 10000000LL
+
+static long long now_ns(void) {
+  struct timespec ts;
+
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The most blocks of g that run at once: occupancy's blocks per worker. */
+static uint64_t resident_limit(const struct ah_cpu_grid *g) {
+  uint64_t threads = (uint64_t)g->block.x * g->block.y * g->block.z;
+  uint64_t warp = (uint64_t)ah_cpu_config.warp_size, rounded, per;
+
+  rounded = (threads + warp - 1) / warp * warp;
+  per = rounded > 1024 ? 1 : 1024 / rounded;
+  per = per > 32 ? 32 : per < 1 ? 1 : per;
+  return per * ((uint64_t)pool.nworkers + 1);
+}
+
+static void *helper_main(void *arg) {
+  struct ah_cpu_worker *h = arg;
+  struct grid_run *r = h->run;
+
+  struct ah_cpu_worker **p;
+
+  worker_begin(h);
+  pthread_mutex_lock(&pool.lock); /* watched and counted as a worker while it runs */
+  h->next = pool.workers;
+  pool.workers = h;
+  h->thread = pthread_self();
+  h->watched = 1;
+  pthread_mutex_unlock(&pool.lock);
+  claim_and_run(h, r, UINT64_MAX); /* starts with the blocks it was given */
+  h->run = NULL;
+  ah_cpu_block_idle();
+  pthread_mutex_lock(&pool.lock);
+  leave(r); /* r may be gone once the lock is released */
+  for (p = &pool.workers; *p != NULL && *p != h; p = &(*p)->next)
+    ;
+  if (*p == h)
+    *p = h->next;
+  pthread_mutex_unlock(&pool.lock);
+  retire(h);
+  worker_end(h);
+  free(h);
+  return NULL;
+}
+
+/* Starts helpers for r, as many as may join it (occupancy, blocks left),
+ * each with the next of w's claimed blocks not started yet while there are
+ * any: all at once, since a helper gets the CPU late on a busy machine. */
+static void start_helpers(struct ah_cpu_worker *w, struct grid_run *r) {
+  uint64_t want = 0, limit = resident_limit(r->g), mine = w->run_end - w->run_next;
+  pthread_attr_t attr;
+
+  pthread_mutex_lock(&pool.lock);
+  /* active > 0: the grid is listed (a grid run by its launching thread
+   * alone has no helpers) and w is in it, so it cannot finish meanwhile. */
+  if (r->active > 0 && !atomic_load(&r->failed) && (uint64_t)r->active < limit) {
+    want = limit - (uint64_t)r->active;
+    uint64_t avail = mine + blocks_left(r, want);
+    want = want < avail ? want : avail;
+    r->active += (int)want;
+  }
+  pthread_mutex_unlock(&pool.lock);
+  if (want == 0)
+    return;
+  atomic_store(&r->single, 1);
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  for (; want > 0; want--) {
+    struct ah_cpu_worker *h = calloc(1, sizeof(*h));
+    int given = w->run_next < w->run_end;
+    pthread_t t;
+
+    if (h == NULL)
+      break;
+    h->share = w->share;
+    h->run = r;
+    if (given) { /* one of w's blocks; without, it claims */
+      h->run_next = w->run_next++;
+      h->run_end = h->run_next + 1;
+    }
+    if (pthread_create(&t, &attr, helper_main, h) != 0) {
+      if (given)
+        w->run_next--; /* w runs it after all */
+      free(h);
+      break;
+    }
+  }
+  pthread_attr_destroy(&attr);
+  if (want > 0) { /* helpers that could not start leave the grid */
+    pthread_mutex_lock(&pool.lock);
+    for (; want > 0; want--)
+      leave(r);
+    pthread_mutex_unlock(&pool.lock);
+  }
+}
+
+void ah_cpu_poll_help(struct ah_cpu_worker *w) {
+  unsigned long long blk;
+
+  if (w->run == NULL)
+    return;
+  blk = atomic_load_explicit(&w->blocks, memory_order_relaxed) + 1;
+  if (w->help_block != blk) { /* the block's first poll */
+    w->help_block = blk;
+    w->help_polls = 0;
+    w->help_done = 0;
+    w->help_t0 = now_ns();
+    return;
+  }
+  if ((++w->help_polls & 63) != 0)
+    return;
+  if (w->help_done) {
+    /* A block still waiting after HELP_AFTER_NS gives its core away every
+     * 64 polls, as s_sleep does: with helpers more blocks wait than there
+     * are cores, and each then sees its wait end soon after it does (32
+     * blocks of 500 ms on 2 loaded cores: 0.6 s, 0.6 to 1.1 s without). */
+    sched_yield();
+    return;
+  }
+  if (now_ns() - w->help_t0 < HELP_AFTER_NS)
+    return;
+  w->help_done = 1;
+  start_helpers(w, w->run);
 }
 
 static int online_cpus(void) {

@@ -230,12 +230,16 @@ void ah_cpu_warp_compute(const ahCpuSplitSlot *lanes, uint64_t G, unsigned ws, i
   }
 }
 
-/* The lanes waiting at the same collective as lane l (ops: the warp's slots). */
+/* The lanes of warp w waiting at the same collective as lane l (ops: the
+ * warp's slots). Such a lane is in its mask, which is l's, or calls outside
+ * its own mask (w->outside; undefined in HIP, kept as it was): only those
+ * are looked at, so that a tile's sync costs its own lanes, not the warp's
+ * (tiles of 2 in a warp of 64 made every arrival scan 64 lanes). */
 static uint64_t group_of(const struct ah_cpu_gthread *lanes, const ahCpuSplitSlot *ops,
-                         uint64_t waiting, unsigned l) {
+                         const struct ah_cpu_warp *w, unsigned l) {
   uint64_t G = 0;
 
-  for (uint64_t m = waiting; m != 0; m &= m - 1) {
+  for (uint64_t m = w->waiting & (ops[l].mask | w->outside | bit(l)); m != 0; m &= m - 1) {
     unsigned k = (unsigned)__builtin_ctzll(m);
 
     if (lanes[k].wsite == lanes[l].wsite && ops[k].mask == ops[l].mask)
@@ -258,7 +262,7 @@ static void regroup(struct ah_cpu_gthread *lanes, const ahCpuSplitSlot *ops,
   l = (unsigned)__builtin_ctzll(w->waiting);
   w->site = lanes[l].wsite;
   w->mask = ops[l].mask;
-  w->same = group_of(lanes, ops, w->waiting, l);
+  w->same = group_of(lanes, ops, w, l);
   w->mixed = w->same != w->waiting;
 }
 
@@ -278,6 +282,7 @@ static void complete(struct ah_cpu_block *b, unsigned wi, uint64_t G) {
     b->runnable++;
   }
   w->waiting &= ~G;
+  w->outside &= ~G;
   if (w->mixed)
     regroup(lanes, ops, w);
   else
@@ -289,7 +294,7 @@ static int try_complete(struct ah_cpu_block *b, unsigned wi, unsigned l) {
   struct ah_cpu_gthread *lanes = &b->threads[wi << b->warp_shift];
   const ahCpuSplitSlot *ops = &b->wslot[wi << b->warp_shift];
   struct ah_cpu_warp *w = &b->warps[wi];
-  uint64_t G = w->mixed ? group_of(lanes, ops, w->waiting, l) : w->same;
+  uint64_t G = w->mixed ? group_of(lanes, ops, w, l) : w->same;
   uint64_t need = w->live & ops[l].mask;
 
   if ((need & ~G) != 0)
@@ -305,7 +310,10 @@ static void arrive(struct ah_cpu_warp *w, unsigned lane, const void *site, uint6
     w->mask = mask;
     w->same = 0;
     w->mixed = 0;
+    w->outside = 0;
   }
+  if ((mask & bit(lane)) == 0)
+    w->outside |= bit(lane);
   if (!w->mixed && site == w->site && mask == w->mask)
     w->same |= bit(lane);
   else
@@ -321,7 +329,7 @@ void ah_cpu_warp_recheck(struct ah_cpu_block *b, unsigned wi) {
   while (pending != 0) {
     unsigned l = (unsigned)__builtin_ctzll(pending);
 
-    pending &= ~group_of(lanes, ops, b->warps[wi].waiting, l);
+    pending &= ~group_of(lanes, ops, &b->warps[wi], l);
     try_complete(b, wi, l);
   }
 }
@@ -337,7 +345,7 @@ int ah_cpu_warp_resolve(struct ah_cpu_block *b) {
       continue;
     while (pending != 0) {
       unsigned l = (unsigned)__builtin_ctzll(pending);
-      uint64_t G = group_of(lanes, ops, b->warps[wi].waiting, l);
+      uint64_t G = group_of(lanes, ops, &b->warps[wi], l);
 
       pending &= ~G;
       if (best == 0 || (uintptr_t)lanes[l].wsite < (uintptr_t)lanes[bl].wsite) {
