@@ -76,7 +76,7 @@ __global__ void warp0_lanes(const int *in, int *out, unsigned k) {
   sh[tid] = in[tid];
   __syncthreads();
   if (warp == 0)
-    out[tid] = lane < k ? sh[lane + 100] : -(int)(tid & (warpSize - 1));
+    out[tid] = lane < k ? sh[blockDim.x - 1 - lane] : -(int)(tid & (warpSize - 1));
   else
     out[tid] = sh[lane] + 1000 * (int)warp + (int)(tid & (warpSize - 1));
 }
@@ -139,7 +139,7 @@ static int body(int ws) {
       CHECK_HIP(hipMemcpy(got.data(), dout, m * sizeof(int), hipMemcpyDeviceToHost));
       for (unsigned t = 0; t < m; t++) {
         int lane = (int)(t % ws), warp = (int)(t / ws);
-        int want = warp == 0 ? ((unsigned)lane < k ? in[lane + 100] : -lane)
+        int want = warp == 0 ? ((unsigned)lane < k ? in[m - 1 - lane] : -lane)
                              : in[lane] + 1000 * warp + lane;
         CHECK_EQ(got[t], want);
       }

@@ -105,8 +105,10 @@ int main() {
   CHECK_HIP(hipMemcpy(h, d, 3 * sizeof(int), hipMemcpyDeviceToHost));
   CHECK_EQ(h[2], (int)blocks * 2);
   CHECK(dg >= 0.2);
-  if (per > 1)
-    CHECK(dg < 0.2 * per / 2); // at most half of one worker after another
+  // At most half of one worker after another; with one worker the grid is
+  // its stream thread's alone and starts no helpers (docs/cpu-engine.md).
+  if (per > 1 && p.multiProcessorCount > 1)
+    CHECK(dg < 0.2 * per / 2);
   CHECK_HIP(hipFree(d));
   std::printf("spin-waits in a block: passed (4 x 256 threads waiting 100 ms each: %.2f s; "
               "%u blocks of 2 threads waiting 200 ms each: %.2f s)\n",
