@@ -130,7 +130,7 @@ static int body(int ws) {
     d3[a] = dint + a * part;
   std::vector<int> g3(3 * part);
   auto refill = [&](size_t n) {
-    CHECK_HIP(hipMemcpy(dint, fill.data(), n * sizeof(int), hipMemcpyHostToDevice));
+    return hipMemcpy(dint, fill.data(), n * sizeof(int), hipMemcpyHostToDevice);
   };
   for (dim3 bs : {dim3(16, 4), dim3(50, 2)})
     for (int lo : {-5, 0, 15, 16, 49})
@@ -138,7 +138,7 @@ static int body(int ws) {
         for (int skip : {-1, 0, 17, 99}) {
           dim3 grid(2, 2);
           int w = (int)(grid.x * bs.x), h = (int)(grid.y * bs.y);
-          refill(3 * part);
+          CHECK_HIP(refill(3 * part));
           ranges<<<grid, bs>>>(d3[0], d3[1], d3[2], lo, hi, skip);
           CHECK_HIP(hipMemcpy(g3.data(), dint, 3 * part * sizeof(int), hipMemcpyDeviceToHost));
           for (int y = 0; y < h; y++)
@@ -157,7 +157,7 @@ static int body(int ws) {
     for (unsigned base : {0u, 1000u, umax - 10u, imax - 10u, imax + 5u})
       for (unsigned lim : {0u, 5u, 1100u, umax - 3u, umax})
         for (int slim : {INT_MIN + 3, -1, 0, 7, 1050, INT_MAX - 5, INT_MAX}) {
-          refill(3 * part);
+          CHECK_HIP(refill(3 * part));
           wrapping<<<1, bs>>>(d3[0], d3[1], d3[2], base, lim, slim);
           CHECK_HIP(hipMemcpy(g3.data(), dint, 3 * part * sizeof(int), hipMemcpyDeviceToHost));
           for (unsigned t = 0; t < bs; t++) {
@@ -172,7 +172,7 @@ static int body(int ws) {
   for (unsigned bs : {32u, 100u, 256u})
     for (int n : {1, 2, 3, 33, 100, 101, 1000}) {
       unsigned blocks = 4;
-      refill(blocks * bs);
+      CHECK_HIP(refill(blocks * bs));
       interior<<<blocks, bs>>>(dint, n);
       CHECK_HIP(hipMemcpy(got.data(), dint, blocks * bs * sizeof(int), hipMemcpyDeviceToHost));
       for (int x = 0; x < (int)(blocks * bs); x++)
@@ -182,7 +182,7 @@ static int body(int ws) {
   for (unsigned bs : {64u, 200u})
     for (unsigned base : {0u, 1000u, imax - 10u, imax - 100u, umax - 20u})
       for (int k : {INT_MIN, INT_MIN + 3, -5, 0, 1010, INT_MAX - 2}) {
-        refill(2 * part);
+        CHECK_HIP(refill(2 * part));
         wrap_above<<<1, bs>>>(d3[0], d3[1], base, k);
         CHECK_HIP(hipMemcpy(g3.data(), dint, 2 * part * sizeof(int), hipMemcpyDeviceToHost));
         for (unsigned t = 0; t < bs; t++) {
@@ -194,7 +194,7 @@ static int body(int ws) {
 
   for (unsigned bs : {64u, 100u})
     for (unsigned k : {0u, 1u, 63u, 99u, 100u, 5000u}) {
-      refill(bs);
+      CHECK_HIP(refill(bs));
       one_thread<<<1, bs>>>(dint, k);
       CHECK_HIP(hipMemcpy(got.data(), dint, bs * sizeof(int), hipMemcpyDeviceToHost));
       for (unsigned t = 0; t < bs; t++)
