@@ -384,11 +384,26 @@ static uint64_t resident_limit(const struct ah_cpu_grid *g) {
   return per * ((uint64_t)pool.nworkers + 1);
 }
 
+/* Takes w out of the pool's worker list (the pool lock held). */
+static void unlist(struct ah_cpu_worker *w) {
+  struct ah_cpu_worker **p;
+
+  for (p = &pool.workers; *p != NULL && *p != w; p = &(*p)->next)
+    ;
+  if (*p == w)
+    *p = w->next;
+}
+
+/* A helper's or a calling thread's worker, out of the list: gone. */
+static void worker_free(struct ah_cpu_worker *w) {
+  retire(w);
+  worker_end(w);
+  free(w);
+}
+
 static void *helper_main(void *arg) {
   struct ah_cpu_worker *h = arg;
   struct grid_run *r = h->run;
-
-  struct ah_cpu_worker **p;
 
   worker_begin(h);
   pthread_mutex_lock(&pool.lock); /* watched and counted as a worker while it runs */
@@ -402,14 +417,9 @@ static void *helper_main(void *arg) {
   ah_cpu_block_idle();
   pthread_mutex_lock(&pool.lock);
   leave(r); /* r may be gone once the lock is released */
-  for (p = &pool.workers; *p != NULL && *p != h; p = &(*p)->next)
-    ;
-  if (*p == h)
-    *p = h->next;
+  unlist(h);
   pthread_mutex_unlock(&pool.lock);
-  retire(h);
-  worker_end(h);
-  free(h);
+  worker_free(h);
   return NULL;
 }
 
@@ -662,17 +672,12 @@ static void pool_start(void) {
 static __thread struct ah_cpu_worker *caller;
 
 static void caller_exit(void *arg) {
-  struct ah_cpu_worker *w = arg, **p;
+  struct ah_cpu_worker *w = arg;
 
   pthread_mutex_lock(&pool.lock);
-  for (p = &pool.workers; *p != NULL && *p != w; p = &(*p)->next)
-    ;
-  if (*p == w)
-    *p = w->next;
+  unlist(w);
   pthread_mutex_unlock(&pool.lock);
-  retire(w);
-  worker_end(w);
-  free(w);
+  worker_free(w);
 }
 
 /* The calling thread as a worker (made on first use, freed at thread exit). */
