@@ -89,7 +89,6 @@ bool marked(const Loop &l, const char *mark) {
   return false;
 }
 
-bool laneChunk(const Loop &l) { return marked(l, kLaneChunk); }
 
 // A loop ID: `mark`, unrolled no further, and interleaved once or not
 // vectorised at all.
@@ -116,7 +115,7 @@ bool findCandidate(Loop &l, Candidate &c) {
   c.x = x;
   c.exitTest = counted.exitTest;
   c.end = counted.end;
-  bool chunk = laneChunk(l);
+  bool chunk = isLaneChunkLoop(l);
   // Whether `user`'s condition is `x <u b` (or a form of it): fills c.
   auto take = [&](Instruction *user, Value *cond) {
     auto *cmp = dyn_cast<ICmpInst>(cond);
@@ -307,14 +306,14 @@ void prependPiece(Loop &l, const CountedLoop &counted, Value *until, ValueToValu
 
 MDNode *laneChunkLoopId(LLVMContext &c) { return loopId(c, kLaneChunk, true); }
 
-bool isLaneChunkLoop(const Loop &l) { return laneChunk(l); }
+bool isLaneChunkLoop(const Loop &l) { return marked(l, kLaneChunk); }
 
 MDNode *indexRestLoopId(LLVMContext &c) { return loopId(c, kIndexRest, false); }
 
 unsigned splitLoopsAtBounds(Function &f, LoopInfo &li, bool chunksOnly) {
   SmallVector<Loop *, 8> loops;
   for (Loop *l : li.getLoopsInPreorder())
-    if (l->getSubLoops().empty() && (!chunksOnly || laneChunk(*l)))
+    if (l->getSubLoops().empty() && (!chunksOnly || isLaneChunkLoop(*l)))
       loops.push_back(l);
   // All candidates first: splitting changes the function under LoopInfo.
   SmallVector<std::pair<Loop *, Candidate>, 8> todo;

@@ -8,7 +8,6 @@
 #include <llvm/Analysis/InstructionSimplify.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/PatternMatch.h>
-#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
@@ -59,15 +58,6 @@ bool offsetIndex(const Loop &l, PHINode *x, Value *v, IndexTest &t, unsigned dep
     return offsetIndex(l, x, a, t, depth + 1);
   }
   return false;
-}
-
-// c, built at ir (the preheader), in the test's type; null for none.
-Value *offsetOf(const IndexTest &t, IRBuilder<> &ir) {
-  Value *c = nullptr;
-  for (auto [v, subtracted] : t.terms)
-    c = c == nullptr ? (subtracted ? ir.CreateNeg(v) : v)
-                     : (subtracted ? ir.CreateSub(c, v) : ir.CreateAdd(c, v));
-  return c;
 }
 
 bool findTest(const Loop &l, PHINode *x, ICmpInst *cmp, IndexTest &t) {
@@ -126,21 +116,32 @@ SmallVector<IndexTest, 4> findTests(const Loop &l, PHINode *x) {
 
 bool signedTest(ICmpInst::Predicate p) { return ICmpInst::isSigned(p) || ICmpInst::isEquality(p); }
 
+// v widened to 64 bits as the test reads it (sign-extended for signed and
+// equality tests).
+Value *widen(const IndexTest &t, Value *v, IRBuilder<> &ir) {
+  return signedTest(t.p) ? ir.CreateSExt(v, ir.getInt64Ty()) : ir.CreateZExt(v, ir.getInt64Ty());
+}
+
+// c, built at ir (the preheader), widened to 64 bits.
+Value *offsetOf(const IndexTest &t, IRBuilder<> &ir) {
+  Value *c = nullptr;
+  for (auto [v, subtracted] : t.terms)
+    c = c == nullptr ? (subtracted ? ir.CreateNeg(v) : v)
+                     : (subtracted ? ir.CreateSub(c, v) : ir.CreateAdd(c, v));
+  return c == nullptr ? ir.getInt64(0) : widen(t, c, ir);
+}
+
 // Where the test's value changes over t in [0, end) while c + t cannot
-// wrap, built at `at`: `c + t <s k` holds exactly for t < clamp(k - c, 0,
+// wrap, built at ir: `c + t <s k` holds exactly for t < clamp(k - c, 0,
 // end), `c + t == k` for t == k - c (end when that is outside [0, end):
 // never). 64-bit.
-Value *cutOf(const IndexTest &t, Value *c32, Value *end64, IRBuilder<> &ir) {
-  Type *i64 = ir.getInt64Ty();
-  bool sign = signedTest(t.p);
-  auto widen = [&](Value *v) { return sign ? ir.CreateSExt(v, i64) : ir.CreateZExt(v, i64); };
-  Value *c = c32 != nullptr ? widen(c32) : ConstantInt::get(i64, 0);
-  Value *d = ir.CreateSub(widen(t.limit), c, "index.cut");
+Value *cutOf(const IndexTest &t, Value *c, Value *end64, IRBuilder<> &ir) {
+  Value *d = ir.CreateSub(widen(t, t.limit, ir), c, "index.cut");
   // `<= k` and `> k` are `< k + 1` and `>= k + 1`.
   if (t.p == ICmpInst::ICMP_SLE || t.p == ICmpInst::ICMP_ULE || t.p == ICmpInst::ICMP_SGT ||
       t.p == ICmpInst::ICMP_UGT)
-    d = ir.CreateAdd(d, ConstantInt::get(i64, 1));
-  Value *zero = ConstantInt::get(i64, 0);
+    d = ir.CreateAdd(d, ir.getInt64(1));
+  Value *zero = ir.getInt64(0);
   if (ICmpInst::isEquality(t.p))
     return ir.CreateSelect(ir.CreateAnd(ir.CreateICmpSGE(d, zero), ir.CreateICmpSLT(d, end64)), d,
                            end64);
@@ -150,15 +151,10 @@ Value *cutOf(const IndexTest &t, Value *c32, Value *end64, IRBuilder<> &ir) {
 
 // Whether c + t can wrap for some t in [0, end): c + end > 2^31 (signed
 // and equality tests) or 2^32 (unsigned), for a 32-bit type.
-Value *mayWrap(const IndexTest &t, Value *c32, Value *end64, IRBuilder<> &ir) {
-  Type *i64 = ir.getInt64Ty();
+Value *mayWrap(const IndexTest &t, Value *c, Value *end64, IRBuilder<> &ir) {
   unsigned bits = t.cmp->getOperand(0)->getType()->getIntegerBitWidth();
-  bool sign = signedTest(t.p);
-  Value *c = c32 == nullptr ? ConstantInt::get(i64, 0)
-             : sign         ? ir.CreateSExt(c32, i64)
-                            : ir.CreateZExt(c32, i64);
-  uint64_t room = sign ? uint64_t(1) << (bits - 1) : uint64_t(1) << bits;
-  return ir.CreateICmpSGT(ir.CreateAdd(c, end64), ConstantInt::get(i64, room));
+  uint64_t room = uint64_t(1) << (signedTest(t.p) ? bits - 1 : bits);
+  return ir.CreateICmpSGT(ir.CreateAdd(c, end64), ir.getInt64(room));
 }
 
 // The middle piece [lo, hi) lies on one side of each test's cut, so that

@@ -8,6 +8,7 @@
  * through another, a child process's view of the parent's memory. */
 #define _GNU_SOURCE
 #include "ah_test.h"
+#include "fd_passing.h"
 
 #include <signal.h>
 #include <stddef.h>
@@ -860,35 +861,6 @@ AH_TEST(ipc_pool_export_checked) {
  * pointer's 64 bytes over a pipe. The child imports both, checks the
  * parent's bytes, writes its own, frees its mapping and exits with a bit per
  * failure. */
-static int send_fd(int sock, int fd) {
-  char ctl[CMSG_SPACE(sizeof(int))] = {0}, c = 0;
-  struct iovec iov = {&c, 1};
-  struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
-                     .msg_controllen = sizeof(ctl)};
-  struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-
-  cm->cmsg_level = SOL_SOCKET;
-  cm->cmsg_type = SCM_RIGHTS;
-  cm->cmsg_len = CMSG_LEN(sizeof(int));
-  memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-  return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock) {
-  char ctl[CMSG_SPACE(sizeof(int))], c;
-  struct iovec iov = {&c, 1};
-  struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
-                     .msg_controllen = sizeof(ctl)};
-  struct cmsghdr *cm;
-  int fd;
-
-  if (recvmsg(sock, &m, 0) != 1 || (cm = CMSG_FIRSTHDR(&m)) == NULL ||
-      cm->cmsg_type != SCM_RIGHTS)
-    return -1;
-  memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-  return fd;
-}
-
 static int pool_child(int sock, int in) {
   hipMemPoolPtrExportData data;
   unsigned char buf[4096];

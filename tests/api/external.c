@@ -7,6 +7,7 @@
  * of the parent's pool memory. */
 #define _GNU_SOURCE
 #include "ah_test.h"
+#include "fd_passing.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -315,35 +316,6 @@ AH_TEST(external_memory_vmm) {
 }
 
 /* ---- pools shared between processes, on any device -------------------------- */
-
-static int send_fd(int sock, int fd) {
-  char ctl[CMSG_SPACE(sizeof(int))] = {0}, c = 0;
-  struct iovec iov = {&c, 1};
-  struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
-                     .msg_controllen = sizeof(ctl)};
-  struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-
-  cm->cmsg_level = SOL_SOCKET;
-  cm->cmsg_type = SCM_RIGHTS;
-  cm->cmsg_len = CMSG_LEN(sizeof(int));
-  memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-  return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock) {
-  char ctl[CMSG_SPACE(sizeof(int))], c;
-  struct iovec iov = {&c, 1};
-  struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
-                     .msg_controllen = sizeof(ctl)};
-  struct cmsghdr *cm;
-  int fd;
-
-  if (recvmsg(sock, &m, 0) != 1 || (cm = CMSG_FIRSTHDR(&m)) == NULL ||
-      cm->cmsg_type != SCM_RIGHTS)
-    return -1;
-  memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-  return fd;
-}
 
 #define POOL_BYTES 65536
 
