@@ -138,7 +138,8 @@ hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext,
   else if (kind == hipMemcpyDeviceToDeviceNoCU)
     kind = hipMemcpyDeviceToDevice;
   *out = kind;
-  *pageable = (!d.known ? AH_PAGEABLE_DST : 0) | (!s.known ? AH_PAGEABLE_SRC : 0);
+  *pageable = (!d.known ? AH_PAGEABLE_DST : 0) | (!s.known ? AH_PAGEABLE_SRC : 0) |
+              (kind == hipMemcpyHostToHost ? AH_HOST_TO_HOST : 0);
   return hipSuccess;
 }
 
@@ -205,7 +206,8 @@ int ah_memcpy_stage(struct ah_device *dev, struct ah_queue *q, struct ah_cmd *cm
 }
 
 /* Checks a 1D copy against the allocation map and queues it on q; a copy
- * touching pageable host memory completes before this returns, as in CUDA. */
+ * touching pageable host memory, or between host buffers, completes before
+ * this returns, as in CUDA. */
 static hipError_t submit_copy(struct ah_device *dev, struct ah_queue *q, void *dst, const void *src,
                               size_t bytes, hipMemcpyKind kind, int sync) {
   struct ah_cmd cmd = {.kind = AH_CMD_COPY};
@@ -217,8 +219,6 @@ static hipError_t submit_copy(struct ah_device *dev, struct ah_queue *q, void *d
   cmd.copy.dst = dst;
   cmd.copy.src = src;
   cmd.copy.bytes = bytes;
-  /* An Async copy between pinned host buffers stays asynchronous, as in CUDA (AMD's runtime
-   * finishes it before returning; programs that queue it behind a gate would then block). */
   return ah_submit(dev, q, &cmd, sync || pageable);
 }
 

@@ -84,12 +84,16 @@ static inline int ah_mul_add(size_t a, size_t b, size_t c, size_t *out) {
 /* A copy kind HIP defines (hipMemcpyDefault included). */
 int ah_memcpy_valid_kind(hipMemcpyKind kind);
 /* Checks a copy of `dext` bytes at dst from `sext` bytes at src against the
- * allocation map and resolves the direction the backend gets; *pageable says
- * an end is memory HIP does not know (the copy must then complete before the
- * call returns, as CUDA's staging through pageable memory makes it look):
- * AH_PAGEABLE_DST and/or AH_PAGEABLE_SRC, 0 for neither. */
+ * allocation map and resolves the direction the backend gets. *pageable is
+ * not 0 when the copy must complete before the call returns, even an Async
+ * one: an end is memory HIP does not know (AH_PAGEABLE_DST, AH_PAGEABLE_SRC;
+ * as CUDA's staging through pageable memory makes it look), or both ends are
+ * host memory (AH_HOST_TO_HOST: "for transfers from any host memory to any
+ * host memory, the function is fully synchronous with respect to the host",
+ * CUDA's rule, which AMD's runtime follows too). */
 #define AH_PAGEABLE_DST 1
 #define AH_PAGEABLE_SRC 2
+#define AH_HOST_TO_HOST 4
 hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext, hipMemcpyKind kind,
                            hipMemcpyKind *out, int *pageable);
 /* Queues an asynchronous 2D or 3D copy command whose only pageable end is its source (see

@@ -118,8 +118,10 @@ AH_TEST(stress_stream_event_churn) {
 
 /* ---- random programs over four streams and the null stream --------------- */
 
-/* Variables live in pinned host memory, so that copies, sets and host
- * functions all reach them on any device. Each operation reads some
+/* Variables live in managed memory, so that copies, sets and host functions
+ * all reach them on any device, and a copy between them stays asynchronous
+ * (between host buffers, pinned ones too, it would wait for its stream: CUDA's
+ * rule, and the gate below would hold it forever). Each operation reads some
  * variables and writes one; before it is queued on stream s, every earlier
  * access to those variables is ordered before it: by FIFO order on s, by
  * HIP's null-stream rules where they apply, else by an event recorded on the
@@ -206,7 +208,7 @@ static int run_program(unsigned seed, int use_legacy, pthread_barrier_t *phase) 
   CHECK_HIP(hipStreamCreateWithPriority(&st[4], hipStreamNonBlocking, -1));
   for (int s = 0; s < PROG_STREAMS; s++)
     CHECK_HIP(hipEventCreateWithFlags(&ev[s], hipEventDisableTiming));
-  CHECK_HIP(hipHostMalloc((void **)&v, PROG_VARS * sizeof(unsigned), 0));
+  CHECK_HIP(hipMallocManaged((void **)&v, PROG_VARS * sizeof(unsigned), hipMemAttachGlobal));
   for (int i = 0; i < PROG_VARS; i++) {
     v[i] = ref[i] = (unsigned)i * 2654435761u + seed;
     last[i] = 0;
@@ -271,7 +273,7 @@ static int run_program(unsigned seed, int use_legacy, pthread_barrier_t *phase) 
   CHECK_HIP(hipStreamDestroy(st[1]));
   CHECK_HIP(hipStreamDestroy(st[2]));
   CHECK_HIP(hipStreamDestroy(st[4]));
-  CHECK_HIP(hipHostFree(v));
+  CHECK_HIP(hipFree(v));
   free(ops);
   return AH_PASS;
 }

@@ -2,8 +2,9 @@
 // How the synchronous copies and sets order with the null stream, as ROCm's unit suite checks
 // it (a 100 ms kernel, then the call, then hipStreamQuery of the null stream):
 // hipMemcpy from pageable host memory returns after the earlier work has finished, and so does
-// a copy between host buffers (hipMemcpyAsync between pinned buffers stays asynchronous, as in
-// CUDA: docs/conformance.md); hipMemset of device memory is asynchronous with respect to the
+// a copy between host buffers, hipMemcpyAsync between pinned buffers included (CUDA's rule: "for
+// transfers from any host memory to any host memory, the function is fully synchronous with
+// respect to the host"); hipMemset of device memory is asynchronous with respect to the
 // host (hipErrorNotReady right after), and still ordered: a following hipMemcpy sees the bytes.
 #include "engine_test.h"
 
@@ -34,6 +35,21 @@ int main() {
   delay<<<1, 1>>>(k100ms);
   CHECK_HIP(hipMemcpy(pinned2, pinned, 4096, hipMemcpyHostToHost));
   CHECK_HIP(hipStreamQuery(nullptr));
+
+  // Async between pinned buffers, on the null stream and on a stream of its own.
+  hipStream_t s;
+  CHECK_HIP(hipStreamCreate(&s));
+  memset(pinned, 9, 4096);
+  delay<<<1, 1>>>(k100ms);
+  CHECK_HIP(hipMemcpyAsync(pinned2, pinned, 4096, hipMemcpyHostToHost, nullptr));
+  CHECK_HIP(hipStreamQuery(nullptr));
+  CHECK_EQ(pinned2[4095], 9);
+  memset(pinned, 11, 4096);
+  delay<<<1, 1, 0, s>>>(k100ms);
+  CHECK_HIP(hipMemcpyAsync(pinned2, pinned, 4096, hipMemcpyDefault, s));
+  CHECK_HIP(hipStreamQuery(s));
+  CHECK_EQ(pinned2[0], 11);
+  CHECK_HIP(hipStreamDestroy(s));
 
   delay<<<1, 1>>>(k100ms);
   CHECK_HIP(hipMemset(dev, 3, 4096));
