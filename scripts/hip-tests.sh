@@ -11,7 +11,8 @@
 # AREAS (space-separated, default: the 16 areas of issue 13, texture and surface), ONLY (a regular expression over
 # area/source), STAGE (all, build, run, or report: the last run's summary again), FORCE=1
 # (rebuild sources that built before; by default only new, changed or failed sources are
-# compiled again), CASE_TIMEOUT (seconds per test case, default 60), COMPILE_TIMEOUT (seconds
+# compiled again), CASE_TIMEOUT (seconds per test case, default 60; a case past it while JOBS > 1
+# runs once more alone at the end unless RERUN_ALONE=0), COMPILE_TIMEOUT (seconds
 # per compile, default 600), HIPCC_FLAGS (added to every compile). Needs python3 (as the
 # suite's own CMake build does) and cpp (for the exclusion list).
 set -e
