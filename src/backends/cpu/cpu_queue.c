@@ -9,6 +9,7 @@
  * them (help), so "launch, synchronize" costs no thread hand-off.
  * One process-wide lock guards every queue of every CPU device (commands are
  * coarse, and cross-device event waits then need no lock ordering). */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "cpu_internal.h"
 #include "../host_ops.h"
 
@@ -329,6 +330,7 @@ static void complete(struct cq *q, struct qcmd *c, hipError_t status, uint64_t t
 static void *dispatcher(void *arg) {
   struct cq *q = arg;
 
+  pthread_setname_np(pthread_self(), "anyhip-stream"); /* for gdb, top and perf */
   pthread_mutex_lock(&qlock);
   for (;;) {
     struct qcmd *c;

@@ -326,6 +326,7 @@ static void *worker_main(void *arg) {
   struct ah_cpu_worker *w = arg;
   struct grid_run *r;
 
+  pthread_setname_np(pthread_self(), "anyhip-worker");
   worker_begin(w);
   pthread_mutex_lock(&pool.lock);
   for (;;) {
