@@ -338,7 +338,8 @@ bool BlockBuilder::inlineThreadDependent() {
         storeTls_ = true; // an indirect call may read threadIdx
       continue;
     }
-    if (callee->getName() == kGridSyncFn || td_.gridSyncs.count(callee))
+    if (callee->getName() == kGridSyncFn || callee->getName() == kMultiGridSyncFn ||
+        td_.gridSyncs.count(callee))
       return fail("calls grid.sync() (cooperative groups): needs every block resident at once");
     if (callee->getName() == kPollFn || td_.polls.count(callee))
       return fail("polls the clock (clock64, s_sleep): its block's threads must interleave");

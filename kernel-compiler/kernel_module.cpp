@@ -103,8 +103,9 @@ ThreadDependence analyseThreadDependence(Module &m) {
   for (const char *name : {kBarrierFn, kWarpFn})
     if (Function *f = m.getFunction(name))
       userFunctions(f, directSplit);
-  if (Function *f = m.getFunction(kGridSyncFn))
-    userFunctions(f, directGrid);
+  for (const char *name : {kGridSyncFn, kMultiGridSyncFn})
+    if (Function *f = m.getFunction(name))
+      userFunctions(f, directGrid);
   if (Function *f = m.getFunction(kPollFn))
     userFunctions(f, directPoll);
   for (const char *name : {kThreadIdxVar, kLaneVar})

@@ -18,6 +18,8 @@ constexpr const char *kBarrierFn = "__ah_cpu_barrier"; // int (int op, int predi
 constexpr const char *kWarpFn = "__ah_cpu_warp";       // u64 (int op, u64 value, int arg, int width, u64 mask)
 // grid.sync(): needs every block resident at once; such kernels keep fibers.
 constexpr const char *kGridSyncFn = "__ah_cpu_grid_sync";
+// multi_grid_group::sync(): every block of every grid of a multi-device launch.
+constexpr const char *kMultiGridSyncFn = "__ah_cpu_multi_grid_sync";
 // A polling point (clock64(), wall_clock64(), s_sleep): a thread that spins
 // on the clock or on another thread's store needs its block-mates to run
 // meanwhile, so such kernels keep fibers too (the engine switches there).

@@ -279,8 +279,8 @@ AH_EXPORT hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchP
 }
 
 /* Every block of every device's grid resident at once. Grid-wide sync works
- * within each device's grid; multi_grid_group (a barrier across the
- * devices) is not provided (docs/cooperative-groups.md). */
+ * within each device's grid; on CPU devices multi_grid_group's sync is a
+ * barrier across all the grids (docs/cooperative-groups.md). */
 AH_EXPORT hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsList,
                                                            int numDevices, unsigned int flags) {
   AH_ENTER();

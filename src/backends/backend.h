@@ -16,6 +16,7 @@
 
 #include <hip/hip_runtime_api.h>
 #include <hip/anyhip/common/launch_abi.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,37 @@ enum ah_cmd_kind {
   AH_CMD_HOST_FN, /* hipLaunchHostFunc / hipStreamAddCallback */
 };
 
+/* The grids of one hipLaunchCooperativeKernelMultiDevice, as
+ * this_multi_grid() sees them: made by the core (launch_multi.c) with one
+ * reference per grid. A backend keeps its multi-grid barrier in `impl`, made
+ * by the first grid to start (under `lock`) and freed with impl_free by the
+ * last release. */
+#define AH_MULTI_GRID_MAX 64
+struct ah_multi_grid {
+  unsigned count;                      /* grids */
+  uint64_t blocks;                     /* blocks of every grid */
+  uint64_t threads;                    /* threads of every grid: the group's size */
+  uint64_t first[AH_MULTI_GRID_MAX];   /* the multi-grid rank of each grid's thread 0 */
+  uint64_t grid_blocks[AH_MULTI_GRID_MAX];
+  pthread_mutex_t lock;
+  uint64_t absent; /* blocks of grids that never ran or returned at once (lock held) */
+  int failed;      /* a grid never ran (lock held) */
+  void *impl;
+  void (*impl_free)(void *impl);
+  /* `blocks` blocks leave impl's barrier without arriving (returned, or never
+   * ran: then with `failed`, which ends the others' waits). */
+  void (*impl_leave)(void *impl, uint64_t blocks, int failed);
+  _Atomic unsigned refs;
+};
+/* `blocks` blocks of m will not arrive at its barrier (that never ran:
+ * `failed`, which ends the other blocks' waits with a failure). */
+void ah_multi_grid_leave(struct ah_multi_grid *m, uint64_t blocks, int failed);
+/* Grid `rank` of m ran no block: ah_multi_grid_leave of all its blocks, then
+ * ah_multi_grid_release of its reference. */
+void ah_multi_grid_drop(struct ah_multi_grid *m, unsigned rank, int failed);
+/* Drops one grid's reference; the last frees m (and impl). */
+void ah_multi_grid_release(struct ah_multi_grid *m);
+
 struct ah_cmd {
   enum ah_cmd_kind kind;
   union {
@@ -60,6 +92,11 @@ struct ah_cmd {
       size_t shared_bytes;     /* dynamic shared memory */
       void **args;             /* args[i] points at argument i */
       int cooperative;         /* all blocks resident at once (grid sync) */
+      /* One grid of a cooperative multi-device launch (multi_grid_group), its
+       * rank there; NULL otherwise. Only a backend with multi_grid set gets one,
+       * and releases it (ah_multi_grid_release) once the grid is done or skipped. */
+      struct ah_multi_grid *multi;
+      unsigned multi_rank;
     } kernel;
     struct {
       void *dst;
@@ -202,6 +239,9 @@ struct ah_backend {
    * hiprtc compiles for compute_<major><minor> when it is the current device;
    * 0 where kernels are host code built by hipcc (the CPU's). */
   int runs_ptx;
+  /* Runs the grids of a cooperative multi-device launch together, with
+   * multi_grid_group's barrier across them (each kernel command's `multi`). */
+  int multi_grid;
 
   /* ---- devices ---- */
   /* Required. probe runs once, under the init lock, after the backend read

@@ -71,6 +71,12 @@ static int exceeds_shared(const struct ah_device *dev, const void *fn, size_t sh
 
 hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
                             size_t shmem, hipStream_t stream, void **args, int cooperative) {
+  return ah_launch_grid_of(fn, sig, grid, block, shmem, stream, args, cooperative, NULL, 0);
+}
+
+hipError_t ah_launch_grid_of(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
+                             size_t shmem, hipStream_t stream, void **args, int cooperative,
+                             struct ah_multi_grid *multi, unsigned rank) {
   struct ah_cmd cmd = {.kind = AH_CMD_KERNEL};
   struct ah_stream *s;
   struct ah_device *dev;
@@ -117,6 +123,8 @@ hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, d
   cmd.kernel.shared_bytes = shmem;
   cmd.kernel.args = args;
   cmd.kernel.cooperative = cooperative;
+  cmd.kernel.multi = multi;
+  cmd.kernel.multi_rank = rank;
   return ah_submit(dev, q, &cmd, 0);
 }
 

@@ -21,6 +21,11 @@
 #define AH_LAUNCH_WORK_SIZES 2
 hipError_t ah_launch_kernel(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
                             size_t shmem, hipStream_t stream, void **args, int cooperative);
+/* ah_launch_kernel of grid `rank` of the cooperative multi-device launch
+ * `multi` (launch_multi.c), which the backend releases once it is done. */
+hipError_t ah_launch_grid_of(const void *fn, const ahKernelSig *sig, dim3 grid, dim3 block,
+                             size_t shmem, hipStream_t stream, void **args, int cooperative,
+                             struct ah_multi_grid *multi, unsigned rank);
 /* The current device in *out, and whether it has code for kernel fn. */
 hipError_t ah_launch_device(const void *fn, struct ah_device **out);
 /* hipFuncGetAttributes for fn on the current device (arguments unchecked). */
@@ -40,7 +45,7 @@ hipError_t ah_launch_between(struct ah_event *start, struct ah_event *stop, cons
                              const ahKernelSig *sig, hipFunction_t module_fn, dim3 grid, dim3 block,
                              size_t shmem, hipStream_t stream, void **args, void **extra);
 /* The most devices one multi-device launch lists. */
-#define AH_LAUNCH_MULTI_MAX 64
+#define AH_LAUNCH_MULTI_MAX AH_MULTI_GRID_MAX
 /* Launches list[0..n) (checked: a kernel each, explicit streams of the distinct devices
  * devs[i], n at most AH_LAUNCH_MULTI_MAX), joined by events as flags say
  * (hipCooperativeLaunchMultiDeviceNoPreSync / NoPostSync). */

@@ -8,6 +8,8 @@
 #include "launch.h"
 #include "stream.h"
 
+#include <stdlib.h>
+
 /* The kernel is checked before the start event is recorded, so a refused launch records
  * nothing. */
 hipError_t ah_launch_between(struct ah_event *start, struct ah_event *stop, const void *fn,
@@ -29,6 +31,58 @@ hipError_t ah_launch_between(struct ah_event *start, struct ah_event *stop, cons
   return err;
 }
 
+/* ---- multi_grid_group ---- */
+
+void ah_multi_grid_release(struct ah_multi_grid *m) {
+  if (m == NULL || atomic_fetch_sub(&m->refs, 1) != 1)
+    return;
+  if (m->impl != NULL && m->impl_free != NULL)
+    m->impl_free(m->impl);
+  pthread_mutex_destroy(&m->lock);
+  free(m);
+}
+
+void ah_multi_grid_leave(struct ah_multi_grid *m, uint64_t blocks, int failed) {
+  pthread_mutex_lock(&m->lock);
+  m->absent += blocks;
+  m->failed |= failed;
+  if (m->impl != NULL)
+    m->impl_leave(m->impl, blocks, failed);
+  pthread_mutex_unlock(&m->lock);
+}
+
+void ah_multi_grid_drop(struct ah_multi_grid *m, unsigned rank, int failed) {
+  ah_multi_grid_leave(m, m->grid_blocks[rank], failed);
+  ah_multi_grid_release(m);
+}
+
+/* The grids of list as one multi-grid, when every device's backend runs them
+ * so (NULL otherwise, or when out of memory: the grids then run without). */
+static struct ah_multi_grid *multi_grid_new(const hipLaunchParams *list, int n,
+                                            struct ah_device *const *devs) {
+  struct ah_multi_grid *m;
+
+  for (int i = 0; i < n; i++)
+    if (!devs[i]->backend->multi_grid)
+      return NULL;
+  m = calloc(1, sizeof(*m));
+  if (m == NULL)
+    return NULL;
+  m->count = (unsigned)n;
+  for (int i = 0; i < n; i++) {
+    const hipLaunchParams *p = &list[i];
+    uint64_t blocks = (uint64_t)p->gridDim.x * p->gridDim.y * p->gridDim.z;
+
+    m->first[i] = m->threads;
+    m->grid_blocks[i] = blocks;
+    m->blocks += blocks;
+    m->threads += blocks * p->blockDim.x * p->blockDim.y * p->blockDim.z;
+  }
+  pthread_mutex_init(&m->lock, NULL);
+  atomic_init(&m->refs, (unsigned)n);
+  return m;
+}
+
 /* Each kernel is launched on its own stream with its device made current for the launch;
  * the caller's current device is restored. Without NoPreSync, each launch first waits for
  * the work already queued on every listed stream; without NoPostSync, no listed stream goes
@@ -36,7 +90,8 @@ hipError_t ah_launch_between(struct ah_event *start, struct ah_event *stop, cons
 hipError_t ah_launch_multi(const hipLaunchParams *list, int n, struct ah_device *const *devs,
                            unsigned flags, int cooperative) {
   hipEvent_t pre[AH_LAUNCH_MULTI_MAX], post[AH_LAUNCH_MULTI_MAX];
-  int saved = ah_current_ordinal(), made = 0;
+  int saved = ah_current_ordinal(), made = 0, launched = 0;
+  struct ah_multi_grid *multi = NULL;
   hipError_t err = hipSuccess;
 
   for (; made < n; made++) {
@@ -54,6 +109,11 @@ hipError_t ah_launch_multi(const hipLaunchParams *list, int n, struct ah_device 
     }
     post[made] = (hipEvent_t)e;
   }
+  /* A multi-grid cannot be captured: its barrier belongs to this launch. */
+  for (int i = 0; err == hipSuccess && cooperative && i < n; i++)
+    err = ah_capture_check_sync(((struct ah_stream *)list[i].stream)->queue);
+  if (err == hipSuccess && cooperative)
+    multi = multi_grid_new(list, n, devs);
   for (int i = 0; err == hipSuccess && i < n && !(flags & hipCooperativeLaunchMultiDeviceNoPreSync);
        i++)
     err = ah_event_record(ah_event_lookup(pre[i]), list[i].stream);
@@ -67,12 +127,18 @@ hipError_t ah_launch_multi(const hipLaunchParams *list, int n, struct ah_device 
       if (j != i)
         err = ah_dev_queue_wait_event(dev, q, ah_event_lookup(pre[j])->impl);
     if (err == hipSuccess)
-      err = ah_launch_kernel(list[i].func, ah_kernel_sig(list[i].func), list[i].gridDim,
-                             list[i].blockDim, list[i].sharedMem, list[i].stream, list[i].args,
-                             cooperative);
-    if (err == hipSuccess)
-      err = ah_event_record(ah_event_lookup(post[i]), list[i].stream);
+      err = ah_launch_grid_of(list[i].func, ah_kernel_sig(list[i].func), list[i].gridDim,
+                              list[i].blockDim, list[i].sharedMem, list[i].stream, list[i].args,
+                              cooperative, multi, (unsigned)i);
+    if (err != hipSuccess)
+      break;
+    launched++;
+    err = ah_event_record(ah_event_lookup(post[i]), list[i].stream);
   }
+  /* Grids that were not launched never arrive: the launched ones fail at
+   * their next multi-grid sync rather than wait for them. */
+  for (int i = launched; multi != NULL && i < n; i++)
+    ah_multi_grid_drop(multi, (unsigned)i, 1);
   for (int i = 0;
        err == hipSuccess && i < n && !(flags & hipCooperativeLaunchMultiDeviceNoPostSync); i++) {
     struct ah_queue *q = ((struct ah_stream *)list[i].stream)->queue;

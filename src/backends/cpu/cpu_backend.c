@@ -324,6 +324,7 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->hostRegisterSupported = 1;
   p->hostRegisterReadOnlySupported = 1;
   p->cooperativeLaunch = 1;
+  p->cooperativeMultiDeviceLaunch = 1; /* multi_grid_group across CPU devices */
   p->streamPrioritiesSupported = 1;
   p->globalL1CacheSupported = 1;
   p->localL1CacheSupported = 1;
@@ -474,6 +475,7 @@ const struct ah_backend ah_backend_cpu = {
     .set_limit = set_limit,
     .host_addressable = 1,
     .checks_static_shared = 1,
+    .multi_grid = 1,
     .ipc_mem_export = ah_cpu_ipc_mem_export,
     .ipc_mem_open = ah_cpu_ipc_mem_open,
     .ipc_mem_close = ah_cpu_ipc_mem_close,

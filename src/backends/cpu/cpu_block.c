@@ -474,40 +474,52 @@ AH_EXPORT void __ah_cpu_poll(void) {
 
 /* ---- grid.sync() of cooperative groups ---- */
 
-/* The block's part of grid.sync() is done (every thread that has not returned
- * is there): wait for the other blocks. Another block's failure ends this one
- * quietly (that block reports it). */
+/* The block's part of grid.sync() (or of the multi-grid's sync) is done
+ * (every thread that has not returned is there): wait for the other blocks.
+ * Another block's failure ends this one quietly (that block reports it). */
 static void grid_wait(struct ah_cpu_worker *w, struct ah_cpu_block *b) {
-  if (ah_cpu_grid_barrier_wait(b->grid->gbar) != hipSuccess)
-    ah_cpu_block_fail(w, hipErrorLaunchFailure, "another block of the cooperative grid failed");
+  int multi = b->bar_grid == AH_BAR_MULTI_GRID;
+  struct ah_cpu_grid_barrier *gb = multi ? b->grid->mbar : b->grid->gbar;
+
+  if (gb == NULL || ah_cpu_grid_barrier_wait(gb) != hipSuccess)
+    ah_cpu_block_fail(w, hipErrorLaunchFailure,
+                      multi ? "another grid of the multi-device launch failed"
+                            : "another block of the cooperative grid failed");
 }
 
 /* A block barrier whose last thread to arrive also waits, with the OS thread
  * (the block's alone in a cooperative grid), for every other block of the
- * grid before opening it. In a grid not launched cooperatively the blocks
- * are not all resident, so waiting could hang: the launch fails instead. */
-AH_EXPORT void __ah_cpu_grid_sync(void) {
+ * grid (kind AH_BAR_GRID) or of every grid of the multi-device launch
+ * (AH_BAR_MULTI_GRID) before opening it. In a grid not launched so the
+ * blocks are not all resident, so waiting could hang: the launch fails. */
+static void grid_barrier(int kind) {
   struct ah_cpu_worker *w = ah_cpu_self;
   struct ah_cpu_block *b;
 
   if (w == NULL || !w->in_kernel)
     return; /* host code: a grid of one thread */
   b = &w->block;
-  if (b->grid->gbar == NULL)
+  if (kind == AH_BAR_GRID && b->grid->gbar == NULL)
     ah_cpu_block_fail(w, hipErrorLaunchFailure,
                       "grid.sync() in a kernel not launched with hipLaunchCooperativeKernel");
+  if (kind == AH_BAR_MULTI_GRID && b->grid->multi == NULL)
+    ah_cpu_block_fail(w, hipErrorLaunchFailure,
+                      "multi_grid_group::sync() in a kernel not launched with "
+                      "hipLaunchCooperativeKernelMultiDevice");
   if (!b->fiber_mode) {
     if (b->compiled)
       not_compiled(w);
     b->cur = ah_cpu_fast_tid(b);
     if (b->cur == b->nthreads - 1) {
+      b->bar_grid = kind;
       grid_wait(w, b); /* every other thread of the block has returned */
+      b->bar_grid = 0;
       return;
     }
     ah_cpu_block_convert(w, b);
   }
   b->bar_arrived++;
-  b->bar_grid = 1;
+  b->bar_grid = kind;
   if (b->bar_arrived == b->live) {
     grid_wait(w, b);
     barrier_release(b);
@@ -517,11 +529,42 @@ AH_EXPORT void __ah_cpu_grid_sync(void) {
   ah_cpu_block_yield(w, b);
 }
 
+AH_EXPORT void __ah_cpu_grid_sync(void) {
+  grid_barrier(AH_BAR_GRID);
+}
+
+AH_EXPORT void __ah_cpu_multi_grid_sync(void) {
+  grid_barrier(AH_BAR_MULTI_GRID);
+}
+
 /* grid_group::is_valid(): the running kernel was launched cooperatively. */
 AH_EXPORT int __ah_cpu_grid_valid(void) {
   struct ah_cpu_worker *w = ah_cpu_self;
 
   return w != NULL && w->in_kernel && w->block.grid->gbar != NULL;
+}
+
+/* multi_grid_group's numbers: whether the running kernel is a grid of a
+ * cooperative multi-device launch, and out[0..3] = the number of grids, this
+ * grid's rank, the multi-grid rank of this grid's thread 0, and the threads
+ * of every grid. A kernel launched otherwise is a multi-grid of one grid. */
+AH_EXPORT int __ah_cpu_multi_grid(unsigned long long out[4]) {
+  struct ah_cpu_worker *w = ah_cpu_self;
+  const struct ah_cpu_grid *g = w != NULL && w->in_kernel ? w->block.grid : NULL;
+
+  if (g == NULL || g->multi == NULL) {
+    out[0] = 1;
+    out[1] = out[2] = 0;
+    out[3] = g == NULL ? 1
+                       : (unsigned long long)g->grid.x * g->grid.y * g->grid.z * g->block.x *
+                             g->block.y * g->block.z;
+    return 0;
+  }
+  out[0] = g->multi->count;
+  out[1] = g->multi_rank;
+  out[2] = g->multi->first[g->multi_rank];
+  out[3] = g->multi->threads;
+  return 1;
 }
 
 /* ---- one block ---- */

@@ -33,6 +33,9 @@
 
 /* ---- one GPU thread, and one block ---- */
 
+/* What else a block barrier waits for (ah_cpu_block's bar_grid). */
+enum { AH_BAR_BLOCK, AH_BAR_GRID, AH_BAR_MULTI_GRID };
+
 enum ah_cpu_tstate {
   AH_T_NEW,     /* not started: gets a fiber when first scheduled */
   AH_T_READY,   /* can run */
@@ -81,7 +84,7 @@ struct ah_cpu_block {
   unsigned live;     /* threads not returned (fiber mode) */
   unsigned runnable; /* threads NEW or READY */
   unsigned bar_arrived, bar_true;
-  int bar_grid; /* the waiting barrier is a grid.sync() (cooperative groups) */
+  int bar_grid; /* the waiting barrier is a grid.sync() or a multi-grid's (AH_BAR_*) */
   void *runner_stack;             /* the stack the fast path runs on */
   struct ah_cpu_gthread *threads; /* nthreads of them (worker-owned array) */
   struct ah_cpu_warp *warps;      /* nwarps */

@@ -108,6 +108,12 @@ struct ah_cpu_grid {
   /* The grid-wide barrier of grid.sync(): set by ah_cpu_grid_run for a
    * cooperative grid only (the queue leaves it NULL). */
   struct ah_cpu_grid_barrier *gbar;
+  /* A grid of a cooperative multi-device launch (multi_grid_group), its rank
+   * there, and the barrier across every block of every grid (set by
+   * ah_cpu_grid_run); NULL otherwise. */
+  struct ah_multi_grid *multi;
+  unsigned multi_rank;
+  struct ah_cpu_grid_barrier *mbar;
   /* The kernel's block function and its descriptor, when the engine runs
    * it (set by ah_cpu_grid_run; the queue leaves them NULL). */
   const void *block_fn;

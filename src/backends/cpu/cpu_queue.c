@@ -231,6 +231,7 @@ static void event_unref(struct cpu_event *ev) {
 static hipError_t run_kernel(const struct qcmd *q) {
   const struct ah_cmd *c = &q->cmd;
   struct ah_cpu_printf_buf pbuf = {.cap = q->printf_fifo};
+  hipError_t st;
   struct ah_cpu_grid g = {
       .fn = c->kernel.fn,
       .sig = c->kernel.sig,
@@ -239,6 +240,8 @@ static hipError_t run_kernel(const struct qcmd *q) {
       .block = c->kernel.block,
       .shared_bytes = c->kernel.shared_bytes,
       .cooperative = c->kernel.cooperative,
+      .multi = c->kernel.multi,
+      .multi_rank = c->kernel.multi_rank,
       .stack_size = q->stack_size,
       .warp_size = ah_cpu_config.warp_size == 32 ? 32 : 64,
       .printf_buf = &pbuf,
@@ -246,9 +249,14 @@ static hipError_t run_kernel(const struct qcmd *q) {
 
   /* An empty kernel (hipcc saw `{}`): no block could do anything, so none
    * runs; a grid of 2^31 such blocks completes at once, as on a GPU. */
-  if (ah_kernel_empty(c->kernel.fn))
+  if (ah_kernel_empty(c->kernel.fn)) {
+    if (g.multi != NULL)
+      ah_multi_grid_drop(g.multi, g.multi_rank, 0);
     return hipSuccess;
-  return ah_cpu_grid_run(&g);
+  }
+  st = ah_cpu_grid_run(&g); /* a multi-grid's blocks leave its barrier as they end */
+  ah_multi_grid_release(g.multi);
+  return st;
 }
 
 /* Runs c. After a kernel fault the device is unusable (as on a GPU): data
@@ -259,7 +267,11 @@ static hipError_t run_cmd(struct ah_cpu_queues *dq, struct qcmd *c, hipError_t s
 
   switch (c->op) {
   case AH_CMD_KERNEL:
-    return sticky != hipSuccess ? sticky : run_kernel(c);
+    if (sticky == hipSuccess)
+      return run_kernel(c);
+    if (k->kernel.multi != NULL) /* its blocks never come: the other grids fail */
+      ah_multi_grid_drop(k->kernel.multi, k->kernel.multi_rank, 1);
+    return sticky;
   case AH_CMD_COPY:
     if (sticky == hipSuccess && k->copy.bytes != 0 && k->copy.dst != k->copy.src)
       memmove(k->copy.dst, k->copy.src, k->copy.bytes);

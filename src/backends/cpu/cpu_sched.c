@@ -773,10 +773,10 @@ hipError_t ah_cpu_grid_barrier_wait(struct ah_cpu_grid_barrier *gb) {
   return err;
 }
 
-/* A block returned (or failed): the barrier waits for one block less. */
-static void gbar_leave(struct ah_cpu_grid_barrier *gb, int failed) {
+/* n blocks returned (or failed): the barrier waits for n blocks less. */
+static void gbar_leave(struct ah_cpu_grid_barrier *gb, uint64_t n, int failed) {
   pthread_mutex_lock(&gb->lock);
-  gb->members--;
+  gb->members -= n;
   if (failed) {
     atomic_store_explicit(&gb->failed, 1, memory_order_relaxed);
     pthread_cond_broadcast(&gb->open);
@@ -834,10 +834,49 @@ static void *coop_main(void *arg) {
   memset(&w, 0, sizeof(w));
   worker_begin(&w);
   run_blocks(&w, a->r, a->block);
-  gbar_leave(a->r->g->gbar, atomic_load(&a->r->failed));
+  gbar_leave(a->r->g->gbar, 1, atomic_load(&a->r->failed));
+  if (a->r->g->mbar != NULL)
+    gbar_leave(a->r->g->mbar, 1, atomic_load(&a->r->failed));
   retire(&w);
   worker_end(&w);
   return NULL;
+}
+
+/* ---- multi-grid launches ---- */
+
+static void mbar_free(void *p) {
+  struct ah_cpu_grid_barrier *gb = p;
+
+  pthread_cond_destroy(&gb->open);
+  pthread_mutex_destroy(&gb->lock);
+  free(gb);
+}
+
+static void mbar_leave(void *p, uint64_t n, int failed) {
+  gbar_leave(p, n, failed);
+}
+
+/* The barrier of this_multi_grid().sync(): one for every block of every grid
+ * of m, made by the first of its grids to start (the blocks of grids that
+ * will not come already left; one that never ran fails it). NULL when out of
+ * memory: the grid's blocks then fail at their multi-grid sync. */
+static struct ah_cpu_grid_barrier *multi_barrier(struct ah_multi_grid *m) {
+  struct ah_cpu_grid_barrier *gb;
+
+  pthread_mutex_lock(&m->lock);
+  gb = m->impl;
+  if (gb == NULL && (gb = calloc(1, sizeof(*gb))) != NULL) {
+    pthread_mutex_init(&gb->lock, NULL);
+    pthread_cond_init(&gb->open, NULL);
+    gb->members = m->blocks - m->absent;
+    atomic_init(&gb->failed, m->failed);
+    gb->spin = m->blocks <= (uint64_t)online_cpus();
+    m->impl = gb;
+    m->impl_free = mbar_free;
+    m->impl_leave = mbar_leave;
+  }
+  pthread_mutex_unlock(&m->lock);
+  return gb;
 }
 
 /* Runs every block of r at once, one OS thread each, with g's barrier. */
@@ -859,6 +898,8 @@ static hipError_t run_cooperative(struct grid_run *r, const struct ah_cpu_grid *
   pthread_cond_init(&gb.open, NULL);
   gb.spin = r->nblocks <= (uint64_t)online_cpus();
   cg.gbar = &gb;
+  if (g->multi != NULL)
+    cg.mbar = multi_barrier(g->multi);
   r->g = &cg;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 256 * 1024);
@@ -869,11 +910,9 @@ static hipError_t run_cooperative(struct grid_run *r, const struct ah_cpu_grid *
        * blocks already started must not wait for the others. */
       atomic_store(&r->failed, 1);
       err = hipErrorCooperativeLaunchTooLarge;
-      pthread_mutex_lock(&gb.lock);
-      gb.members -= r->nblocks - started;
-      atomic_store_explicit(&gb.failed, 1, memory_order_relaxed);
-      pthread_cond_broadcast(&gb.open);
-      pthread_mutex_unlock(&gb.lock);
+      gbar_leave(&gb, r->nblocks - started, 1);
+      if (cg.mbar != NULL)
+        gbar_leave(cg.mbar, r->nblocks - started, 1);
       break;
     }
   }
@@ -919,16 +958,24 @@ hipError_t ah_cpu_grid_run(const struct ah_cpu_grid *launch) {
   struct grid_run r;
   hipError_t err;
 
-  if (g->sig == NULL || g->sig->invoke == NULL)
-    return hipErrorInvalidDeviceFunction;
+  err = g->sig == NULL || g->sig->invoke == NULL ? hipErrorInvalidDeviceFunction : hipSuccess;
+  if (err == hipSuccess) {
+    pthread_once(&pool.once, start);
+    err = pool.start_err;
+  }
+  if (err != hipSuccess) {
+    if (g->multi != NULL) /* its blocks never come: the other grids fail */
+      ah_multi_grid_leave(g->multi, g->multi->grid_blocks[g->multi_rank], 1);
+    return err;
+  }
   ah_cpu_compiled_pick(g);
-  pthread_once(&pool.once, start);
-  if (pool.start_err != hipSuccess)
-    return pool.start_err;
 
   grid_run_init(&r, g);
-  if (r.nblocks == 0 || (uint64_t)g->block.x * g->block.y * g->block.z == 0)
+  if (r.nblocks == 0 || (uint64_t)g->block.x * g->block.y * g->block.z == 0) {
+    if (g->multi != NULL)
+      ah_multi_grid_leave(g->multi, r.nblocks, 0);
     return hipSuccess;
+  }
 
   atomic_fetch_add_explicit(&pool.grids, 1, memory_order_relaxed);
   if (g->cooperative)

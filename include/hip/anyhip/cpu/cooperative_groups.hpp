@@ -79,6 +79,18 @@ AH_CG_INLINE std::uint64_t warp(int op, std::uint64_t value, int arg, int width,
   return __ah_cpu_warp(op, value, arg, width, mask);
 }
 
+/* The running launch's multi-grid (state.h, __ah_cpu_multi_grid): grids,
+ * this grid's rank, the multi-grid rank of its thread 0, all threads. */
+struct multi_info {
+  unsigned long long v[4];
+  int valid;
+};
+AH_CG_INLINE multi_info multi_grid() {
+  multi_info m;
+  m.valid = __ah_cpu_multi_grid(m.v);
+  return m;
+}
+
 AH_CG_INLINE bool valid_tile_size(unsigned n) {
   return n != 0 && (n & (n - 1)) == 0 && n <= (unsigned)warpSize;
 }
@@ -88,6 +100,7 @@ AH_CG_INLINE bool valid_tile_size(unsigned n) {
 class thread_group;
 class thread_block;
 class grid_group;
+class multi_grid_group;
 class coalesced_group;
 AH_CG_INLINE thread_group tiled_partition(const thread_group &parent, unsigned int tile_size);
 
@@ -115,6 +128,8 @@ public:
 
   AH_CG_INLINE unsigned int thread_rank() const {
     switch (type_) {
+    case internal::cg_multi_grid:
+      return (unsigned)(internal::multi_grid().v[2] + internal::grid_rank());
     case internal::cg_grid:
       return internal::grid_rank();
     case internal::cg_workgroup:
@@ -131,11 +146,16 @@ public:
   AH_CG_INLINE bool is_valid() const {
     if (type_ == internal::cg_grid)
       return __ah_cpu_grid_valid() != 0;
-    return type_ != internal::cg_invalid && type_ != internal::cg_multi_grid;
+    if (type_ == internal::cg_multi_grid)
+      return internal::multi_grid().valid != 0;
+    return type_ != internal::cg_invalid;
   }
 
   AH_CG_INLINE void sync() const {
     switch (type_) {
+    case internal::cg_multi_grid:
+      __ah_cpu_multi_grid_sync();
+      break;
     case internal::cg_grid:
       __ah_cpu_grid_sync();
       break;
@@ -194,6 +214,31 @@ public:
 };
 
 AH_CG_INLINE grid_group this_grid() { return grid_group(internal::make_tag{}); }
+
+/* ---- the grids of a multi-device launch ---- */
+
+/* Every thread of every grid of one hipLaunchCooperativeKernelMultiDevice
+ * launch (one grid per CPU device); sync() waits for all of them, and in any
+ * other launch ends the kernel with a report (the launch fails) instead of
+ * hanging. Elsewhere the group is the launch's own grid, num_grids() 1 and
+ * is_valid() false. */
+class multi_grid_group : public thread_group {
+public:
+  AH_CG_INLINE explicit multi_grid_group(internal::make_tag t)
+      : thread_group(t, internal::cg_multi_grid, (unsigned)internal::multi_grid().v[3]) {}
+
+  AH_CG_INLINE unsigned int num_grids() const { return (unsigned)internal::multi_grid().v[0]; }
+  AH_CG_INLINE unsigned int grid_rank() const { return (unsigned)internal::multi_grid().v[1]; }
+  AH_CG_INLINE unsigned int thread_rank() const {
+    return (unsigned)(internal::multi_grid().v[2] + internal::grid_rank());
+  }
+  AH_CG_INLINE bool is_valid() const { return internal::multi_grid().valid != 0; }
+  AH_CG_INLINE void sync() const { __ah_cpu_multi_grid_sync(); }
+};
+
+AH_CG_INLINE multi_grid_group this_multi_grid() {
+  return multi_grid_group(internal::make_tag{});
+}
 
 /* ---- tiles of a block ---- */
 

@@ -68,6 +68,14 @@ int __ah_cpu_barrier(int op, int predicate) AH_CPU_NOTHROW;
 void __ah_cpu_grid_sync(void);
 int __ah_cpu_grid_valid(void);
 
+/* multi_grid_group: a block barrier that also waits for every block of every
+ * grid of a hipLaunchCooperativeKernelMultiDevice launch (elsewhere the launch
+ * fails with a report); and the group's numbers: returns whether the kernel
+ * was launched so, out[0..3] = grids, this grid's rank, the multi-grid rank
+ * of this grid's thread 0, all grids' threads (one grid otherwise). */
+void __ah_cpu_multi_grid_sync(void);
+int __ah_cpu_multi_grid(unsigned long long out[4]);
+
 /* A polling point: clock64(), wall_clock64() and __builtin_amdgcn_s_sleep
  * call it. A thread that reads the clock again and again is waiting (for time
  * to pass, or for a block-mate's store), and on a GPU its block-mates run

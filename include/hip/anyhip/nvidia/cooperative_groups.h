@@ -4,7 +4,7 @@
  * thread_block_tile, coalesced_threads, sync, shfl*, ballot, any, all,
  * match_*), with CUDA's return types: a tile's ballot is a 32-bit mask there.
  * HIP's cg_type() and thread_block::is_valid() have no CUDA counterpart;
- * multi_grid_group is left out, as on the CPU device. */
+ * multi_grid_group is left out: CUDA 12 removed it (the CPU device has it). */
 #ifndef ANYHIP_NVIDIA_COOPERATIVE_GROUPS_H
 #define ANYHIP_NVIDIA_COOPERATIVE_GROUPS_H
 
