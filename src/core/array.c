@@ -445,8 +445,10 @@ static hipError_t copy_box(const struct ah_array_end *dst, const struct ah_array
     if (err != hipSuccess)
       return err;
     device[i] = k == hipMemcpyDeviceToDevice;
-    pageable |= pg;
+    pageable |= pg & (AH_PAGEABLE_DST | AH_PAGEABLE_SRC); /* this end alone reads as host to host */
   }
+  if (!device[0] && !device[1])
+    pageable |= AH_HOST_TO_HOST; /* CUDA's rule: a copy between host buffers waits (memory.h) */
   if (kind == hipMemcpyDefault)
     kind = device[1] ? (device[0] ? hipMemcpyDeviceToDevice : hipMemcpyDeviceToHost)
                      : (device[0] ? hipMemcpyHostToDevice : hipMemcpyHostToHost);

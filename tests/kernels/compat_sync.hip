@@ -49,6 +49,15 @@ int main() {
   CHECK_HIP(hipMemcpyAsync(pinned2, pinned, 4096, hipMemcpyDefault, s));
   CHECK_HIP(hipStreamQuery(s));
   CHECK_EQ(pinned2[0], 11);
+  // From an array (device memory) into pinned memory: asynchronous still.
+  hipArray_t arr;
+  hipChannelFormatDesc desc = hipCreateChannelDesc<unsigned char>();
+  CHECK_HIP(hipMallocArray(&arr, &desc, 4096, 1, 0));
+  delay<<<1, 1, 0, s>>>(k100ms);
+  CHECK_HIP(hipMemcpy2DFromArrayAsync(pinned2, 4096, arr, 0, 0, 4096, 1, hipMemcpyDeviceToHost, s));
+  CHECK_ERR(hipStreamQuery(s), hipErrorNotReady);
+  CHECK_HIP(hipStreamSynchronize(s));
+  CHECK_HIP(hipFreeArray(arr));
   CHECK_HIP(hipStreamDestroy(s));
 
   delay<<<1, 1>>>(k100ms);
