@@ -8,7 +8,7 @@
 
 AH_EXPORT hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind) {
   AH_ENTER();
-  AH_RETURN(ah_memcpy(dst, src, sizeBytes, kind, NULL, 1));
+  AH_RETURN(ah_memcpy(dst, src, sizeBytes, kind, NULL, AH_COPY_SYNC_API));
 }
 
 AH_EXPORT hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes,
@@ -20,22 +20,22 @@ AH_EXPORT hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes
 AH_EXPORT hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes,
                                          hipMemcpyKind kind, hipStream_t stream) {
   AH_ENTER();
-  AH_RETURN(ah_memcpy(dst, src, sizeBytes, kind, stream, 1));
+  AH_RETURN(ah_memcpy(dst, src, sizeBytes, kind, stream, AH_COPY_WAIT));
 }
 
 AH_EXPORT hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, const void *src, size_t sizeBytes) {
   AH_ENTER();
-  AH_RETURN(ah_memcpy(dst, src, sizeBytes, hipMemcpyHostToDevice, NULL, 1));
+  AH_RETURN(ah_memcpy(dst, src, sizeBytes, hipMemcpyHostToDevice, NULL, AH_COPY_SYNC_API));
 }
 
 AH_EXPORT hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
   AH_ENTER();
-  AH_RETURN(ah_memcpy(dst, src, sizeBytes, hipMemcpyDeviceToHost, NULL, 1));
+  AH_RETURN(ah_memcpy(dst, src, sizeBytes, hipMemcpyDeviceToHost, NULL, AH_COPY_SYNC_API));
 }
 
 AH_EXPORT hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes) {
   AH_ENTER();
-  AH_RETURN(ah_memcpy(dst, src, sizeBytes, hipMemcpyDeviceToDevice, NULL, 1));
+  AH_RETURN(ah_memcpy(dst, src, sizeBytes, hipMemcpyDeviceToDevice, NULL, AH_COPY_SYNC_API));
 }
 
 AH_EXPORT hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, const void *src, size_t sizeBytes,

@@ -51,8 +51,8 @@ AH_EXPORT hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count,
 /* ---- pointers -------------------------------------------------------------- */
 
 /* Only HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS can be set (CUDA and HIP), and
- * only on device memory. anyhip's synchronous copies and sets always
- * synchronize, so the setting is accepted and changes nothing. */
+ * only on device memory: a synchronous copy between device buffers then
+ * waits for the copy (core/memcpy.c). */
 AH_EXPORT hipError_t hipPointerSetAttribute(const void *value, hipPointer_attribute attribute,
                                             hipDeviceptr_t ptr) {
   struct ah_alloc a;
@@ -63,6 +63,7 @@ AH_EXPORT hipError_t hipPointerSetAttribute(const void *value, hipPointer_attrib
   /* Not device memory (host, freed, unknown): AMD's hipErrorInvalidDevicePointer. */
   AH_REQUIRE(ah_alloc_find(ptr, &a), hipErrorInvalidDevicePointer);
   AH_REQUIRE(a.kind == AH_MEM_DEVICE || a.kind == AH_MEM_MANAGED, hipErrorInvalidDevicePointer);
+  AH_REQUIRE(ah_alloc_set_sync_memops(ptr, *(const int *)value != 0), hipErrorInvalidDevicePointer);
   return hipSuccess;
 }
 

@@ -114,6 +114,17 @@ int ah_alloc_find(const void *addr, struct ah_alloc *out) {
   return r != NULL;
 }
 
+int ah_alloc_set_sync_memops(const void *addr, int on) {
+  struct rec *r;
+
+  pthread_rwlock_wrlock(&lock);
+  r = lookup((uintptr_t)addr);
+  if (r != NULL)
+    r->a.sync_memops = on;
+  pthread_rwlock_unlock(&lock);
+  return r != NULL;
+}
+
 static void unlink_rec(struct rec *r) {
   tdelete(r, &by_base, cmp_base);
   if (r->key[1] != 0)

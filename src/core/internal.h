@@ -164,6 +164,7 @@ struct ah_alloc {
   void *pool_block; /* hipMallocAsync memory: its block in core/mempool.c, else NULL */
   int origin;       /* AH_ORIGIN_*: who made the range (and so who may free it) */
   uint32_t id;      /* set by ah_alloc_insert: unique in the process (HIP_POINTER_ATTRIBUTE_BUFFER_ID) */
+  int sync_memops;  /* HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS (hipPointerSetAttribute) */
 };
 /* ah_alloc.origin: ranges not made by an allocation call are not hipFree's. */
 enum {
@@ -179,6 +180,9 @@ hipError_t ah_extmem_buffer_free(void *ptr);
 hipError_t ah_alloc_insert(const struct ah_alloc *a);
 /* Finds the allocation holding addr (device or host side); copies it to *out. */
 int ah_alloc_find(const void *addr, struct ah_alloc *out);
+/* Sets HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS of the allocation holding addr;
+ * 0 when there is none. */
+int ah_alloc_set_sync_memops(const void *addr, int on);
 /* Removes the allocation starting exactly at base (and of `kind` if nonzero). */
 int ah_alloc_remove(const void *base, enum ah_mem_kind kind, struct ah_alloc *out);
 /* Removes every allocation of dev (hipDeviceReset); calls free_fn on each. */

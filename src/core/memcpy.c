@@ -205,6 +205,12 @@ int ah_memcpy_stage(struct ah_device *dev, struct ah_queue *q, struct ah_cmd *cm
   return 1;
 }
 
+static int sync_memops(const void *p) {
+  struct ah_alloc a;
+
+  return ah_alloc_find(p, &a) && a.sync_memops;
+}
+
 /* Checks a 1D copy against the allocation map and queues it on q; a copy
  * touching pageable host memory, or between host buffers, completes before
  * this returns, as in CUDA. */
@@ -219,6 +225,9 @@ static hipError_t submit_copy(struct ah_device *dev, struct ah_queue *q, void *d
   cmd.copy.dst = dst;
   cmd.copy.src = src;
   cmd.copy.bytes = bytes;
+  if (sync == AH_COPY_SYNC_API && !pageable && cmd.copy.kind == hipMemcpyDeviceToDevice &&
+      !sync_memops(dst) && !sync_memops(src))
+    sync = 0; /* queued on the null stream, in its order (memory.h) */
   return ah_submit(dev, q, &cmd, sync || pageable);
 }
 

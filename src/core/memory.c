@@ -251,8 +251,8 @@ hipError_t ah_mem_pointer_attribute(void *data, hipPointer_attribute attribute,
      * unsigned int; CUDA's is 64-bit): unique to the allocation. */
     *(uint32_t *)data = a.id;
     return hipSuccess;
-  case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: /* synchronous copies always are */
-    *(unsigned *)data = 1;
+  case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: /* a bool, as CUDA and AMD write it */
+    *(_Bool *)data = a.sync_memops != 0;
     return hipSuccess;
   case HIP_POINTER_ATTRIBUTE_MAPPED:
     /* A bool, one byte, as AMD's runtime writes it (hip-tests reads a bool beside another;

@@ -101,7 +101,14 @@ hipError_t ah_memcpy_check(void *dst, size_t dext, const void *src, size_t sext,
  * (nothing queued) where staging does not apply; the caller then submits as before. */
 int ah_memcpy_stage(struct ah_device *dev, struct ah_queue *q, struct ah_cmd *cmd, int pageable,
                     hipError_t *err);
-/* hipMemcpy(Async)'s work: checks and queues a 1D copy on stream; sync waits. */
+/* hipMemcpy(Async)'s work: checks and queues a 1D copy on stream; sync:
+ * 0 for the Async forms, AH_COPY_WAIT to wait for the copy
+ * (hipMemcpyWithStream), AH_COPY_SYNC_API for the synchronous API
+ * (hipMemcpy, hipMemcpyHtoD/DtoH/DtoD), which waits except for a copy
+ * between two device buffers: CUDA's rule ("for transfers from device
+ * memory to device memory, no host-side synchronization is performed"),
+ * unless either buffer has HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS set. */
+enum { AH_COPY_WAIT = 1, AH_COPY_SYNC_API = 2 };
 hipError_t ah_memcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind,
                      hipStream_t stream, int sync);
 /* hipMemcpyPeer(Async)'s work (sync: on the source device's null stream). */

@@ -5,7 +5,8 @@
 // a copy between host buffers, hipMemcpyAsync between pinned buffers included (CUDA's rule: "for
 // transfers from any host memory to any host memory, the function is fully synchronous with
 // respect to the host"); hipMemset of device memory is asynchronous with respect to the
-// host (hipErrorNotReady right after), and still ordered: a following hipMemcpy sees the bytes.
+// host (hipErrorNotReady right after), and still ordered: a following hipMemcpy sees the bytes;
+// so is hipMemcpy between device buffers unless HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS is set.
 #include "engine_test.h"
 
 __global__ void delay(long long ns) {
@@ -66,6 +67,34 @@ int main() {
   CHECK_HIP(hipMemcpy(pageable, dev, 4096, hipMemcpyDeviceToHost));
   CHECK_EQ(pageable[0], 3);
   CHECK_EQ(pageable[4095], 3);
+
+  // hipMemcpy between device buffers does not wait for the copy (CUDA's rule), so it returns
+  // while a blocking stream's kernel it is ordered after still runs; with
+  // HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS set on either buffer it waits.
+  char *dev2;
+  CHECK_HIP(hipMalloc(reinterpret_cast<void **>(&dev2), 4096));
+  hipStream_t blocking;
+  CHECK_HIP(hipStreamCreate(&blocking));
+  bool flag = true;
+  CHECK_HIP(hipPointerGetAttribute(&flag, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS,
+                                   reinterpret_cast<hipDeviceptr_t>(dev2)));
+  CHECK(!flag);
+  delay<<<1, 1, 0, blocking>>>(k100ms);
+  CHECK_HIP(hipMemcpy(dev2, dev, 4096, hipMemcpyDeviceToDevice));
+  CHECK_ERR(hipStreamQuery(blocking), hipErrorNotReady);
+  CHECK_HIP(hipMemcpy(pageable, dev2, 4096, hipMemcpyDeviceToHost)); // ordered after it
+  CHECK_EQ(pageable[4095], 3);
+  int one = 1;
+  CHECK_HIP(hipPointerSetAttribute(&one, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS,
+                                   reinterpret_cast<hipDeviceptr_t>(dev2)));
+  CHECK_HIP(hipPointerGetAttribute(&flag, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS,
+                                   reinterpret_cast<hipDeviceptr_t>(dev2)));
+  CHECK(flag);
+  delay<<<1, 1, 0, blocking>>>(k100ms);
+  CHECK_HIP(hipMemcpy(dev2, dev, 4096, hipMemcpyDeviceToDevice));
+  CHECK_HIP(hipStreamQuery(blocking));
+  CHECK_HIP(hipStreamDestroy(blocking));
+  CHECK_HIP(hipFree(dev2));
 
   // Pinned memory is set by return.
   delay<<<1, 1>>>(k100ms);
