@@ -342,7 +342,6 @@ static void complete(struct cq *q, struct qcmd *c, hipError_t status, uint64_t t
 static void *dispatcher(void *arg) {
   struct cq *q = arg;
 
-  pthread_setname_np(pthread_self(), "anyhip-stream"); /* for gdb, top and perf */
   pthread_mutex_lock(&qlock);
   for (;;) {
     struct qcmd *c;
@@ -428,6 +427,8 @@ static hipError_t start_thread(struct cq *q) {
     q->refs--;
     return hipErrorOutOfMemory;
   }
+  /* For gdb, top and perf. Detached, but it exits only after AH_CPU_IDLE_EXIT_S idle. */
+  pthread_setname_np(t, "anyhip-stream");
   q->thread_started = 1;
   return hipSuccess;
 }

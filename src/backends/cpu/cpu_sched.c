@@ -326,7 +326,6 @@ static void *worker_main(void *arg) {
   struct ah_cpu_worker *w = arg;
   struct grid_run *r;
 
-  pthread_setname_np(pthread_self(), "anyhip-worker");
   worker_begin(w);
   pthread_mutex_lock(&pool.lock);
   for (;;) {
@@ -656,6 +655,7 @@ static void pool_start(void) {
     pthread_mutex_unlock(&pool.lock);
     if (pthread_create(&t, &attr, worker_main, w) != 0)
       break;
+    pthread_setname_np(t, "anyhip-worker"); /* for gdb, top and perf: named before it may run */
     pthread_mutex_lock(&pool.lock);
     w->thread = t;
     w->watched = 1;
