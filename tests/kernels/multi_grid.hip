@@ -88,6 +88,15 @@ int main() {
   int attr = 0;
   CHECK_HIP(hipDeviceGetAttribute(&attr, hipDeviceAttributeCooperativeMultiDeviceLaunch, 0));
   CHECK_EQ(attr, 1);
+  // The grids below differ in shape (what the Unmatched attributes promise).
+  for (hipDeviceAttribute_t a :
+       {hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc,
+        hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim,
+        hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim,
+        hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem}) {
+    CHECK_HIP(hipDeviceGetAttribute(&attr, a, 0));
+    CHECK_EQ(attr, 1);
+  }
 
   // Grid i: 2 + i blocks of 32 * (i + 1) threads.
   std::vector<grid_out> outs(n);

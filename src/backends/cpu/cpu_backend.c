@@ -325,6 +325,11 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->hostRegisterReadOnlySupported = 1;
   p->cooperativeLaunch = 1;
   p->cooperativeMultiDeviceLaunch = 1; /* multi_grid_group across CPU devices */
+  /* Its grids may differ in kernel, shape and shared memory. */
+  p->cooperativeMultiDeviceUnmatchedFunc = 1;
+  p->cooperativeMultiDeviceUnmatchedGridDim = 1;
+  p->cooperativeMultiDeviceUnmatchedBlockDim = 1;
+  p->cooperativeMultiDeviceUnmatchedSharedMem = 1;
   p->streamPrioritiesSupported = 1;
   p->globalL1CacheSupported = 1;
   p->localL1CacheSupported = 1;
