@@ -176,7 +176,7 @@ static int l2_cache_bytes(void) {
 
 /* The cores this process may run on (taskset, cgroups' cpusets), which is
  * what a worker pool of "one thread per core" gets. */
-static int online_cores(void) {
+int ah_cpu_online_cores(void) {
   cpu_set_t set;
   long n;
 
@@ -232,7 +232,7 @@ static size_t round_stack(size_t bytes) {
  * meaning on a CPU are 0 (docs/semantics.md, "The CPU device"). */
 static void fill_props(int index, hipDeviceProp_t *p) {
   char model[200];
-  int workers = ah_cpu_config.threads > 0 ? ah_cpu_config.threads : online_cores();
+  int workers = ah_cpu_config.threads > 0 ? ah_cpu_config.threads : ah_cpu_online_cores();
 
   memset(p, 0, sizeof(*p));
   cpu_model(model, sizeof(model));
@@ -415,7 +415,7 @@ static hipError_t mem_info(struct ah_device *dev, size_t *free_bytes, size_t *to
 static hipError_t attribute(struct ah_device *dev, hipDeviceAttribute_t attr, int *value) {
   switch (attr) {
   case hipDeviceAttributePhysicalMultiProcessorCount:
-    *value = online_cores();
+    *value = ah_cpu_online_cores();
     return hipSuccess;
   case hipDeviceAttributeFineGrainSupport:
     *value = 1; /* all memory is coherent host memory */

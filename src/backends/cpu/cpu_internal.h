@@ -26,6 +26,10 @@ struct ah_cpu_config {
 };
 extern struct ah_cpu_config ah_cpu_config;
 
+/* The cores this process may run on (taskset, cgroups' cpusets): what "one
+ * worker per core" means (cpu_backend.c). */
+int ah_cpu_online_cores(void);
+
 /* Per-device state (dev->impl). */
 struct ah_cpu_queues;
 struct ah_cpu_device {

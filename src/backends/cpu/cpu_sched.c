@@ -504,15 +504,6 @@ void ah_cpu_poll_help(struct ah_cpu_worker *w) {
   start_helpers(w, w->run);
 }
 
-static int online_cpus(void) {
-  cpu_set_t set;
-
-  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-    return CPU_COUNT(&set);
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (int)n : 1;
-}
-
 static void log_counters(void) {
   if (ah_config.log & AH_LOG_CPU)
     ah_log("CPU", "%llu grids, %llu blocks (%llu by compiled block functions), %llu fibers created",
@@ -629,7 +620,7 @@ static void watchdog_start(void) {
  * thread (a stream's) is one of them, the pool has the rest. With 1, every
  * block of a stream runs on that stream's thread, in order. */
 static void pool_start(void) {
-  int n = (ah_cpu_config.threads > 0 ? ah_cpu_config.threads : online_cpus()) - 1;
+  int n = (ah_cpu_config.threads > 0 ? ah_cpu_config.threads : ah_cpu_online_cores()) - 1;
   pthread_attr_t attr;
 
   ah_cpu_fault_install();
@@ -870,7 +861,7 @@ static struct ah_cpu_grid_barrier *multi_barrier(struct ah_multi_grid *m) {
     pthread_cond_init(&gb->open, NULL);
     gb->members = m->blocks - m->absent;
     atomic_init(&gb->failed, m->failed);
-    gb->spin = m->blocks <= (uint64_t)online_cpus();
+    gb->spin = m->blocks <= (uint64_t)ah_cpu_online_cores();
     m->impl = gb;
     m->impl_free = mbar_free;
     m->impl_leave = mbar_leave;
@@ -896,7 +887,7 @@ static hipError_t run_cooperative(struct grid_run *r, const struct ah_cpu_grid *
   }
   pthread_mutex_init(&gb.lock, NULL);
   pthread_cond_init(&gb.open, NULL);
-  gb.spin = r->nblocks <= (uint64_t)online_cpus();
+  gb.spin = r->nblocks <= (uint64_t)ah_cpu_online_cores();
   cg.gbar = &gb;
   if (g->multi != NULL)
     cg.mbar = multi_barrier(g->multi);
