@@ -91,5 +91,9 @@ hipError_t ah_module_function(const void *h, const void **fn, const ahKernelSig 
 /* hipModuleLaunchKernel's launch (kernelParams or extra) of a function handle. */
 hipError_t ah_module_launch(hipFunction_t f, dim3 grid, dim3 block, size_t shmem,
                             hipStream_t stream, void **kernelParams, void **extra, int cooperative);
+/* The same for grid `rank` of a cooperative multi-device launch (ah_launch_grid_of). */
+hipError_t ah_module_launch_grid_of(hipFunction_t f, dim3 grid, dim3 block, size_t shmem,
+                                    hipStream_t stream, void **kernelParams, void **extra,
+                                    int cooperative, struct ah_multi_grid *multi, unsigned rank);
 
 #endif

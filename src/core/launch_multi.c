@@ -56,27 +56,27 @@ void ah_multi_grid_drop(struct ah_multi_grid *m, unsigned rank, int failed) {
   ah_multi_grid_release(m);
 }
 
-/* The grids of list as one multi-grid, when every device's backend runs them
- * so (NULL otherwise, or when out of memory: the grids then run without). */
-static struct ah_multi_grid *multi_grid_new(const hipLaunchParams *list, int n,
+/* n grids of the given shapes, on devs[0..n), as one multi-grid, when every
+ * device's backend runs them so (NULL otherwise, or when out of memory: the
+ * grids then run without). */
+static struct ah_multi_grid *multi_grid_new(int n, const dim3 *grids, const dim3 *blocks,
                                             struct ah_device *const *devs) {
   struct ah_multi_grid *m;
 
   for (int i = 0; i < n; i++)
-    if (!devs[i]->backend->multi_grid)
+    if (devs[i] == NULL || !devs[i]->backend->multi_grid)
       return NULL;
   m = calloc(1, sizeof(*m));
   if (m == NULL)
     return NULL;
   m->count = (unsigned)n;
   for (int i = 0; i < n; i++) {
-    const hipLaunchParams *p = &list[i];
-    uint64_t blocks = (uint64_t)p->gridDim.x * p->gridDim.y * p->gridDim.z;
+    uint64_t nb = (uint64_t)grids[i].x * grids[i].y * grids[i].z;
 
     m->first[i] = m->threads;
-    m->grid_blocks[i] = blocks;
-    m->blocks += blocks;
-    m->threads += blocks * p->blockDim.x * p->blockDim.y * p->blockDim.z;
+    m->grid_blocks[i] = nb;
+    m->blocks += nb;
+    m->threads += nb * blocks[i].x * blocks[i].y * blocks[i].z;
   }
   pthread_mutex_init(&m->lock, NULL);
   atomic_init(&m->refs, (unsigned)n);
@@ -112,8 +112,13 @@ hipError_t ah_launch_multi(const hipLaunchParams *list, int n, struct ah_device 
   /* A multi-grid cannot be captured: its barrier belongs to this launch. */
   for (int i = 0; err == hipSuccess && cooperative && i < n; i++)
     err = ah_capture_check_sync(((struct ah_stream *)list[i].stream)->queue);
-  if (err == hipSuccess && cooperative)
-    multi = multi_grid_new(list, n, devs);
+  if (err == hipSuccess && cooperative) {
+    dim3 grids[AH_LAUNCH_MULTI_MAX], blocks[AH_LAUNCH_MULTI_MAX];
+
+    for (int i = 0; i < n; i++)
+      grids[i] = list[i].gridDim, blocks[i] = list[i].blockDim;
+    multi = multi_grid_new(n, grids, blocks, devs);
+  }
   for (int i = 0; err == hipSuccess && i < n && !(flags & hipCooperativeLaunchMultiDeviceNoPreSync);
        i++)
     err = ah_event_record(ah_event_lookup(pre[i]), list[i].stream);
@@ -156,23 +161,47 @@ hipError_t ah_launch_multi(const hipLaunchParams *list, int n, struct ah_device 
 }
 
 /* One by one, each on its own stream with that stream's device current (the caller's is
- * restored); the first failure ends the list. */
+ * restored), as one multi-grid where the devices run them so; the first failure ends the
+ * list (the grids not launched then fail the others' multi-grid sync). Not under capture. */
 hipError_t ah_launch_module_multi(const hipFunctionLaunchParams *list, unsigned n) {
+  dim3 grids[AH_LAUNCH_MULTI_MAX] = {{0, 0, 0}}, blocks[AH_LAUNCH_MULTI_MAX] = {{0, 0, 0}};
+  struct ah_device *devs[AH_LAUNCH_MULTI_MAX] = {NULL};
+  struct ah_multi_grid *multi = NULL;
+  hipError_t err = hipSuccess;
+  unsigned launched = 0;
+
+  if (n > AH_LAUNCH_MULTI_MAX)
+    return hipErrorInvalidValue;
   for (unsigned i = 0; i < n; i++) {
     const hipFunctionLaunchParams *p = &list[i];
     struct ah_stream *s;
+
+    (void)ah_stream_lookup(p->hStream, &s);
+    devs[i] = s != NULL ? s->dev : NULL;
+    grids[i] = (dim3){p->gridDimX, p->gridDimY, p->gridDimZ};
+    blocks[i] = (dim3){p->blockDimX, p->blockDimY, p->blockDimZ};
+    if (s != NULL && err == hipSuccess)
+      err = ah_capture_check_sync(s->queue);
+  }
+  if (err != hipSuccess)
+    return err;
+  multi = multi_grid_new((int)n, grids, blocks, devs);
+  for (; launched < n; launched++) {
+    const hipFunctionLaunchParams *p = &list[launched];
+    struct ah_stream *s;
     int saved = ah_current_ordinal();
-    hipError_t err;
 
     (void)ah_stream_lookup(p->hStream, &s);
     if (s != NULL)
       ah_set_current_ordinal(s->dev->ordinal);
-    err = ah_module_launch(p->function, (dim3){p->gridDimX, p->gridDimY, p->gridDimZ},
-                           (dim3){p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes,
-                           p->hStream, p->kernelParams, NULL, 1);
+    err = ah_module_launch_grid_of(p->function, grids[launched], blocks[launched],
+                                   p->sharedMemBytes, p->hStream, p->kernelParams, NULL, 1,
+                                   multi, launched);
     ah_set_current_ordinal(saved);
     if (err != hipSuccess)
-      return err;
+      break;
   }
-  return hipSuccess;
+  for (unsigned i = launched; multi != NULL && i < n; i++)
+    ah_multi_grid_drop(multi, i, 1);
+  return err;
 }

@@ -406,6 +406,13 @@ static hipError_t unpack(const ahKernelSig *sig, unsigned char *buf, size_t size
 hipError_t ah_module_launch(hipFunction_t f, dim3 grid, dim3 block, size_t shmem,
                             hipStream_t stream, void **kernelParams, void **extra,
                             int cooperative) {
+  return ah_module_launch_grid_of(f, grid, block, shmem, stream, kernelParams, extra, cooperative,
+                                  NULL, 0);
+}
+
+hipError_t ah_module_launch_grid_of(hipFunction_t f, dim3 grid, dim3 block, size_t shmem,
+                                    hipStream_t stream, void **kernelParams, void **extra,
+                                    int cooperative, struct ah_multi_grid *multi, unsigned rank) {
   const void *fn = NULL;
   const ahKernelSig *sig = NULL;
   void *small[AH_MODULE_ARGS], **argv = kernelParams;
@@ -419,7 +426,8 @@ hipError_t ah_module_launch(hipFunction_t f, dim3 grid, dim3 block, size_t shmem
   if (err != hipSuccess || extra == NULL)
     return err != hipSuccess
                ? err
-               : ah_launch_kernel(fn, sig, grid, block, shmem, stream, argv, cooperative);
+               : ah_launch_grid_of(fn, sig, grid, block, shmem, stream, argv, cooperative, multi,
+                                   rank);
   err = parse_extra(extra, &buf, &size);
   if (err != hipSuccess)
     return err;
@@ -432,7 +440,7 @@ hipError_t ah_module_launch(hipFunction_t f, dim3 grid, dim3 block, size_t shmem
   err = unpack(sig, buf, size, argv);
   /* The launch copies the arguments before it returns. */
   if (err == hipSuccess)
-    err = ah_launch_kernel(fn, sig, grid, block, shmem, stream, argv, cooperative);
+    err = ah_launch_grid_of(fn, sig, grid, block, shmem, stream, argv, cooperative, multi, rank);
   if (argv != small)
     free(argv);
   return err;

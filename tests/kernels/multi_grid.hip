@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // multi_grid_group on CPU devices (ANYHIP_CPU_DEVICES=3 unless set): one
 // hipLaunchCooperativeKernelMultiDevice of grids of different shapes, one per
-// device. Each thread checks num_grids(), grid_rank(), size() and its
+// device, then the same through hipModuleLaunchCooperativeKernelMultiDevice. Each thread checks num_grids(), grid_rank(), size() and its
 // thread_rank() against the launch's shapes; then rounds in which grid g's
 // blocks write a value and, after this_multi_grid().sync(), read what grid
 // (g + 1) % n wrote in the same round, while the block of the highest rank is
@@ -150,6 +150,45 @@ int main() {
       CHECK_EQ(f[5 * t], (unsigned)n);
       CHECK_EQ(f[5 * t + 1], (unsigned)i);
       CHECK_EQ(f[5 * t + 2], total);
+      CHECK_EQ(f[5 * t + 3], first[i] + t);
+      CHECK_EQ(f[5 * t + 4], 1u);
+    }
+    unsigned next = (unsigned)((i + 1) % n);
+    for (unsigned b = 0; b < blocks_min; b++)
+      for (int r = 0; r < kRounds; r++)
+        CHECK_EQ(s[b * kRounds + r], 1000 * (next + 1) + 10 * r + 1);
+  }
+
+  // The module form (hipModuleLaunchCooperativeKernelMultiDevice, the kernel's handle from
+  // hipGetFuncBySymbol): the same grids, one group again.
+  hipFunction_t fn;
+  CHECK_HIP(hipGetFuncBySymbol(&fn, reinterpret_cast<const void *>(exchange)));
+  std::vector<hipFunctionLaunchParams> fp(n);
+  for (int i = 0; i < n; i++) {
+    CHECK_HIP(hipSetDevice(i));
+    CHECK_HIP(hipMemset(outs[i].facts, 0, 5 * threads[i] * sizeof(unsigned)));
+    CHECK_HIP(hipMemset(outs[i].slots, 0, 8 * kRounds * sizeof(unsigned)));
+    fp[i] = {};
+    fp[i].function = fn;
+    fp[i].gridDimX = 2 + i;
+    fp[i].gridDimY = fp[i].gridDimZ = 1;
+    fp[i].blockDimX = 32 * (i + 1);
+    fp[i].blockDimY = fp[i].blockDimZ = 1;
+    fp[i].hStream = streams[i];
+    fp[i].kernelParams = argv[i].data();
+  }
+  CHECK_HIP(hipModuleLaunchCooperativeKernelMultiDevice(fp.data(), n, 0));
+  for (int i = 0; i < n; i++) {
+    CHECK_HIP(hipSetDevice(i));
+    CHECK_HIP(hipDeviceSynchronize());
+  }
+  for (int i = 0; i < n; i++) {
+    std::vector<unsigned> f(5 * threads[i]), s(8 * kRounds);
+    CHECK_HIP(hipMemcpy(f.data(), outs[i].facts, f.size() * sizeof(unsigned), hipMemcpyDeviceToHost));
+    CHECK_HIP(hipMemcpy(s.data(), outs[i].slots, blocks_min * kRounds * sizeof(unsigned),
+                        hipMemcpyDeviceToHost));
+    for (unsigned t = 0; t < threads[i]; t++) {
+      CHECK_EQ(f[5 * t + 1], (unsigned)i);
       CHECK_EQ(f[5 * t + 3], first[i] + t);
       CHECK_EQ(f[5 * t + 4], 1u);
     }
