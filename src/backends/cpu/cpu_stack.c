@@ -15,13 +15,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* Read once: ah_cpu_stack_setsize runs before every block. */
+/* Read once: ah_cpu_stack_setsize runs before every block. Workers may
+ * race to set it (to the same value): relaxed atomics keep that defined. */
 static size_t page_size(void) {
-  static size_t page;
+  static _Atomic size_t page;
+  size_t p = atomic_load_explicit(&page, memory_order_relaxed);
 
-  if (page == 0)
-    page = (size_t)sysconf(_SC_PAGESIZE);
-  return page;
+  if (p == 0) {
+    p = (size_t)sysconf(_SC_PAGESIZE);
+    atomic_store_explicit(&page, p, memory_order_relaxed);
+  }
+  return p;
 }
 
 /* Remembers valgrind's id for a new stack, to deregister it at unmap. Only
