@@ -139,8 +139,10 @@ struct ah_event {
   unsigned flags;
   atomic_int recorded; /* hipEventElapsedTime needs both; set by concurrent records */
   struct ah_ipc_event *ipc; /* shared with other processes (core/ipc_event.c), or NULL */
-  /* The last record's queue and the pool frees it follows (core/mempool.c). */
-  struct ah_queue *pool_q;
+  /* The last record's queue and the pool frees it follows (core/mempool.c):
+   * pool_seq under mempool.c's lock; pool_q atomic too, as a record with no
+   * pool in the process clears it without that lock (records may race). */
+  _Atomic(struct ah_queue *) pool_q;
   uint64_t pool_seq;
 };
 

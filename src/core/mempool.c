@@ -686,26 +686,29 @@ void ah_mempool_note_record(struct ah_event *e, struct ah_queue *q) {
   struct qdeps *d;
 
   if (!atomic_load_explicit(&any_pool, memory_order_relaxed)) {
-    e->pool_q = NULL;
+    atomic_store_explicit(&e->pool_q, NULL, memory_order_relaxed);
     return;
   }
   pthread_mutex_lock(&deps_lock);
   d = qdeps_of(q, 0);
-  e->pool_q = q;
+  atomic_store_explicit(&e->pool_q, q, memory_order_relaxed);
   e->pool_seq = d != NULL ? d->last_free : 0;
   pthread_mutex_unlock(&deps_lock);
 }
 
 void ah_mempool_note_wait(struct ah_queue *q, const struct ah_event *e) {
   struct qdeps *d, *src;
+  struct ah_queue *eq;
 
-  if (e->pool_q == NULL || !atomic_load_explicit(&any_pool, memory_order_relaxed))
+  if (atomic_load_explicit(&e->pool_q, memory_order_relaxed) == NULL ||
+      !atomic_load_explicit(&any_pool, memory_order_relaxed))
     return;
   pthread_mutex_lock(&deps_lock);
-  src = qdeps_of(e->pool_q, 0);
+  eq = atomic_load_explicit(&e->pool_q, memory_order_relaxed);
+  src = eq != NULL ? qdeps_of(eq, 0) : NULL;
   d = qdeps_of(q, 1);
-  if (d != NULL) {
-    dep_raise(d, e->pool_q, e->pool_seq);
+  if (d != NULL && eq != NULL) {
+    dep_raise(d, eq, e->pool_seq);
     /* What the recording queue was ordered after (as of now: a wait it
      * queued after the record only ever adds order). */
     for (int i = 0; src != NULL && i < src->n; i++)
