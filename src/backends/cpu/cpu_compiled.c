@@ -116,11 +116,13 @@ AH_EXPORT void __ahCpuRegisterBlockAvx2(const void *kernel, const void *block_fn
  * scan) may run: the CPU has it and ANYHIP_CPU_AVX2 does not say 0. */
 int ah_cpu_avx2_ok(void) {
 #if defined(__x86_64__)
-  static int ok = -1;
+  static atomic_int cached = -1; /* workers may race to set it, to the same value */
+  int ok = atomic_load_explicit(&cached, memory_order_relaxed);
 
   if (ok < 0) {
     __builtin_cpu_init();
     ok = ah_cpu_config.avx2 && __builtin_cpu_supports("avx2");
+    atomic_store_explicit(&cached, ok, memory_order_relaxed);
   }
   return ok;
 #else
