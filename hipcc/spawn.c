@@ -12,12 +12,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,21 +28,56 @@ static char *tmpdir;         /* the directory to remove, or NULL */
 static volatile sig_atomic_t cleaning;
 static volatile pid_t child;  /* the running sub-command (its group's id), or 0 */
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st;
-  (void)ftw;
-  if (flag == FTW_DP)
-    rmdir(path);
-  else
-    unlink(path);
-  return 0;
+/* One entry of getdents64(2). */
+struct dirent64_raw {
+  unsigned long long d_ino;
+  long long d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+/* Removes `name` (in directory fd `parent`) and everything below it, `depth`
+ * levels at most, with async-signal-safe calls only (openat, getdents64,
+ * unlinkat: the signal handler cleans up too, and nftw allocates). Each pass
+ * reads a batch of entries from the start and removes them, until a pass
+ * finds none (64 passes at most). */
+static void rm_tree_at(int parent, const char *name, int depth) {
+  char buf[4096] __attribute__((aligned(8)));
+  int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  long n;
+
+  if (fd < 0) {
+    unlinkat(parent, name, 0);
+    return;
+  }
+  /* A bounded number of passes: an entry that cannot go would come back. */
+  for (int pass = 0; pass < 64 && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0;
+       pass++) {
+    int removed = 0;
+
+    for (long off = 0; off < n;) {
+      struct dirent64_raw *d = (struct dirent64_raw *)(void *)(buf + off);
+
+      off += d->d_reclen;
+      if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
+        continue;
+      if (unlinkat(fd, d->d_name, 0) != 0 && depth > 0)
+        rm_tree_at(fd, d->d_name, depth - 1); /* a directory (EISDIR) */
+      removed = 1;
+    }
+    if (removed)
+      lseek(fd, 0, SEEK_SET); /* entries moved as others went: read again */
+  }
+  close(fd);
+  unlinkat(parent, name, AT_REMOVEDIR);
 }
 
 void ah_tmpdir_cleanup(void) {
   if (tmpdir == NULL || cleaning)
     return;
   cleaning = 1;
-  nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+  rm_tree_at(AT_FDCWD, tmpdir, 16);
   tmpdir = NULL;
 }
 
