@@ -89,7 +89,6 @@ bool marked(const Loop &l, const char *mark) {
   return false;
 }
 
-
 // A loop ID: `mark`, unrolled no further, and interleaved once or not
 // vectorised at all.
 MDNode *loopId(LLVMContext &c, const char *mark, bool vectorise) {

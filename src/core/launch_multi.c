@@ -188,12 +188,10 @@ hipError_t ah_launch_module_multi(const hipFunctionLaunchParams *list, unsigned 
   multi = multi_grid_new((int)n, grids, blocks, devs);
   for (; launched < n; launched++) {
     const hipFunctionLaunchParams *p = &list[launched];
-    struct ah_stream *s;
     int saved = ah_current_ordinal();
 
-    (void)ah_stream_lookup(p->hStream, &s);
-    if (s != NULL)
-      ah_set_current_ordinal(s->dev->ordinal);
+    if (devs[launched] != NULL)
+      ah_set_current_ordinal(devs[launched]->ordinal);
     err = ah_module_launch_grid_of(p->function, grids[launched], blocks[launched],
                                    p->sharedMemBytes, p->hStream, p->kernelParams, NULL, 1,
                                    multi, launched);

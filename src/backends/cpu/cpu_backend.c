@@ -294,8 +294,8 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->maxThreadsPerBlock = 1024;
   p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsDim[2] = 1024;
   p->maxGridSize[0] = p->maxGridSize[1] = p->maxGridSize[2] = INT_MAX; /* as HIP on AMD */
-  p->maxThreadsPerMultiProcessor = 1024;
-  p->maxBlocksPerMultiProcessor = 32;
+  p->maxThreadsPerMultiProcessor = AH_CPU_THREADS_PER_WORKER;
+  p->maxBlocksPerMultiProcessor = AH_CPU_BLOCKS_PER_WORKER;
   p->regsPerBlock = 65536;
   p->regsPerMultiprocessor = 65536;
   /* clock64() counts nanoseconds, and code converts its ticks to time with clockRate (as

@@ -30,6 +30,11 @@ extern struct ah_cpu_config ah_cpu_config;
  * worker per core" means (cpu_backend.c). */
 int ah_cpu_online_cores(void);
 
+/* What a worker (a multiprocessor) holds resident: threads of blocks, and
+ * blocks (hipDeviceProp_t, occupancy; clock-waiting blocks, cpu_sched.c). */
+#define AH_CPU_THREADS_PER_WORKER 1024
+#define AH_CPU_BLOCKS_PER_WORKER 32
+
 /* Per-device state (dev->impl). */
 struct ah_cpu_queues;
 struct ah_cpu_device {

@@ -83,6 +83,42 @@ static size_t page_size(void) {
   return p > 0 ? (size_t)p : 4096;
 }
 
+static void unmap(struct mapping *m) {
+  munmap(m->base, m->len);
+  if (m->fd >= 0)
+    close(m->fd);
+  free(m);
+}
+
+/* A block of `bytes` (bytes <= SIZE_MAX - 2 pages): its pages before the
+ * guard, and where in them the block starts so that it ends at the guard
+ * (rounded to align). */
+static size_t block_body(size_t bytes) {
+  size_t page = page_size();
+
+  return (bytes + page - 1) / page * page;
+}
+
+static size_t block_offset(size_t bytes, size_t align) {
+  return block_body(bytes) - (bytes + align - 1) / align * align;
+}
+
+/* Enters m in the map and hands out its block; unmaps it when the map
+ * cannot grow. */
+static hipError_t publish(struct mapping *m, void **out) {
+  void **node;
+
+  pthread_mutex_lock(&maps_lock);
+  node = tsearch(m, &maps, cmp_mapping);
+  pthread_mutex_unlock(&maps_lock);
+  if (node == NULL) {
+    unmap(m);
+    return hipErrorOutOfMemory;
+  }
+  *out = m->ptr;
+  return hipSuccess;
+}
+
 /* Maps bytes rounded up to pages plus one PROT_NONE page, and places the
  * block so that it ends at the guard (rounded to align). When the process
  * is out of mappings for the guard (vm.max_map_count), the block goes
@@ -91,14 +127,13 @@ static hipError_t map_block(size_t bytes, size_t align, void **out) {
   size_t page = page_size(), body;
   struct mapping *m;
   char *p;
-  void **node;
 
   if (bytes > SIZE_MAX - 2 * page)
     return hipErrorOutOfMemory;
   m = malloc(sizeof(*m));
   if (m == NULL)
     return hipErrorOutOfMemory;
-  body = (bytes + page - 1) / page * page;
+  body = block_body(bytes);
   m->len = body + page;
   p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
@@ -108,17 +143,8 @@ static hipError_t map_block(size_t bytes, size_t align, void **out) {
   (void)mprotect(p + body, page, PROT_NONE);
   m->fd = -1;
   m->base = p;
-  m->ptr = p + body - (bytes + align - 1) / align * align;
-  pthread_mutex_lock(&maps_lock);
-  node = tsearch(m, &maps, cmp_mapping);
-  pthread_mutex_unlock(&maps_lock);
-  if (node == NULL) {
-    munmap(p, m->len);
-    free(m);
-    return hipErrorOutOfMemory;
-  }
-  *out = m->ptr;
-  return hipSuccess;
+  m->ptr = p + block_offset(bytes, align);
+  return publish(m, out);
 }
 
 /* ---- reuse cache of freed device blocks ---------------------------------- */
@@ -146,13 +172,6 @@ static hipError_t map_block(size_t bytes, size_t align, void **out) {
 static struct mapping *cache[CACHE_COUNT]; /* oldest first; under maps_lock */
 static unsigned cache_n;
 static size_t cache_bytes;
-
-static void unmap(struct mapping *m) {
-  munmap(m->base, m->len);
-  if (m->fd >= 0)
-    close(m->fd);
-  free(m);
-}
 
 static void cache_drop(unsigned i) {
   cache_bytes -= cache[i]->len;
@@ -225,15 +244,14 @@ void ah_cpu_mem_cache_release(void) {
 
 /* A device block out of the cache, at the place map_block would give it. */
 static int from_cache(size_t bytes, size_t align, void **out) {
-  size_t page = page_size(), body, off;
+  size_t body, off;
   struct mapping *m;
-  void **node;
 
   if (!ah_cpu_config.alloc_cache || bytes > CACHE_BLOCK_MAX)
     return 0;
-  body = (bytes + page - 1) / page * page;
-  off = body - (bytes + align - 1) / align * align;
-  m = cache_take(body + page, off);
+  body = block_body(bytes);
+  off = block_offset(bytes, align);
+  m = cache_take(body + page_size(), off);
   if (m == NULL)
     return 0;
   m->ptr = (char *)m->base + off;
@@ -242,15 +260,7 @@ static int from_cache(size_t bytes, size_t align, void **out) {
     return 0;
   }
   memset(m->base, 0, body); /* as fresh as a new mapping */
-  pthread_mutex_lock(&maps_lock);
-  node = tsearch(m, &maps, cmp_mapping);
-  pthread_mutex_unlock(&maps_lock);
-  if (node == NULL) {
-    unmap(m);
-    return 0;
-  }
-  *out = m->ptr;
-  return 1;
+  return publish(m, out) == hipSuccess;
 }
 
 hipError_t ah_cpu_mem_alloc(struct ah_device *dev, size_t bytes, enum ah_mem_kind kind,

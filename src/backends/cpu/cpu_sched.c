@@ -379,8 +379,8 @@ static uint64_t resident_limit(const struct ah_cpu_grid *g) {
   uint64_t warp = (uint64_t)ah_cpu_config.warp_size, rounded, per;
 
   rounded = (threads + warp - 1) / warp * warp;
-  per = rounded > 1024 ? 1 : 1024 / rounded;
-  per = per > 32 ? 32 : per < 1 ? 1 : per;
+  per = rounded > AH_CPU_THREADS_PER_WORKER ? 1 : AH_CPU_THREADS_PER_WORKER / rounded;
+  per = per > AH_CPU_BLOCKS_PER_WORKER ? AH_CPU_BLOCKS_PER_WORKER : per < 1 ? 1 : per;
   return per * ((uint64_t)pool.nworkers + 1);
 }
 
@@ -713,6 +713,20 @@ struct ah_cpu_grid_barrier {
   int spin;                  /* no more blocks than cores */
 };
 
+/* A barrier for `members` blocks; they spin a little while waiting when
+ * there are no more of them than cores. */
+static void gbar_init(struct ah_cpu_grid_barrier *gb, uint64_t members) {
+  pthread_mutex_init(&gb->lock, NULL);
+  pthread_cond_init(&gb->open, NULL);
+  gb->members = members;
+  gb->spin = members <= (uint64_t)ah_cpu_online_cores();
+}
+
+static void gbar_destroy(struct ah_cpu_grid_barrier *gb) {
+  pthread_cond_destroy(&gb->open);
+  pthread_mutex_destroy(&gb->lock);
+}
+
 /* Completes the round. Lock held. */
 static void gbar_open(struct ah_cpu_grid_barrier *gb) {
   gb->arrived = 0;
@@ -836,11 +850,8 @@ static void *coop_main(void *arg) {
 /* ---- multi-grid launches ---- */
 
 static void mbar_free(void *p) {
-  struct ah_cpu_grid_barrier *gb = p;
-
-  pthread_cond_destroy(&gb->open);
-  pthread_mutex_destroy(&gb->lock);
-  free(gb);
+  gbar_destroy(p);
+  free(p);
 }
 
 static void mbar_leave(void *p, uint64_t n, int failed) {
@@ -857,11 +868,8 @@ static struct ah_cpu_grid_barrier *multi_barrier(struct ah_multi_grid *m) {
   pthread_mutex_lock(&m->lock);
   gb = m->impl;
   if (gb == NULL && (gb = calloc(1, sizeof(*gb))) != NULL) {
-    pthread_mutex_init(&gb->lock, NULL);
-    pthread_cond_init(&gb->open, NULL);
-    gb->members = m->blocks - m->absent;
+    gbar_init(gb, m->blocks - m->absent);
     atomic_init(&gb->failed, m->failed);
-    gb->spin = m->blocks <= (uint64_t)ah_cpu_online_cores();
     m->impl = gb;
     m->impl_free = mbar_free;
     m->impl_leave = mbar_leave;
@@ -875,7 +883,7 @@ static hipError_t run_cooperative(struct grid_run *r, const struct ah_cpu_grid *
   pthread_t *t = calloc(r->nblocks, sizeof(*t));
   struct coop_arg *a = calloc(r->nblocks, sizeof(*a));
   struct ah_cpu_grid cg = *g;
-  struct ah_cpu_grid_barrier gb = {.members = r->nblocks};
+  struct ah_cpu_grid_barrier gb = {0};
   pthread_attr_t attr;
   uint64_t started = 0;
   hipError_t err = hipSuccess;
@@ -885,9 +893,7 @@ static hipError_t run_cooperative(struct grid_run *r, const struct ah_cpu_grid *
     free(a);
     return hipErrorOutOfMemory;
   }
-  pthread_mutex_init(&gb.lock, NULL);
-  pthread_cond_init(&gb.open, NULL);
-  gb.spin = r->nblocks <= (uint64_t)ah_cpu_online_cores();
+  gbar_init(&gb, r->nblocks);
   cg.gbar = &gb;
   if (g->multi != NULL)
     cg.mbar = multi_barrier(g->multi);
@@ -912,8 +918,7 @@ static hipError_t run_cooperative(struct grid_run *r, const struct ah_cpu_grid *
     pthread_join(t[i], NULL);
   free(t);
   free(a);
-  pthread_cond_destroy(&gb.open);
-  pthread_mutex_destroy(&gb.lock);
+  gbar_destroy(&gb);
   if (err == hipSuccess && r->err != hipSuccess)
     err = r->err;
   return err;

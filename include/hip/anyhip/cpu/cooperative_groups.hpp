@@ -90,6 +90,8 @@ AH_CG_INLINE multi_info multi_grid() {
   m.valid = __ah_cpu_multi_grid(m.v);
   return m;
 }
+/* The caller's rank in the multi-grid: its grid's first rank plus its own. */
+AH_CG_INLINE unsigned multi_grid_rank() { return (unsigned)(multi_grid().v[2] + grid_rank()); }
 
 AH_CG_INLINE bool valid_tile_size(unsigned n) {
   return n != 0 && (n & (n - 1)) == 0 && n <= (unsigned)warpSize;
@@ -129,7 +131,7 @@ public:
   AH_CG_INLINE unsigned int thread_rank() const {
     switch (type_) {
     case internal::cg_multi_grid:
-      return (unsigned)(internal::multi_grid().v[2] + internal::grid_rank());
+      return internal::multi_grid_rank();
     case internal::cg_grid:
       return internal::grid_rank();
     case internal::cg_workgroup:
@@ -229,9 +231,7 @@ public:
 
   AH_CG_INLINE unsigned int num_grids() const { return (unsigned)internal::multi_grid().v[0]; }
   AH_CG_INLINE unsigned int grid_rank() const { return (unsigned)internal::multi_grid().v[1]; }
-  AH_CG_INLINE unsigned int thread_rank() const {
-    return (unsigned)(internal::multi_grid().v[2] + internal::grid_rank());
-  }
+  AH_CG_INLINE unsigned int thread_rank() const { return internal::multi_grid_rank(); }
   AH_CG_INLINE bool is_valid() const { return internal::multi_grid().valid != 0; }
   AH_CG_INLINE void sync() const { __ah_cpu_multi_grid_sync(); }
 };
