@@ -891,6 +891,8 @@ static hipError_t run_cooperative(struct grid_run *r, const struct ah_cpu_grid *
   if (t == NULL || a == NULL) {
     free(t);
     free(a);
+    if (g->multi != NULL) /* its blocks never come: the other grids fail */
+      ah_multi_grid_leave(g->multi, r->nblocks, 1);
     return hipErrorOutOfMemory;
   }
   gbar_init(&gb, r->nblocks);
