@@ -1001,6 +1001,12 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem __dpar
                             hipStream_t stream __dparm(0));
 hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset);
 hipError_t hipLaunchByPtr(const void *func);
+/* HIP-clang's launch internals, which its <<<>>> calls: push a configuration
+ * (as hipConfigureCall), and pop the innermost one back. */
+hipError_t __hipPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem __dparm(0),
+                                      hipStream_t stream __dparm(0));
+hipError_t __hipPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                     hipStream_t *stream);
 hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func);
 hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value);
 hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config);
@@ -1057,6 +1063,9 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
 hipError_t hipGetFuncBySymbol(hipFunction_t *functionPtr, const void *symbolPtr);
 hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod,
                               const char *name);
+/* A module's texture reference (`texture<T, dim, mode> name;`), a host object:
+ * none is bound or fetched through on anyhip (docs/textures.md). */
+hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const char *name);
 hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
                                  unsigned int gridDimZ, unsigned int blockDimX,
                                  unsigned int blockDimY, unsigned int blockDimZ,

@@ -47,8 +47,9 @@ typedef struct hipTextureDesc {
 
 /* A texture reference (HIP's deprecated `texture<T, dim, mode>`, AMD's
  * layout): declared so that code declaring one compiles (ROCm's unit suite,
- * module/addKernel.cc); anyhip provides no call that binds one
- * (hipBindTexture*, hipTexRef*) and no fetch through one (docs/textures.md). */
+ * module/addKernel.cc), and hipModuleGetTexRef finds a module's; anyhip
+ * provides no call that binds one (hipBindTexture*, hipTexRef*) and no fetch
+ * through one (docs/textures.md). */
 typedef struct textureReference {
   int normalized;
   enum hipTextureReadMode readMode;
@@ -65,6 +66,8 @@ typedef struct textureReference {
   int numChannels;
   enum hipArray_Format format;
 } textureReference;
+
+typedef struct textureReference *hipTexRef;
 
 #ifdef __cplusplus
 }

@@ -65,6 +65,14 @@ AH_EXPORT hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hip
   AH_RETURN(ah_module_get_global(dptr, bytes, hmod, name));
 }
 
+AH_EXPORT hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod,
+                                        const char *name) {
+  AH_ENTER();
+  AH_REQUIRE(texRef != NULL, hipErrorInvalidValue);
+  AH_REQUIRE(name != NULL && name[0] != '\0', hipErrorInvalidValue);
+  AH_RETURN(ah_module_get_texref(texRef, hmod, name));
+}
+
 /* ---- launches and attributes ---------------------------------------------- */
 
 /* The driver-style launches report a bad grid or block as an invalid value

@@ -84,6 +84,9 @@ hipError_t ah_module_func_by_symbol(hipFunction_t *function, const void *symbol)
 /* A module's device variable `name` on the current device (either output may be NULL). */
 hipError_t ah_module_get_global(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod,
                                 const char *name);
+/* A module's texture reference `name` (hipModuleGetTexRef). */
+hipError_t ah_module_get_texref(struct textureReference **ref, hipModule_t hmod,
+                                const char *name);
 /* The kernel behind a function handle (its host address in the code object
  * and its layout), or hipErrorInvalidResourceHandle (graph kernel nodes take
  * hipFunction_t as func, as in AMD's runtime). */

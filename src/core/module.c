@@ -214,7 +214,7 @@ hipError_t ah_module_unload(hipModule_t module) {
 
 /* The address of `name` defined in m's own library (not one of its
  * dependencies), or NULL; *type gets the symbol's ELF type. */
-static void *find_symbol(struct ah_module *m, const char *name, int *type) {
+static void *find_symbol_sized(struct ah_module *m, const char *name, int *type, size_t *size) {
   const ElfW(Sym) *sym = NULL;
   struct link_map *map = NULL;
   Dl_info info;
@@ -228,7 +228,14 @@ static void *find_symbol(struct ah_module *m, const char *name, int *type) {
   if (dladdr1(addr, &info, (void **)&sym, RTLD_DL_SYMENT) == 0 || sym == NULL)
     return NULL;
   *type = ELF64_ST_TYPE(sym->st_info);
+  *size = sym->st_size;
   return addr;
+}
+
+static void *find_symbol(struct ah_module *m, const char *name, int *type) {
+  size_t size;
+
+  return find_symbol_sized(m, name, type, &size);
 }
 
 hipError_t ah_module_get_function(hipFunction_t *function, hipModule_t module, const char *kname) {
@@ -347,6 +354,30 @@ hipError_t ah_module_get_global(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t
     *dptr = dev_addr;
   if (bytes != NULL)
     *bytes = size;
+  return hipSuccess;
+}
+
+/* A texture reference is a host object of the code object (a GPU runtime
+ * mirrors it in device memory when it is bound; nothing binds one here:
+ * docs/textures.md): its address, once the symbol is a variable of a
+ * reference's size. */
+hipError_t ah_module_get_texref(struct textureReference **ref, hipModule_t hmod,
+                                const char *name) {
+  struct ah_module *m;
+  void *addr = NULL;
+  size_t size = 0;
+  int type = STT_NOTYPE;
+
+  pthread_mutex_lock(&mod_lock);
+  m = ah_object_cast(hmod, AH_KIND_MODULE);
+  if (m != NULL)
+    addr = find_symbol_sized(m, name, &type, &size);
+  pthread_mutex_unlock(&mod_lock);
+  if (m == NULL)
+    return hipErrorInvalidResourceHandle;
+  if (addr == NULL || type != STT_OBJECT || size != sizeof(struct textureReference))
+    return hipErrorNotFound;
+  *ref = addr;
   return hipSuccess;
 }
 

@@ -280,6 +280,30 @@ AH_TEST(launch_by_ptr) {
   return AH_PASS;
 }
 
+/* HIP-clang's launch internals: configurations nest per thread, and
+ * __hipPopCallConfiguration hands back the innermost one (ROCm's unit suite,
+ * kernel/hipConfigureCall.cc). */
+AH_TEST(launch_call_configuration_stack) {
+  dim3 g, b;
+  size_t shmem = 1;
+  hipStream_t s, got = NULL;
+
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_ERR(__hipPopCallConfiguration(&g, &b, &shmem, &got), hipErrorMissingConfiguration);
+  CHECK_HIP(hipConfigureCall(d3(16, 8, 1), d3(16, 8, 2), 1024, NULL));
+  CHECK_HIP(__hipPushCallConfiguration(d3(3, 2, 1), d3(5, 1, 1), 0, s));
+  CHECK_ERR(__hipPopCallConfiguration(NULL, &b, &shmem, &got), hipErrorInvalidValue);
+  CHECK_HIP(__hipPopCallConfiguration(&g, &b, &shmem, &got));
+  CHECK(g.x == 3 && g.y == 2 && g.z == 1 && b.x == 5 && b.y == 1 && b.z == 1);
+  CHECK(shmem == 0 && got == s);
+  CHECK_HIP(__hipPopCallConfiguration(&g, &b, &shmem, &got));
+  CHECK(g.x == 16 && g.y == 8 && g.z == 1 && b.x == 16 && b.y == 8 && b.z == 2);
+  CHECK(shmem == 1024 && got == NULL);
+  CHECK_ERR(__hipPopCallConfiguration(&g, &b, &shmem, &got), hipErrorMissingConfiguration);
+  CHECK_HIP(hipStreamDestroy(s));
+  return AH_PASS;
+}
+
 /* A kernel goes only to a stream of the current device. */
 AH_TEST(launch_other_device_stream) {
   hipStream_t s1;

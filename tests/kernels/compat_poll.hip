@@ -12,10 +12,10 @@
 
 // Thread 0 waits for the flag the block's last thread sets (bounded by a
 // timeout so that a failure ends).
-__global__ void handoff(int *flag, int *seen, long long timeout_ns) {
+__global__ void handoff(int *flag, int *seen, long long timeout_ticks) {
   if (threadIdx.x == 0) {
     long long t0 = wall_clock64();
-    while (atomicAdd(flag, 0) == 0 && wall_clock64() - t0 < timeout_ns) {
+    while (atomicAdd(flag, 0) == 0 && wall_clock64() - t0 < timeout_ticks) {
     }
     *seen = atomicAdd(flag, 0);
   }
@@ -53,12 +53,14 @@ static double now_s() {
 
 int main() {
   int *d, h[3];
-  const long long timeout = 20000000000LL; // 20 s: a wait that never ends, as far as the test goes
+  // 20 s: a wait that never ends, as far as the test goes (clock64() ticks
+  // for handoff_sleep: nanoseconds on the CPU device, cycles on a GPU).
+  const long long timeout = 20000000000LL;
 
   CHECK_HIP(hipMalloc((void **)&d, 3 * sizeof(int)));
   CHECK_HIP(hipMemset(d, 0, 3 * sizeof(int)));
   double t0 = now_s();
-  handoff<<<1, 256>>>(d, d + 1, timeout);
+  handoff<<<1, 256>>>(d, d + 1, ah_wall_ticks(20000));
   CHECK_HIP(hipDeviceSynchronize());
   CHECK_HIP(hipMemcpy(h, d, 2 * sizeof(int), hipMemcpyDeviceToHost));
   CHECK_EQ(h[1], 1);

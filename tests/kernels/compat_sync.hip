@@ -9,15 +9,15 @@
 // so is hipMemcpy between device buffers unless HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS is set.
 #include "engine_test.h"
 
-__global__ void delay(long long ns) {
+__global__ void delay(long long ticks) {
   long long t = wall_clock64();
-  while (wall_clock64() - t < ns) {
+  while (wall_clock64() - t < ticks) {
   }
 }
 
-static const long long k100ms = 100000000;
 
 int main() {
+  const long long k100ms = ah_wall_ticks(100);
   char *pageable = static_cast<char *>(malloc(4096)), *p2 = static_cast<char *>(malloc(4096));
   char *pinned, *pinned2, *dev;
   CHECK_HIP(hipHostMalloc(reinterpret_cast<void **>(&pinned), 4096, 0));

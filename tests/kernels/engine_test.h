@@ -25,6 +25,19 @@ static inline bool ah_on_cpu_device() {
   return std::strcmp(p.gcnArchName, "cpu") == 0;
 }
 
+// Wall-clock ticks (wall_clock64()) in `ms` milliseconds on the current
+// device, at the rate it reports (hipDeviceAttributeWallClockRate, kHz):
+// 100 MHz on the CPU device, 1 GHz on an NVIDIA GPU.
+static inline long long ah_wall_ticks(long long ms) {
+  int dev = 0, khz = 0;
+  if (hipGetDevice(&dev) != hipSuccess ||
+      hipDeviceGetAttribute(&khz, hipDeviceAttributeWallClockRate, dev) != hipSuccess || khz <= 0) {
+    std::fprintf(stderr, "no wall-clock rate\n");
+    std::exit(1);
+  }
+  return ms * khz;
+}
+
 // The CPU engine's counters (hip/anyhip/cpu/state.h); nvcc's pass of a test
 // does not see that header, and its host code is not the one that runs.
 #if defined(__HIP_PLATFORM_NVIDIA__)

@@ -32,9 +32,9 @@ template <typename T> __global__ void vadd(const T *x, const T *y, T *z, size_t 
     z[i] = x[i] + y[i];
 }
 
-__global__ void spin_then_set(int *p, long long ns, int v) {
+__global__ void spin_then_set(int *p, long long ticks, int v) {
   long long t = wall_clock64();
-  while (wall_clock64() - t < ns) {
+  while (wall_clock64() - t < ticks) {
   }
   *p = v;
 }
@@ -91,9 +91,9 @@ int main() {
   int *flag;
   CHECK_HIP(hipMalloc(reinterpret_cast<void **>(&flag), sizeof(int)));
   CHECK_HIP(hipMemset(flag, 0, sizeof(int)));
-  long long ns = 50000000;
+  long long ticks = ah_wall_ticks(50);
   int v = 7;
-  void *args[] = {&flag, &ns, &v};
+  void *args[] = {&flag, &ticks, &v};
   hipStream_t st;
   CHECK_HIP(hipStreamCreate(&st));
   CHECK_HIP(hipExtLaunchKernel(reinterpret_cast<const void *>(spin_then_set), dim3(1), dim3(1),

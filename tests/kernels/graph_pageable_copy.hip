@@ -24,10 +24,10 @@ constexpr int N = 4096;
     }                                                                                          \
   } while (0)
 
-__global__ void slow_fill(int *out, long long wait_ns) {
+__global__ void slow_fill(int *out, long long wait_ticks) {
   if (threadIdx.x == 0 && blockIdx.x == 0) {
     long long t0 = wall_clock64();
-    while (wall_clock64() - t0 < wait_ns) {
+    while (wall_clock64() - t0 < wait_ticks) {
     }
   }
   __syncthreads();
@@ -35,11 +35,11 @@ __global__ void slow_fill(int *out, long long wait_ns) {
     out[i] = 3 * i + 1;
 }
 
-static hipGraphExec_t make(int *d, int *host, long long wait_ns) {
+static hipGraphExec_t make(int *d, int *host, long long wait_ticks) {
   hipGraph_t g;
   hipGraphNode_t k, c;
   hipKernelNodeParams kp{};
-  void *args[] = {&d, &wait_ns};
+  void *args[] = {&d, &wait_ticks};
   HIP_CHECK_OK(hipGraphCreate(&g, 0));
   kp.func = reinterpret_cast<void *>(slow_fill);
   kp.gridDim = dim3(1);
@@ -61,7 +61,7 @@ int main() {
   }
   int *d = nullptr, *pinned = nullptr;
   int *pageable = static_cast<int *>(std::calloc(N, sizeof(int)));
-  const long long wait_ns = 200 * 1000 * 1000LL;
+  const long long wait_ticks = ah_wall_ticks(200);
   hipStream_t s;
   CHECK(pageable != nullptr);
   CHECK_HIP(hipMalloc(&d, N * sizeof(int)));
@@ -70,7 +70,7 @@ int main() {
   CHECK_HIP(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
 
   // Pageable: the result is there when the launch returns.
-  hipGraphExec_t x = make(d, pageable, wait_ns);
+  hipGraphExec_t x = make(d, pageable, wait_ticks);
   CHECK_HIP(hipGraphLaunch(x, s));
   for (int i = 0; i < N; i++) {
     if (pageable[i] != 3 * i + 1) {
@@ -85,7 +85,7 @@ int main() {
   // Pinned: the launch does not wait for the kernel.
   CHECK_HIP(hipMemset(d, 0, N * sizeof(int)));
   CHECK_HIP(hipDeviceSynchronize());
-  x = make(d, pinned, wait_ns);
+  x = make(d, pinned, wait_ticks);
   auto t0 = std::chrono::steady_clock::now();
   CHECK_HIP(hipGraphLaunch(x, s));
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)

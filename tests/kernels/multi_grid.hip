@@ -45,8 +45,8 @@ __global__ void exchange(grid_out out, int **all_mine, unsigned blocks_min) {
   for (int r = 0; r < kRounds; r++) {
     // The last block of the last grid arrives late at every sync.
     if (g == n - 1 && b == gridDim.x - 1 && threadIdx.x == 0) {
-      long long t0 = wall_clock64();
-      while (wall_clock64() - t0 < 2000000) {
+      long long t0 = clock64(); // nanoseconds on the CPU device: 2 ms
+      while (clock64() - t0 < 2000000) {
       }
     }
     if (threadIdx.x == 0 && b < blocks_min)

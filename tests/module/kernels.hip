@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The code object of the module test (tests/module/module_test.c), built with
 // `hipcc --genco -o kernels.co kernels.hip`: kernels found by name, with
-// parameter lists whose packed `extra` layout needs padding, and device
-// variables read through hipModuleGetGlobal.
+// parameter lists whose packed `extra` layout needs padding, device
+// variables read through hipModuleGetGlobal, and texture references found by
+// hipModuleGetTexRef.
 
 extern "C" {
 __device__ int counter = 42;
@@ -85,3 +86,12 @@ extern "C" __global__ void reverse_blocks(int *data) {
   }
 DEFINE_SETTER(int)
 DEFINE_SETTER(float)
+
+// Texture references (HIP's deprecated texture<T, dim, mode>), host objects
+// of the code object that hipModuleGetTexRef finds (ROCm's unit suite,
+// module/get_tex_ref_module.cc). The NVIDIA pass sees none (CUDA 12 has no
+// texture references); the host code is always the CPU pass's.
+#if !defined(__HIP_PLATFORM_NVIDIA__)
+texture<float, 2> tex;
+texture<int, 1> tex_wrap(1, hipFilterModePoint, hipAddressModeWrap);
+#endif

@@ -200,6 +200,41 @@ AH_TEST(module_get_global) {
   return AH_PASS;
 }
 
+/* The module's texture references, with the settings their constructors gave. */
+AH_TEST(module_get_texref) {
+  hipModule_t mod;
+  hipTexRef ref = NULL, wrap = NULL, keep;
+
+  CHECK_HIP(hipModuleLoad(&mod, co_path));
+  CHECK_HIP(hipModuleGetTexRef(&ref, mod, "tex"));
+  CHECK(ref != NULL);
+  CHECK_EQ(ref->normalized, 0);
+  CHECK_EQ(ref->filterMode, hipFilterModePoint);
+  CHECK_EQ(ref->addressMode[0], hipAddressModeClamp);
+  CHECK_EQ(ref->channelDesc.f, hipChannelFormatKindFloat);
+  CHECK_EQ(ref->channelDesc.x, 32);
+  CHECK_EQ(ref->channelDesc.y, 0);
+  CHECK_HIP(hipModuleGetTexRef(&wrap, mod, "tex_wrap"));
+  CHECK(wrap != NULL && wrap != ref);
+  CHECK_EQ(wrap->normalized, 1);
+  CHECK_EQ(wrap->addressMode[1], hipAddressModeWrap);
+  CHECK_EQ(wrap->channelDesc.f, hipChannelFormatKindSigned);
+
+  keep = ref;
+  CHECK_RECORDS(hipModuleGetTexRef(NULL, mod, "tex"), hipErrorInvalidValue);
+  CHECK_ERR(hipModuleGetTexRef(&ref, mod, NULL), hipErrorInvalidValue);
+  CHECK_ERR(hipModuleGetTexRef(&ref, mod, ""), hipErrorInvalidValue);
+  CHECK_RECORDS(hipModuleGetTexRef(&ref, mod, "no_such_texture"), hipErrorNotFound);
+  /* Other variables and functions are no texture references. */
+  CHECK_ERR(hipModuleGetTexRef(&ref, mod, "counter"), hipErrorNotFound);
+  CHECK_ERR(hipModuleGetTexRef(&ref, mod, "saxpy"), hipErrorNotFound);
+  CHECK_ERR(hipModuleGetTexRef(&ref, NULL, "tex"), hipErrorInvalidResourceHandle);
+  CHECK(ref == keep);
+  CHECK_HIP(hipModuleUnload(mod));
+  CHECK_ERR(hipModuleGetTexRef(&ref, mod, "tex"), hipErrorInvalidResourceHandle);
+  return AH_PASS;
+}
+
 /* A code object from memory: hipModuleLoadData and hipModuleLoadDataEx. */
 AH_TEST(module_load_data) {
   hipModule_t mod;
@@ -780,6 +815,7 @@ int main(int argc, char **argv) {
       {"launch_extra", ah_test_module_launch_extra},
       {"mangled_name", ah_test_module_mangled_name},
       {"get_global", ah_test_module_get_global},
+      {"get_texref", ah_test_module_get_texref},
       {"load_data", ah_test_module_load_data},
       {"load_twice", ah_test_module_load_twice},
       {"func_attribute", ah_test_module_func_attribute},

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "cpu_engine.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -435,6 +436,17 @@ AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
  * keeps the fast path; one that spins on it hands over. */
 #define POLL_SPIN 16
 
+/* A thread that polls with no block-mate left to run. In a cooperative grid
+ * every block is an OS thread of its own, more of them than cores: the
+ * spinning one gives its core to the other blocks, as a GPU runs them
+ * meanwhile (a block that waits for time to pass while others reach a point
+ * first: ROCm's multi_grid_group Sync test). A worker of an ordinary grid
+ * has no other block to give it to (ah_cpu_poll_help starts helpers). */
+static void poll_alone(const struct ah_cpu_block *b) {
+  if (b->grid->cooperative)
+    sched_yield();
+}
+
 /* clock64(), wall_clock64(), s_sleep: the running thread lets the next
  * runnable thread of its block run (round robin), so that a thread spinning
  * on the clock or on a block-mate's store does not hold the others back (a
@@ -458,14 +470,20 @@ AH_EXPORT void __ah_cpu_poll(void) {
       w->poll_tid = tid;
       w->poll_count = 0;
     }
-    if (++w->poll_count < POLL_SPIN || tid == b->nthreads - 1)
-      return; /* not spinning yet, or every other thread has returned */
+    if (++w->poll_count < POLL_SPIN)
+      return; /* not spinning yet */
+    if (tid == b->nthreads - 1) {
+      poll_alone(b); /* every other thread has returned */
+      return;
+    }
     w->poll_count = 0;
     b->cur = tid;
     ah_cpu_block_convert(w, b);
   }
-  if (b->runnable == 0)
-    return; /* nobody else to run */
+  if (b->runnable == 0) {
+    poll_alone(b);
+    return;
+  }
   self = &b->threads[b->cur];
   self->state = AH_T_READY;
   b->runnable++;
