@@ -26,8 +26,7 @@ static inline bool ah_on_cpu_device() {
 }
 
 // Wall-clock ticks (wall_clock64()) in `ms` milliseconds on the current
-// device, at the rate it reports (hipDeviceAttributeWallClockRate, kHz):
-// 100 MHz on the CPU device, 1 GHz on an NVIDIA GPU.
+// device, at the rate it reports (hipDeviceAttributeWallClockRate, kHz).
 static inline long long ah_wall_ticks(long long ms) {
   int dev = 0, khz = 0;
   if (hipGetDevice(&dev) != hipSuccess ||

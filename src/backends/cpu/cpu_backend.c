@@ -300,8 +300,8 @@ static void fill_props(int index, hipDeviceProp_t *p) {
   p->regsPerMultiprocessor = 65536;
   /* clock64() counts nanoseconds, and code converts its ticks to time with clockRate (as
    * hip-tests and AMD's guide do): the two must agree, so the rate is 1 GHz. */
-  p->clockRate = AH_CPU_CLOCK_KHZ;
-  p->clockInstructionRate = AH_CPU_CLOCK_KHZ;
+  p->clockRate = AH_CPU_WALL_CLOCK_KHZ;
+  p->clockInstructionRate = AH_CPU_WALL_CLOCK_KHZ; /* clock64() counts nanoseconds too */
   p->major = 9; /* every HIP feature of a gfx9 (CDNA) device is there */
   p->minor = 0;
   p->singleToDoublePrecisionPerfRatio = 2;

@@ -12,7 +12,6 @@
 #define _GNU_SOURCE
 #include "cpu_engine.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -431,20 +430,32 @@ AH_EXPORT int __ah_cpu_barrier(int op, int predicate) {
 
 /* ---- polling points ---- */
 
-/* Polls in a row by one thread, in the fast path, before the block switches
- * to fibers: a thread that reads the clock once or twice to time its work
- * keeps the fast path; one that spins on it hands over. */
+/* Polls in a row by one thread before it counts as spinning: a thread that
+ * reads the clock once or twice to time its work keeps the fast path (and
+ * its core); one that spins on it hands over. */
 #define POLL_SPIN 16
 
-/* A thread that polls with no block-mate left to run. In a cooperative grid
- * every block is an OS thread of its own, more of them than cores: the
- * spinning one gives its core to the other blocks, as a GPU runs them
- * meanwhile (a block that waits for time to pass while others reach a point
- * first: ROCm's multi_grid_group Sync test). A worker of an ordinary grid
- * has no other block to give it to (ah_cpu_poll_help starts helpers). */
-static void poll_alone(const struct ah_cpu_block *b) {
-  if (b->grid->cooperative)
-    sched_yield();
+/* Whether thread `tid` has polled POLL_SPIN times in a row: it spins. */
+static int spinning(struct ah_cpu_worker *w, unsigned tid) {
+  if (tid != w->poll_tid) {
+    w->poll_tid = tid;
+    w->poll_count = 0;
+  }
+  if (++w->poll_count < POLL_SPIN)
+    return 0;
+  w->poll_count = POLL_SPIN; /* stays spinning */
+  return 1;
+}
+
+/* A thread that spins with no block-mate left to run. In a cooperative grid
+ * every block is an OS thread of its own, often more of them than cores: the
+ * blocks that can run go first, as a GPU runs them meanwhile (a block that
+ * waits for time to pass while the others reach a point first: ROCm's
+ * multi_grid_group Sync test). A worker of an ordinary grid has no other
+ * block to give its core to (ah_cpu_poll_help starts helpers). */
+static void poll_alone(struct ah_cpu_worker *w, struct ah_cpu_block *b, unsigned tid) {
+  if (spinning(w, tid) && b->grid->gbar != NULL)
+    ah_cpu_coop_poll(b->grid->gbar);
 }
 
 /* clock64(), wall_clock64(), s_sleep: the running thread lets the next
@@ -466,22 +477,18 @@ AH_EXPORT void __ah_cpu_poll(void) {
   if (!b->fiber_mode) {
     unsigned tid = ah_cpu_fast_tid(b);
 
-    if (tid != w->poll_tid) {
-      w->poll_tid = tid;
-      w->poll_count = 0;
-    }
-    if (++w->poll_count < POLL_SPIN)
-      return; /* not spinning yet */
     if (tid == b->nthreads - 1) {
-      poll_alone(b); /* every other thread has returned */
+      poll_alone(w, b, tid); /* every other thread has returned */
       return;
     }
+    if (!spinning(w, tid))
+      return; /* reads the clock to time its work, maybe */
     w->poll_count = 0;
     b->cur = tid;
     ah_cpu_block_convert(w, b);
   }
   if (b->runnable == 0) {
-    poll_alone(b);
+    poll_alone(w, b, b->cur);
     return;
   }
   self = &b->threads[b->cur];

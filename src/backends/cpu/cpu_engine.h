@@ -23,6 +23,10 @@
 
 #include "../../os/fiber.h"
 
+/* wall_clock64() counts nanoseconds of CLOCK_MONOTONIC: a constant rate of
+ * 1 GHz, which hipDeviceAttributeWallClockRate reports in kHz. */
+#define AH_CPU_WALL_CLOCK_KHZ 1000000
+
 /* Fiber stacks smaller than this are rounded up: host-compiled device code
  * calls the C library (printf alone takes a few KiB). */
 #define AH_CPU_STACK_MIN ((size_t)16 * 1024)

@@ -156,5 +156,11 @@ uint64_t ah_cpu_coop_max_blocks(struct ah_device *dev, unsigned threads, size_t 
  * hipErrorLaunchFailure when another block failed (the caller gives up its
  * block). */
 hipError_t ah_cpu_grid_barrier_wait(struct ah_cpu_grid_barrier *gb);
+/* A block of a cooperative grid whose one runnable thread polls (waits for
+ * time to pass, or for another block's store): on a GPU the other blocks run
+ * meanwhile; here the OS threads of the blocks that can run go first. Returns
+ * once every other block waits too (at grid.sync() or polling so), or after
+ * 20 ms, so that a wait for a block that spins without polling still ends. */
+void ah_cpu_coop_poll(struct ah_cpu_grid_barrier *gb);
 
 #endif

@@ -708,6 +708,7 @@ struct ah_cpu_grid_barrier {
   pthread_cond_t open;
   uint64_t members;          /* blocks not returned */
   uint64_t arrived;          /* blocks waiting in this round */
+  uint64_t pollers;          /* blocks in ah_cpu_coop_poll */
   _Atomic uint64_t round;    /* rounds completed: written under the lock */
   atomic_int failed;         /* written under the lock */
   int spin;                  /* no more blocks than cores */
@@ -788,6 +789,29 @@ static void gbar_leave(struct ah_cpu_grid_barrier *gb, uint64_t n, int failed) {
   } else if (gb->arrived > 0 && gb->arrived >= gb->members) {
     gbar_open(gb);
   }
+  pthread_mutex_unlock(&gb->lock);
+}
+
+/* How long a polling block of a cooperative grid lets the others go first,
+ * at most, per poll: a block it waits for may spin without polling. */
+#define COOP_POLL_DEFER_NS 20000000LL
+
+void ah_cpu_coop_poll(struct ah_cpu_grid_barrier *gb) {
+  long long t0 = now_ns();
+  int others_busy;
+
+  pthread_mutex_lock(&gb->lock);
+  gb->pollers++;
+  for (;;) {
+    others_busy = gb->arrived + gb->pollers < gb->members &&
+                  !atomic_load_explicit(&gb->failed, memory_order_relaxed);
+    if (!others_busy || now_ns() - t0 >= COOP_POLL_DEFER_NS)
+      break;
+    pthread_mutex_unlock(&gb->lock);
+    sched_yield();
+    pthread_mutex_lock(&gb->lock);
+  }
+  gb->pollers--;
   pthread_mutex_unlock(&gb->lock);
 }
 

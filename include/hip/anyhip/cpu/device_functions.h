@@ -322,25 +322,20 @@ template <typename T> AH_DEV_INLINE T __ldcv(const T *p) { return *p; }
 
 /* ---- timers ---- */
 
-/* Nanoseconds of CLOCK_MONOTONIC, at a polling point: the block's other
- * threads may run (state.h). */
-AH_DEV_INLINE long long __ah_cpu_clock_ns() {
+/* wall_clock64(): nanoseconds of CLOCK_MONOTONIC, a constant rate reported
+ * by hipDeviceAttributeWallClockRate (1000000 kHz). */
+AH_DEV_INLINE long long wall_clock64() {
   struct timespec ts;
-  __ah_cpu_poll();
+  __ah_cpu_poll(); /* a polling point: the block's other threads may run */
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* wall_clock64(): 100 MHz, hipDeviceAttributeWallClockRate (state.h). */
-AH_DEV_INLINE long long wall_clock64() {
-  return __ah_cpu_clock_ns() / AH_CPU_WALL_CLOCK_NS_PER_TICK;
-}
-
-/* clock64(): nanoseconds, the rate the CPU device reports as clockRate and
+/* clock64(): also nanoseconds, the rate the CPU device reports as
  * hipDeviceAttributeClockInstructionRate, so that cycles / rate is time as
  * on a GPU. clock() is the C library's (process time in CLOCKS_PER_SEC),
  * which also only goes forward. */
-AH_DEV_INLINE long long clock64() { return __ah_cpu_clock_ns(); }
+AH_DEV_INLINE long long clock64() { return wall_clock64(); }
 AH_DEV_INLINE long long __clock64() { return clock64(); }
 AH_DEV_INLINE long long __clock() { return clock64(); }
 

@@ -76,15 +76,6 @@ int __ah_cpu_grid_valid(void);
 void __ah_cpu_multi_grid_sync(void);
 int __ah_cpu_multi_grid(unsigned long long out[4]);
 
-/* The device timers (hip/anyhip/cpu/device_functions.h): clock64() counts
- * nanoseconds (clockRate 1 GHz); wall_clock64() ticks at 100 MHz, AMD's
- * wall-clock rate on its MI (CDNA) GPUs, so that code written for them that
- * waits a number of ticks waits as long (hipDeviceAttributeWallClockRate
- * reports it). Both read CLOCK_MONOTONIC. */
-#define AH_CPU_CLOCK_KHZ 1000000
-#define AH_CPU_WALL_CLOCK_KHZ 100000
-#define AH_CPU_WALL_CLOCK_NS_PER_TICK (AH_CPU_CLOCK_KHZ / AH_CPU_WALL_CLOCK_KHZ)
-
 /* A polling point: clock64(), wall_clock64() and __builtin_amdgcn_s_sleep
  * call it. A thread that reads the clock again and again is waiting (for time
  * to pass, or for a block-mate's store), and on a GPU its block-mates run
