@@ -66,6 +66,35 @@ AH_TEST(malloc_too_large) {
   return AH_PASS;
 }
 
+/* All the memory hipMemGetInfo reports free can be allocated, device or
+ * managed, even when that is all of the host's RAM (the CPU device's
+ * accounting decides, not the kernel's overcommit guess: ROCm's unit suite,
+ * hipMemRangeGetAttribute TstCountParam); then nothing more fits. Nothing
+ * touches the pages. */
+AH_TEST(malloc_all_free) {
+  size_t free_b = 0, total = 0, f2 = 1;
+  hipDeviceProp_t p;
+  void *a = NULL, *b = NULL;
+
+  CHECK_HIP(hipGetDeviceProperties(&p, 0));
+  if (strcmp(p.gcnArchName, "cpu") != 0)
+    SKIP("the CPU device's accounting");
+  CHECK_HIP(hipMemGetInfo(&free_b, &total));
+  CHECK(free_b > 0);
+  CHECK_HIP(hipMalloc(&a, free_b));
+  CHECK_HIP(hipMemGetInfo(&f2, &total));
+  CHECK_EQ(f2, 0);
+  CHECK_ERR(hipMalloc(&b, 1), hipErrorOutOfMemory);
+  CHECK_ERR(hipMallocManaged(&b, 1, hipMemAttachGlobal), hipErrorOutOfMemory);
+  CHECK_HIP(hipFree(a));
+  CHECK_HIP(hipMallocManaged(&a, free_b, hipMemAttachGlobal));
+  CHECK_HIP(hipMemAdvise(a, free_b, hipMemAdviseSetReadMostly, 0));
+  CHECK_HIP(hipFree(a));
+  CHECK_HIP(hipMemGetInfo(&f2, &total));
+  CHECK_EQ(f2, free_b);
+  return AH_PASS;
+}
+
 /* Many allocations of many sizes stay distinct and keep their contents. */
 AH_TEST(malloc_many_distinct) {
   enum { N = 64 };

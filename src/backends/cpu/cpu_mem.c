@@ -122,7 +122,11 @@ static hipError_t publish(struct mapping *m, void **out) {
 /* Maps bytes rounded up to pages plus one PROT_NONE page, and places the
  * block so that it ends at the guard (rounded to align). When the process
  * is out of mappings for the guard (vm.max_map_count), the block goes
- * without one: still out of the heap, so an overrun stays harmless. */
+ * without one: still out of the heap, so an overrun stays harmless. The
+ * device's accounting (core/device.c) decides what fits, as on a GPU: with
+ * MAP_NORESERVE the kernel's overcommit guess does not refuse a block as
+ * large as the memory hipMemGetInfo reports free (all of RAM when nothing
+ * is allocated); pages are backed when touched, as before. */
 static hipError_t map_block(size_t bytes, size_t align, void **out) {
   size_t page = page_size(), body;
   struct mapping *m;
@@ -135,7 +139,8 @@ static hipError_t map_block(size_t bytes, size_t align, void **out) {
     return hipErrorOutOfMemory;
   body = block_body(bytes);
   m->len = body + page;
-  p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+           -1, 0);
   if (p == MAP_FAILED) {
     free(m);
     return hipErrorOutOfMemory;
