@@ -213,8 +213,9 @@ hipError_t ah_module_unload(hipModule_t module) {
 /* ---- names ---------------------------------------------------------------- */
 
 /* The address of `name` defined in m's own library (not one of its
- * dependencies), or NULL; *type gets the symbol's ELF type. */
-static void *find_symbol_sized(struct ah_module *m, const char *name, int *type, size_t *size) {
+ * dependencies), or NULL; *type gets the symbol's ELF type, *size (when not
+ * NULL) its size. */
+static void *find_symbol(struct ah_module *m, const char *name, int *type, size_t *size) {
   const ElfW(Sym) *sym = NULL;
   struct link_map *map = NULL;
   Dl_info info;
@@ -228,14 +229,9 @@ static void *find_symbol_sized(struct ah_module *m, const char *name, int *type,
   if (dladdr1(addr, &info, (void **)&sym, RTLD_DL_SYMENT) == 0 || sym == NULL)
     return NULL;
   *type = ELF64_ST_TYPE(sym->st_info);
-  *size = sym->st_size;
+  if (size != NULL)
+    *size = sym->st_size;
   return addr;
-}
-
-static void *find_symbol(struct ah_module *m, const char *name, int *type) {
-  size_t size;
-
-  return find_symbol_sized(m, name, type, &size);
 }
 
 hipError_t ah_module_get_function(hipFunction_t *function, hipModule_t module, const char *kname) {
@@ -259,7 +255,7 @@ hipError_t ah_module_get_function(hipFunction_t *function, hipModule_t module, c
   if (f == NULL) {
     /* A kernel is a function the library's constructors registered: a host
      * function or a variable of the same name is not one. */
-    addr = find_symbol(m, kname, &type);
+    addr = find_symbol(m, kname, &type, NULL);
     sig = addr != NULL && type == STT_FUNC ? ah_kernel_sig(addr) : NULL;
     if (sig == NULL) {
       err = hipErrorNotFound;
@@ -326,24 +322,36 @@ out:
   return err;
 }
 
-hipError_t ah_module_get_global(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod,
-                                const char *name) {
+/* Variable `name` of module hmod's own library: its host address and its
+ * ELF size. */
+static hipError_t module_variable(hipModule_t hmod, const char *name, void **addr,
+                                  size_t *size) {
   struct ah_module *m;
-  struct ah_device *dev;
-  void *addr = NULL, *dev_addr = NULL;
-  size_t size = 0;
+  void *a = NULL;
   int type = STT_NOTYPE;
-  hipError_t err;
 
   pthread_mutex_lock(&mod_lock);
   m = ah_object_cast(hmod, AH_KIND_MODULE);
   if (m != NULL)
-    addr = find_symbol(m, name, &type);
+    a = find_symbol(m, name, &type, size);
   pthread_mutex_unlock(&mod_lock);
   if (m == NULL)
     return hipErrorInvalidResourceHandle;
-  if (addr == NULL || type != STT_OBJECT)
+  if (a == NULL || type != STT_OBJECT)
     return hipErrorNotFound;
+  *addr = a;
+  return hipSuccess;
+}
+
+hipError_t ah_module_get_global(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod,
+                                const char *name) {
+  struct ah_device *dev;
+  void *addr, *dev_addr = NULL;
+  size_t size = 0;
+  hipError_t err = module_variable(hmod, name, &addr, &size);
+
+  if (err != hipSuccess)
+    return err;
   dev = ah_current_device();
   if (dev == NULL)
     return hipErrorNoDevice;
@@ -363,19 +371,13 @@ hipError_t ah_module_get_global(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t
  * reference's size. */
 hipError_t ah_module_get_texref(struct textureReference **ref, hipModule_t hmod,
                                 const char *name) {
-  struct ah_module *m;
-  void *addr = NULL;
+  void *addr;
   size_t size = 0;
-  int type = STT_NOTYPE;
+  hipError_t err = module_variable(hmod, name, &addr, &size);
 
-  pthread_mutex_lock(&mod_lock);
-  m = ah_object_cast(hmod, AH_KIND_MODULE);
-  if (m != NULL)
-    addr = find_symbol_sized(m, name, &type, &size);
-  pthread_mutex_unlock(&mod_lock);
-  if (m == NULL)
-    return hipErrorInvalidResourceHandle;
-  if (addr == NULL || type != STT_OBJECT || size != sizeof(struct textureReference))
+  if (err != hipSuccess)
+    return err;
+  if (size != sizeof(struct textureReference))
     return hipErrorNotFound;
   *ref = addr;
   return hipSuccess;

@@ -454,7 +454,7 @@ static int spinning(struct ah_cpu_worker *w, unsigned tid) {
  * multi_grid_group Sync test). A worker of an ordinary grid has no other
  * block to give its core to (ah_cpu_poll_help starts helpers). */
 static void poll_alone(struct ah_cpu_worker *w, struct ah_cpu_block *b, unsigned tid) {
-  if (spinning(w, tid) && b->grid->gbar != NULL)
+  if (b->grid->gbar != NULL && spinning(w, tid))
     ah_cpu_coop_poll(b->grid->gbar);
 }
 
