@@ -20,6 +20,7 @@
 // reason, which ANYHIP_LOG=cpu prints at run time.
 #include "block_loops.h"
 #include "bound_split.h"
+#include "demanded_lanes.h"
 #include "engine_buffers.h"
 #include "index_tests.h"
 #include "kernel_module.h"
@@ -89,6 +90,7 @@ struct Split {
   bool warp;
   uint32_t info;         // block_abi.h split_info
   bool inlined = false;  // a shuffle computed by the block function itself
+  bool halving = false;  // the step of a halving shuffle loop (demanded_lanes.h)
 };
 
 // Types of block_abi.h, as the block function sees them.
@@ -177,6 +179,12 @@ public:
   }
   unsigned nreread() const { return nreread_; }
   unsigned nchunked() const { return nchunked_; }
+  unsigned nhalving() const {
+    unsigned n = 0;
+    for (const Split &s : splits_)
+      n += s.halving;
+    return n;
+  }
   unsigned nlive() const { return nlive_; }
   unsigned npcless() const { return npcless_; }
 
@@ -186,10 +194,12 @@ private:
   void cutAtSplitPoints();
   void analyseUniformity();
   void inlineShuffles();
+  void findHalvingLoops();
   struct ThreadLoops;
   Value *shuffleResult(IRBuilder<> &ir, CallInst *ph, const ThreadLoops &loops, Value *rbuf);
   Value *effectiveWidth(IRBuilder<> &ir, Value *w);
-  Value *laneChunkCheck(unsigned r, IRBuilder<> &ir, const DenseMap<unsigned, Value *> &vins);
+  Value *laneChunkCheck(unsigned r, IRBuilder<> &ir, const DenseMap<unsigned, Value *> &vins,
+                        Value **delta);
   SmallVector<unsigned, 4> crossedSplits(Instruction *inst);
   void demoteValuesAcrossSplits();
   bool rereadPhiSlot(Instruction *i);
@@ -251,6 +261,7 @@ private:
   unsigned nchunked_ = 0;            // regions with a copy in lane chunks (laneChunkCheck)
   unsigned nlive_ = 0;               // regions that count their live threads (liveTracked_)
   unsigned npcless_ = 0;             // regions that write no pc[t] (pcSkipped_)
+  Value *chunkLanes_ = nullptr;      // lanes of each warp the chunked copy being built runs
   // Uniform values live across aligned barriers only: kept as SSA values,
   // one copy per block (`slot`, a local of the block function) that each
   // thread stopping at such a barrier writes and the next region reads
@@ -507,6 +518,18 @@ void BlockBuilder::inlineShuffles() {
   if (debugEnabled() && hasInline_)
     errs() << "anyhip kernel compiler: " << k_.getName() << ": exchange arrays of "
            << (narrow ? "32" : "64") << "-bit values\n";
+}
+
+// Steps of halving shuffle loops whose lanes past the delta need not run
+// (demanded_lanes.h): inline shuffles down, before values move to the frame.
+void BlockBuilder::findHalvingLoops() {
+  const Value *ws = nullptr;
+  for (auto &bv : blockVars_)
+    if (bv.second->getName() == kWarpSizeVar)
+      ws = bv.first;
+  for (Split &s : splits_)
+    s.halving = s.inlined && (s.info & 0xff) == kShflDown && s.result != nullptr &&
+                ws != nullptr && halvingShuffleLoop(s.pre, s.cont, s.result, tidVar_, laneVar_, ws);
 }
 
 // The split points inst lives across: those whose continuation a use of
@@ -832,13 +855,24 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   // runs each warp's threads as one chunk (laneChunkCheck says when). Not
   // for the masked copy: it runs only after threads diverged, and every
   // copy costs compile time (the examples' limit is 1.5x g++'s).
-  Value *fast = masked ? nullptr : laneChunkCheck(r, ir, vins);
+  Value *delta = nullptr;
+  Value *fast = masked ? nullptr : laneChunkCheck(r, ir, vins, &delta);
   if (fast != nullptr) {
     BasicBlock *chunks = block("chunks"), *general = block("general");
     nchunked_++;
     ir.CreateCondBr(fast, chunks, general);
     ir.SetInsertPoint(chunks);
+    // A step of a halving shuffle loop that goes on (d >= 2) runs lanes
+    // below d only, where a thread's lane is threadIdx.x's (rows of whole
+    // warps). Not where threads may return: they count themselves.
+    if (splits_[r - 1].halving && !exitDivergent_) {
+      Value *ws = ir.CreateAdd(warpMask_, ir.getInt32(1));
+      Value *on = ir.CreateAnd(ir.CreateICmpUGE(delta, ir.getInt32(2)),
+                               ir.CreateICmpEQ(ir.CreateAnd(dx_, warpMask_), ir.getInt32(0)));
+      chunkLanes_ = ir.CreateSelect(on, delta, ws, "demanded.lanes");
+    }
     buildRegionLoops(r, masked, tag + "c", ir, after, rbuf, wbuf, vins, takeSucc, true);
+    chunkLanes_ = nullptr;
     ir.SetInsertPoint(general);
   }
   buildRegionLoops(r, masked, tag, ir, after, rbuf, wbuf, vins, takeSucc, false);
@@ -1137,7 +1171,7 @@ Value *BlockBuilder::effectiveWidth(IRBuilder<> &ir, Value *w) {
 // lanes read their own value is a bound on x (shuffleResult), at which
 // bound_split.h splits the chunk's loop: no per-thread lane arithmetic.
 Value *BlockBuilder::laneChunkCheck(unsigned r, IRBuilder<> &ir,
-                                    const DenseMap<unsigned, Value *> &vins) {
+                                    const DenseMap<unsigned, Value *> &vins, Value **delta) {
   if (r == 0 || !splits_[r - 1].inlined || splits_[r - 1].result == nullptr)
     return nullptr;
   uint32_t op = splits_[r - 1].info & 0xff;
@@ -1163,6 +1197,7 @@ Value *BlockBuilder::laneChunkCheck(unsigned r, IRBuilder<> &ir,
   Value *arg = inPre(ph->getArgOperand(1)), *w = inPre(ph->getArgOperand(2));
   if (arg == nullptr || w == nullptr)
     return nullptr;
+  *delta = arg;
   Value *ws = ir.CreateAdd(warpMask_, ir.getInt32(1));
   Value *whole = ir.CreateICmpEQ(ir.CreateAnd(nthreads_, warpMask_), ir.getInt32(0));
   return ir.CreateAnd(ir.CreateAnd(ir.CreateICmpEQ(effectiveWidth(ir, w), ws),
@@ -1486,8 +1521,20 @@ BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const s
         Intrinsic::umin,
         ir.CreateBinaryIntrinsic(Intrinsic::umin, ir.CreateAdd(xw, ws), ir.CreateAdd(xa, ws)),
         xEnd, nullptr, "chunk.end");
+    if (chunkLanes_ != nullptr) {
+      // Only the chunk's first lanes run (demanded lanes, see
+      // halvingShuffleLoop); the next chunk starts where this one ends.
+      Value *end = xStop;
+      xStop = ir.CreateBinaryIntrinsic(Intrinsic::umin, end, ir.CreateAdd(xw, chunkLanes_),
+                                       nullptr, "chunk.demanded");
+      xDone = block("chunk.skip");
+      IRBuilder<> sk(xDone);
+      sk.CreateStore(end, xVar_);
+      sk.CreateBr(ch);
+    } else {
+      xDone = ch;
+    }
     ir.CreateCondBr(ir.CreateICmpULT(xc, xEnd), xh, yl);
-    xDone = ch;
   }
   ir.SetInsertPoint(xh);
   Value *x = ir.CreateLoad(i32, xVar_, "x");
@@ -1705,6 +1752,7 @@ Function *BlockBuilder::build() {
     if (level_ != OptimizationLevel::O0) {
       analyseUniformity();
       inlineShuffles();
+      findHalvingLoops();
     }
     demoteValuesAcrossSplits();
     findRegions();
@@ -1786,6 +1834,7 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
                                     std::to_string(bb.ninlined()) + " shuffles inline, " +
                                     std::to_string(bb.nreread()) + " loop values read again, " +
                                     std::to_string(bb.nchunked()) + " regions in lane chunks, " +
+                                    std::to_string(bb.nhalving()) + " halving shuffle loops, " +
                                     std::to_string(bb.nlive()) + " count their live threads, " +
                                     std::to_string(bb.npcless()) + " write no pc"
                               : "fibers: " + bb.why())

@@ -33,7 +33,9 @@ __global__ void warp_sums(const unsigned *in, unsigned *out) {
 // warpSize == 0` splits its thread loop at warpSize, the loop counter `d`
 // under that divergent branch is still uniform (kept once per block), and
 // the loop's `v`, past each shuffle, is read again from its own slot
-// instead of moving to a second frame array.
+// instead of moving to a second frame array; only thread 0 uses the sum, so
+// the loop's steps run only the lanes it needs (demanded_lanes.h; not in
+// warp_sums, where every lane stores its own).
 __global__ void warp0_sum(const unsigned *in, unsigned *out) {
   __shared__ unsigned part[16];
   unsigned tid = threadIdx.x;
