@@ -304,6 +304,7 @@ private:
   DenseMap<AllocaInst *, Value *> frameBase_;
   AllocaInst *loVar_ = nullptr, *hiVar_ = nullptr, *xVar_ = nullptr, *yVar_ = nullptr,
              *zVar_ = nullptr;
+  AllocaInst *stepsVar_ = nullptr; // region changes at inline shuffles the engine was not told of
   // The live threads' stops in a region where some threads may return and
   // others stop (block_abi.h's live_*): the OR of the stops, the first and
   // last live thread and their count. liveTracked_: the region being built has them.
@@ -889,8 +890,29 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     int all = masked ? 0 : liveTracked_ ? 2 : pcSkipped_ ? 3 : 1;
     nlive_ += liveTracked_;
     npcless_ += pcSkipped_;
-    Value *n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(all)});
-    next->addIncoming(n, after);
+    Value *n = nullptr;
+    if (!masked && hasInline_) {
+      // Every thread stopped at one inline shuffle: the engine would only
+      // say "its region next" (lo * 2), so the block function says it
+      // itself, but for one such step in 64, which goes to the engine as
+      // the watchdog's sign of life (__ah_cpu_block_next counts it).
+      Value *inl = ir.getFalse();
+      for (unsigned k = 0; k < splits_.size(); k++)
+        if (splits_[k].inlined)
+          inl = ir.CreateOr(inl, ir.CreateICmpEQ(lo, ir.getInt32(k + 1)));
+      Value *steps = ir.CreateAdd(ir.CreateLoad(i32, stepsVar_), ir.getInt32(1));
+      ir.CreateStore(steps, stepsVar_);
+      Value *quiet = ir.CreateICmpNE(ir.CreateAnd(steps, ir.getInt32(63)), ir.getInt32(0));
+      BasicBlock *own = BasicBlock::Create(c_, tag + ".next.inline", b_);
+      BasicBlock *call = BasicBlock::Create(c_, tag + ".next.engine", b_);
+      ir.CreateCondBr(ir.CreateAnd(ir.CreateAnd(ir.CreateICmpEQ(lo, hi), inl), quiet), own, call);
+      IRBuilder<> ob(own);
+      next->addIncoming(ob.CreateShl(lo, 1), own);
+      ob.CreateBr(dispatch);
+      ir.SetInsertPoint(call);
+    }
+    n = ir.CreateCall(nextFn, {ctx_, lo, hi, ir.getInt32(all)});
+    next->addIncoming(n, ir.GetInsertBlock());
     ir.CreateBr(dispatch);
   }
   return pre;
@@ -1597,6 +1619,8 @@ void BlockBuilder::buildBody() {
   xVar_ = ir.CreateAlloca(i32, nullptr, "ah.x");
   yVar_ = ir.CreateAlloca(i32, nullptr, "ah.y");
   zVar_ = ir.CreateAlloca(i32, nullptr, "ah.z");
+  stepsVar_ = ir.CreateAlloca(i32, nullptr, "ah.inline.steps");
+  ir.CreateStore(ir.getInt32(0), stepsVar_);
   // warpSize is 32 or 64, chosen at run time: written as 1 << cttz(ws),
   // `tid % warpSize` and `tid / warpSize` become a mask and a shift
   // (a division per thread would keep its loop from vectorising).

@@ -17,8 +17,15 @@
 //  - 2D blocks whose rows start inside a warp (48 x 4: whole warps, so the
 //    thread loops run in chunks of one warp, block_loops.cpp laneChunkCheck;
 //    20 x 5: a partial last warp, the general loops), with scans, trees,
-//    constant deltas and one past the warp (the caller's own value).
+//    constant deltas and one past the warp (the caller's own value);
+//  - a block that runs millions of inline shuffles, three times the
+//    watchdog's limit (0.5 s here): the block function moves from one to
+//    the next without the engine, but tells it every 64th, so the watchdog
+//    sees it move and says nothing.
 #include "engine_test.h"
+#include "fault_capture.h"
+
+#include <chrono>
 
 #include <vector>
 
@@ -93,6 +100,15 @@ __global__ void rows_2d(const int *in, int *out) {
     mark += 100;
   int near = __shfl_down(v, 3) - __shfl_up(v, 5);
   out[g] = s * 7 + near + 3 * __shfl_down(v, 70) + mark;
+}
+
+// n steps of swapping each lane pair's values and adding 1: lane l ends
+// with its own value plus n (n even).
+__global__ void swaps(int *v, int n) {
+  int x = v[threadIdx.x];
+  for (int i = 0; i < n; i++)
+    x = __shfl_xor(x, 1) + 1;
+  v[threadIdx.x] = x;
 }
 
 // rows_2d's result for a block of nt threads at in[base]: lanes beyond the
@@ -263,6 +279,35 @@ static int body(int ws) {
     for (unsigned t = 0; t < m; t++)
       CHECK_EQ(got[t], want[t]);
   }
+  // swaps, compiled only (on fibers each shuffle is the engine's), once.
+  if (ah_compiled_blocks_on() && ws == 64) {
+    int n = 1 << 14;
+    double took = 0;
+    for (;; n *= 2) { // until a run takes a fifth of a second
+      auto t0 = std::chrono::steady_clock::now();
+      swaps<<<1, 64>>>(dout, n);
+      CHECK_HIP(hipDeviceSynchronize());
+      took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (took > 0.2 || n > (1 << 28))
+        break;
+    }
+    double want = (double)n * 1.5 / took; // about 1.5 s: three times the limit
+    n = (int)(want < (1 << 30) ? want : (1 << 30)) & ~1;
+    CHECK_HIP(hipMemcpy(dout, in.data(), 64 * sizeof(int), hipMemcpyHostToDevice));
+    hipError_t err = hipErrorUnknown;
+    std::string report = ah_capture_stderr([&] {
+      swaps<<<1, 64>>>(dout, n);
+      err = hipDeviceSynchronize();
+    });
+    CHECK_HIP(err);
+    CHECK_HIP(hipMemcpy(got.data(), dout, 64 * sizeof(int), hipMemcpyDeviceToHost));
+    for (int t = 0; t < 64; t++)
+      CHECK_EQ(got[t], in[t] + n);
+    if (report.find("a compiled block has run") != std::string::npos) {
+      std::fprintf(stderr, "%s(%d shuffles): the watchdog saw no progress\n", report.c_str(), n);
+      return AH_FAIL;
+    }
+  }
   CHECK_HIP(hipFree(din));
   CHECK_HIP(hipFree(dout));
 
@@ -282,6 +327,8 @@ static int body(int ws) {
 
 int main(int argc, char **argv) {
   (void)argc;
+  if (std::getenv("ANYHIP_CPU_WATCHDOG") == nullptr)
+    setenv("ANYHIP_CPU_WATCHDOG", "0.5", 1); // read at the first HIP call, just below
   if (!ah_on_cpu_device()) {
     std::printf("skipped: inline shuffles are the CPU device's kernel compiler's\n");
     return 77;
