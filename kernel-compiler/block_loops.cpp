@@ -1746,7 +1746,8 @@ Function *BlockBuilder::build() {
   b_->setLinkage(k_.hasLocalLinkage() ? GlobalValue::InternalLinkage
                  : k_.isDiscardableIfUnused() ? GlobalValue::LinkOnceODRLinkage
                                               : GlobalValue::ExternalLinkage);
-  b_->setVisibility(GlobalValue::HiddenVisibility);
+  if (!b_->hasLocalLinkage()) // local symbols must keep the default visibility
+    b_->setVisibility(GlobalValue::HiddenVisibility);
   if (k_.hasComdat())
     b_->setComdat(m_.getOrInsertComdat(b_->getName()));
   // At -O0 (debugging) each thread also writes the real threadIdx, so that
