@@ -49,7 +49,8 @@ configure() {
 machine() {
   local cpu
   cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
-  echo "${cpu:-unknown CPU}, $(nproc) cores available, $(uname -sr)"
+  # GNU nproc answers OMP_NUM_THREADS when it is set: the cores, not the threads.
+  echo "${cpu:-unknown CPU}, $(env -u OMP_NUM_THREADS nproc) cores available, $(uname -sr)"
 }
 
 # The 1-minute load average: other work on the machine skews the timings.

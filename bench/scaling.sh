@@ -31,7 +31,7 @@ done
 read -r -a programs <<<"$(sed -n '/^programs=(/,/)/p' "$here/run.sh" | tr '\n' ' ' |
   sed 's/^programs=(\([^)]*\)).*/\1/')"
 [ ${#programs[@]} -gt 0 ] || die "cannot read the program list from bench/run.sh"
-cores=$(nproc 2>/dev/null || echo 1)
+cores=$(env -u OMP_NUM_THREADS nproc 2>/dev/null || echo 1) # nproc answers OMP_NUM_THREADS
 
 # BENCH_PREBUILT=1: run the programs already in <build-dir>/bench (built on
 # another machine, e.g. one with the kernel compiler) without building.
