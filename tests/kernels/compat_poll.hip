@@ -85,7 +85,11 @@ int main() {
   double dt = now_s() - t0;
   CHECK_HIP(hipMemcpy(h, d, 3 * sizeof(int), hipMemcpyDeviceToHost));
   CHECK_EQ(h[2], 4 * 256);
-  CHECK(dt >= 0.1);
+  // The wait happened, with 10 % slack: an H100 at its top clock counts
+  // its reported rate so exactly that 100 ms of ticks took 0.0999-0.1001 s
+  // from launch to synchronize (native CUDA too), and a bound of 0.1
+  // failed every time the test ran alone there.
+  CHECK(dt >= 0.09);
   CHECK(dt < 10.0);
   // A grid of as many such blocks as occupancy says the device holds
   // (ROCm's stream-ordered allocator tests: 32 blocks of 2 threads running
@@ -106,7 +110,7 @@ int main() {
   double dg = now_s() - t0;
   CHECK_HIP(hipMemcpy(h, d, 3 * sizeof(int), hipMemcpyDeviceToHost));
   CHECK_EQ(h[2], (int)blocks * 2);
-  CHECK(dg >= 0.2);
+  CHECK(dg >= 0.18); // the wait happened (10 % slack, as above)
   // At most half of one worker after another; with one worker the grid is
   // its stream thread's alone and starts no helpers (docs/cpu-engine.md).
   if (per > 1 && p.multiProcessorCount > 1)
