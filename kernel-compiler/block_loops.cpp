@@ -216,7 +216,8 @@ private:
                           int takeSucc = -1);
   void buildRegionLoops(unsigned r, bool masked, const std::string &tag, IRBuilder<> &ir,
                         BasicBlock *after, Value *rbuf, Value *wbuf,
-                        const DenseMap<unsigned, Value *> &vins, int takeSucc, bool chunked);
+                        const DenseMap<unsigned, Value *> &vins, int takeSucc, bool chunked,
+                        Value *chunkLanes = nullptr);
   bool findGuard(Value *&ok, unsigned &takeSucc);
   struct ThreadLoops {
     Value *x, *y, *z, *t; // the thread's index and linear id
@@ -226,7 +227,7 @@ private:
     Value *xa = nullptr;  // chunked: the chunk's first x rounded down to the warp size
   };
   ThreadLoops openThreadLoops(IRBuilder<> &ir, const std::string &tag, BasicBlock *after,
-                              bool chunked = false);
+                              bool chunked = false, Value *chunkLanes = nullptr);
   void closeThreadLoops(const ThreadLoops &loops);
   void storeThreadBuiltins(IRBuilder<> &ir, const ThreadLoops &loops);
   BasicBlock *buildGuardCheck(Value *ok, BasicBlock *checked, BasicBlock *unchecked);
@@ -261,7 +262,6 @@ private:
   unsigned nchunked_ = 0;            // regions with a copy in lane chunks (laneChunkCheck)
   unsigned nlive_ = 0;               // regions that count their live threads (liveTracked_)
   unsigned npcless_ = 0;             // regions that write no pc[t] (pcSkipped_)
-  Value *chunkLanes_ = nullptr;      // lanes of each warp the chunked copy being built runs
   // Uniform values live across aligned barriers only: kept as SSA values,
   // one copy per block (`slot`, a local of the block function) that each
   // thread stopping at such a barrier writes and the next region reads
@@ -283,6 +283,13 @@ private:
   // store through a kernel pointer could alias the thread-local originals,
   // which would keep the optimizer from hoisting them out of thread loops.
   SmallVector<std::pair<AllocaInst *, GlobalVariable *>, 6> blockVars_;
+  // The block function's local for the per-block built-in `name`, or null.
+  AllocaInst *blockVar(const char *name) const {
+    for (auto &bv : blockVars_)
+      if (bv.second->getName() == name)
+        return bv.first;
+    return nullptr;
+  }
   bool isBuiltinVar(const Value *v) const {
     if (v == tidVar_ || v == laneVar_)
       return true;
@@ -524,10 +531,7 @@ void BlockBuilder::inlineShuffles() {
 // Steps of halving shuffle loops whose lanes past the delta need not run
 // (demanded_lanes.h): inline shuffles down, before values move to the frame.
 void BlockBuilder::findHalvingLoops() {
-  const Value *ws = nullptr;
-  for (auto &bv : blockVars_)
-    if (bv.second->getName() == kWarpSizeVar)
-      ws = bv.first;
+  const Value *ws = blockVar(kWarpSizeVar);
   for (Split &s : splits_)
     s.halving = s.inlined && (s.info & 0xff) == kShflDown && s.result != nullptr &&
                 ws != nullptr && halvingShuffleLoop(s.pre, s.cont, s.result, tidVar_, laneVar_, ws);
@@ -866,14 +870,14 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
     // A step of a halving shuffle loop that goes on (d >= 2) runs lanes
     // below d only, where a thread's lane is threadIdx.x's (rows of whole
     // warps). Not where threads may return: they count themselves.
+    Value *lanes = nullptr;
     if (splits_[r - 1].halving && !exitDivergent_) {
       Value *ws = ir.CreateAdd(warpMask_, ir.getInt32(1));
       Value *on = ir.CreateAnd(ir.CreateICmpUGE(delta, ir.getInt32(2)),
                                ir.CreateICmpEQ(ir.CreateAnd(dx_, warpMask_), ir.getInt32(0)));
-      chunkLanes_ = ir.CreateSelect(on, delta, ws, "demanded.lanes");
+      lanes = ir.CreateSelect(on, delta, ws, "demanded.lanes");
     }
-    buildRegionLoops(r, masked, tag + "c", ir, after, rbuf, wbuf, vins, takeSucc, true);
-    chunkLanes_ = nullptr;
+    buildRegionLoops(r, masked, tag + "c", ir, after, rbuf, wbuf, vins, takeSucc, true, lanes);
     ir.SetInsertPoint(general);
   }
   buildRegionLoops(r, masked, tag, ir, after, rbuf, wbuf, vins, takeSucc, false);
@@ -919,16 +923,17 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
 }
 
 // Region r's thread loops from ir's block to `after`, around a copy of the
-// region's blocks; chunked: the x loop in chunks of one warp's threads.
+// region's blocks; chunked: the x loop in chunks of one warp's threads, of
+// which only the first chunkLanes run when it is not null.
 void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &tag,
                                     IRBuilder<> &ir, BasicBlock *after, Value *rbuf, Value *wbuf,
                                     const DenseMap<unsigned, Value *> &vins, int takeSucc,
-                                    bool chunked) {
+                                    bool chunked, Value *chunkLanes) {
   Type *i32 = Type::getInt32Ty(c_), *i64 = Type::getInt64Ty(c_), *i8 = Type::getInt8Ty(c_);
   bool hasSplits = !splits_.empty();
   auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
   BasicBlock *exit = block("exit");
-  ThreadLoops loops = openThreadLoops(ir, tag, after, chunked);
+  ThreadLoops loops = openThreadLoops(ir, tag, after, chunked, chunkLanes);
   Value *t = loops.t;
   BasicBlock *xl = loops.next;
   Value *t64 = ir.CreateZExt(t, i64);
@@ -1301,10 +1306,7 @@ void BlockBuilder::tagEngineBuffers() {
       bufs.push_back({v, -1});
   for (auto &fb : frameBase_)
     bufs.push_back({fb.second, -1});
-  const Value *dynShared = nullptr;
-  for (auto &bv : blockVars_)
-    if (bv.second->getName() == kSharedVar)
-      dynShared = bv.first;
+  const Value *dynShared = blockVar(kSharedVar);
   addEngineAliasScopes(*b_, bufs, [&](const Value *base) {
     if (isa<Argument>(base) || isa<GlobalVariable>(base))
       return true;
@@ -1415,10 +1417,7 @@ void BlockBuilder::hoistUniformBranches() {
 // one OS thread, one at a time. A plain read-modify-write (histograms in
 // shared memory) costs a few cycles where a locked one costs tens.
 void BlockBuilder::plainSharedAtomics() {
-  Value *dynShared = nullptr;
-  for (auto &bv : blockVars_)
-    if (bv.second->getName() == kSharedVar)
-      dynShared = bv.first;
+  Value *dynShared = blockVar(kSharedVar);
   auto isShared = [&](Value *ptr) {
     const Value *obj = getUnderlyingObject(ptr, 16);
     if (auto *g = dyn_cast<GlobalVariable>(obj))
@@ -1507,7 +1506,8 @@ BasicBlock *BlockBuilder::buildGuardCheck(Value *ok, BasicBlock *checked, BasicB
 // warp or run starts, or at the row's end); xw is the x of the chunk's lane
 // 0 and xa its first x rounded down (lane_chunks.h).
 BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const std::string &tag,
-                                                        BasicBlock *after, bool chunked) {
+                                                        BasicBlock *after, bool chunked,
+                                                        Value *chunkLanes) {
   Type *i32 = Type::getInt32Ty(c_);
   auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
   BasicBlock *zh = block("z"), *yh = block("y"), *xh = block("x"), *body = block("thread"),
@@ -1543,11 +1543,11 @@ BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const s
         Intrinsic::umin,
         ir.CreateBinaryIntrinsic(Intrinsic::umin, ir.CreateAdd(xw, ws), ir.CreateAdd(xa, ws)),
         xEnd, nullptr, "chunk.end");
-    if (chunkLanes_ != nullptr) {
+    if (chunkLanes != nullptr) {
       // Only the chunk's first lanes run (demanded lanes, see
       // halvingShuffleLoop); the next chunk starts where this one ends.
       Value *end = xStop;
-      xStop = ir.CreateBinaryIntrinsic(Intrinsic::umin, end, ir.CreateAdd(xw, chunkLanes_),
+      xStop = ir.CreateBinaryIntrinsic(Intrinsic::umin, end, ir.CreateAdd(xw, chunkLanes),
                                        nullptr, "chunk.demanded");
       xDone = block("chunk.skip");
       IRBuilder<> sk(xDone);

@@ -39,12 +39,10 @@ bool isLane(Value *l, const Value *tidVar, const Value *laneVar, const Value *ws
   if (loadOf(l, laneVar) || threadIdxX(l, tidVar))
     return true;
   Value *tx, *ws;
-  if (match(l, m_URem(m_Value(tx), m_Value(ws))))
-    return threadIdxX(tx, tidVar) && loadOf(ws, wsVar);
-  if (match(l, m_c_And(m_Value(tx), m_Add(m_Value(ws), m_AllOnes()))) ||
-      match(l, m_c_And(m_Value(tx), m_Sub(m_Value(ws), m_One()))))
-    return threadIdxX(tx, tidVar) && loadOf(ws, wsVar);
-  return false;
+  return (match(l, m_URem(m_Value(tx), m_Value(ws))) ||
+          match(l, m_c_And(m_Value(tx), m_Add(m_Value(ws), m_AllOnes()))) ||
+          match(l, m_c_And(m_Value(tx), m_Sub(m_Value(ws), m_One())))) &&
+         threadIdxX(tx, tidVar) && loadOf(ws, wsVar);
 }
 
 // b runs only where `lane == 0`: it, or a block dominating it, has a single

@@ -119,7 +119,12 @@ ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k);
  * Returns the next region to run as r * 2 + masked (masked: only threads
  * with pc[t] == (AH_CPU_PC_RUN | r)), or -1 when every thread has returned.
  * Before returning it completes the split point: barrier results and warp
- * collectives are written to the slots of the threads that go on. */
+ * collectives are written to the slots of the threads that go on.
+ * After an unmasked region whose threads all stopped at one inline shuffle
+ * (lo == hi == that split) the answer is always lo * 2, and the block
+ * function may go there without calling; it still calls for at least one
+ * such step in 64, which the engine counts as the block's progress (the
+ * watchdog's sign of life). */
 int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all);
 
 /* Emitted by the plugin in a constructor of each compiled program, once per
