@@ -25,6 +25,7 @@
 #include "index_tests.h"
 #include "kernel_module.h"
 #include "lane_chunks.h"
+#include "loop_marks.h"
 #include "split_points.h"
 #include "stride_interchange.h"
 #include "uniformity.h"
@@ -187,6 +188,7 @@ public:
   }
   unsigned nlive() const { return nlive_; }
   unsigned npcless() const { return npcless_; }
+  unsigned nmasked() const { return nmasked_; }
 
 private:
   bool inlineThreadDependent();
@@ -225,9 +227,11 @@ private:
     BasicBlock *xh, *yh, *zh, *yl, *zl;
     Value *xw = nullptr;  // chunked: the x of lane 0 of the chunk's warp (may wrap below 0)
     Value *xa = nullptr;  // chunked: the chunk's first x rounded down to the warp size
+    bool masked = false;  // a masked copy's loop (loop_marks.h): one loop over t
   };
   ThreadLoops openThreadLoops(IRBuilder<> &ir, const std::string &tag, BasicBlock *after,
                               bool chunked = false, Value *chunkLanes = nullptr);
+  ThreadLoops openMaskedLoop(IRBuilder<> &ir, const std::string &tag, BasicBlock *after);
   void closeThreadLoops(const ThreadLoops &loops);
   void storeThreadBuiltins(IRBuilder<> &ir, const ThreadLoops &loops);
   BasicBlock *buildGuardCheck(Value *ok, BasicBlock *checked, BasicBlock *unchecked);
@@ -262,6 +266,7 @@ private:
   unsigned nchunked_ = 0;            // regions with a copy in lane chunks (laneChunkCheck)
   unsigned nlive_ = 0;               // regions that count their live threads (liveTracked_)
   unsigned npcless_ = 0;             // regions that write no pc[t] (pcSkipped_)
+  unsigned nmasked_ = 0;             // regions with a masked copy (maskedRegions)
   // Uniform values live across aligned barriers only: kept as SSA values,
   // one copy per block (`slot`, a local of the block function) that each
   // thread stopping at such a barrier writes and the next region reads
@@ -310,7 +315,7 @@ private:
   bool lockstep_ = false; // every split point aligned (inlineShuffles)
   DenseMap<AllocaInst *, Value *> frameBase_;
   AllocaInst *loVar_ = nullptr, *hiVar_ = nullptr, *xVar_ = nullptr, *yVar_ = nullptr,
-             *zVar_ = nullptr;
+             *zVar_ = nullptr, *tVar_ = nullptr; // tVar_: a masked copy's loop counter
   AllocaInst *stepsVar_ = nullptr; // region changes at inline shuffles the engine was not told of
   // The live threads' stops in a region where some threads may return and
   // others stop (block_abi.h's live_*): the OR of the stops, the first and
@@ -323,6 +328,7 @@ private:
   // divergentExit of the region being built, found once for both its copies.
   bool exitDivergent_ = false;
   bool divergentExit(unsigned r);
+  std::vector<bool> maskedRegions();
   GlobalVariable *desc_ = nullptr;
 };
 
@@ -933,7 +939,8 @@ void BlockBuilder::buildRegionLoops(unsigned r, bool masked, const std::string &
   bool hasSplits = !splits_.empty();
   auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
   BasicBlock *exit = block("exit");
-  ThreadLoops loops = openThreadLoops(ir, tag, after, chunked, chunkLanes);
+  ThreadLoops loops = masked ? openMaskedLoop(ir, tag, after)
+                             : openThreadLoops(ir, tag, after, chunked, chunkLanes);
   Value *t = loops.t;
   BasicBlock *xl = loops.next;
   Value *t64 = ir.CreateZExt(t, i64);
@@ -1135,7 +1142,7 @@ bool BlockBuilder::pcSkippable(unsigned r,
   return (r == 0 || splits_[r - 1].inlined) && !exitDivergent_;
 }
 
-// Whether, in region r, a branch on a thread-dependent value decides between
+// Whether, in region r, a branch (or switch) on a thread-dependent value decides between
 // a return and a split point (or two split points): the exits each side can
 // reach in the region differ. `if (warp == 0) { shuffles }` does; a loop
 // counter's test (uniform) and `if (tid < s) ...` before a barrier do not.
@@ -1162,17 +1169,62 @@ bool BlockBuilder::divergentExit(unsigned r) {
     return found;
   };
   for (BasicBlock *bb : regions_[r]) {
-    auto *br = dyn_cast<BranchInst>(bb->getTerminator());
-    if (br == nullptr || !br->isConditional() || preToSplit_.count(bb) ||
-        (uni_ != nullptr && uni_->uniform(br->getCondition())))
+    Instruction *term = bb->getTerminator();
+    if (term->getNumSuccessors() < 2 || preToSplit_.count(bb))
       continue;
-    BasicBlock *a = br->getSuccessor(0), *b = br->getSuccessor(1);
-    std::set<unsigned> ea = in.count(a) ? exits(a) : std::set<unsigned>{},
-                       eb = in.count(b) ? exits(b) : std::set<unsigned>{};
-    if (ea != eb)
-      return true;
+    // A branch or switch on a uniform value sends every thread one way;
+    // any other terminator with two ways may part them.
+    Value *cond = nullptr;
+    if (auto *br = dyn_cast<BranchInst>(term))
+      cond = br->getCondition();
+    else if (auto *sw = dyn_cast<SwitchInst>(term))
+      cond = sw->getCondition();
+    if (cond != nullptr && uni_ != nullptr && uni_->uniform(cond))
+      continue;
+    std::set<unsigned> first;
+    for (unsigned k = 0; k < term->getNumSuccessors(); k++) {
+      BasicBlock *succ = term->getSuccessor(k);
+      std::set<unsigned> e = in.count(succ) ? exits(succ) : std::set<unsigned>{};
+      if (k == 0)
+        first = e;
+      else if (e != first)
+        return true;
+    }
   }
   return false;
+}
+
+// The regions whose masked copy may run. The engine answers r * 2 + 1 only
+// once the block's threads went apart: some stopped where others did not
+// (lo != hi), or returned while others stopped. That takes a region with a
+// divergent exit; until one has run, every thread leaves each region the
+// same way and the engine answers r * 2. So a masked copy is built for the
+// regions reachable, through the split points regions stop at, from one
+// with a divergent exit, and none for the others: in a kernel of barriers
+// in uniform control flow (a tree reduction, a tiled matmul) that is every
+// region, and the masked copies were about half of its code and compile time.
+// __ah_cpu_block_unknown reports a masked answer that finds no copy.
+std::vector<bool> BlockBuilder::maskedRegions() {
+  unsigned n = (unsigned)splits_.size();
+  std::vector<bool> masked(n + 1, false);
+  std::vector<unsigned> work;
+  for (unsigned r = 0; r <= n; r++)
+    if (divergentExit(r))
+      work.push_back(r);
+  std::vector<bool> seen(n + 1, false);
+  while (!work.empty()) {
+    unsigned r = work.back();
+    work.pop_back();
+    if (seen[r])
+      continue;
+    seen[r] = true;
+    for (BasicBlock *bb : regions_[r])
+      if (auto sp = preToSplit_.find(bb); sp != preToSplit_.end()) {
+        masked[sp->second + 1] = true; // region s + 1 starts after split point s
+        work.push_back(sp->second + 1);
+      }
+  }
+  return masked;
 }
 
 // An inline shuffle's result for linear thread t: the source lane's operand
@@ -1357,6 +1409,17 @@ void BlockBuilder::keepUniform(BasicBlock *threadEntry, ValueToValueMapTy &vm,
   }
 }
 
+// Non-trivial unswitching, but not of a masked copy's loops: each way a
+// branch goes would be one more copy of a loop that runs only after the
+// threads diverged (loop_marks.h).
+struct UnswitchUnmasked : PassInfoMixin<UnswitchUnmasked> {
+  SimpleLoopUnswitchPass unswitch{/*NonTrivial=*/true};
+  PreservedAnalyses run(Loop &l, LoopAnalysisManager &am, LoopStandardAnalysisResults &ar,
+                        LPMUpdater &u) {
+    return inMaskedCopy(l) ? PreservedAnalyses::all() : unswitch.run(l, am, ar, u);
+  }
+};
+
 // Kept uniform values are loop-invariant in the thread loops: LICM takes
 // what is computed from them out, and non-trivial unswitching (which -O2
 // does not do) makes one thread loop per way a uniform branch goes (a loop
@@ -1368,7 +1431,7 @@ void BlockBuilder::hoistUniformBranches() {
   fpm.addPass(EarlyCSEPass(true));
   fpm.addPass(InstCombinePass());
   fpm.addPass(createFunctionToLoopPassAdaptor(LICMPass(), /*UseMemorySSA=*/true));
-  fpm.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true)));
+  fpm.addPass(createFunctionToLoopPassAdaptor(UnswitchUnmasked()));
   fpm.addPass(SimplifyCFGPass());
   fpm.addPass(LoopSimplifyPass()); // preheaders, for the splits below
   fam_.invalidate(*b_, PreservedAnalyses::none()); // the function was rebuilt
@@ -1568,15 +1631,53 @@ BlockBuilder::ThreadLoops BlockBuilder::openThreadLoops(IRBuilder<> &ir, const s
   return ThreadLoops{x, y, z, t, xl, xh, yh, zh, yl, zl, xw, xa}; // latches: closeThreadLoops
 }
 
+// A masked copy's loop: one loop over the linear thread id t, with x, y and
+// z carried along (x wraps at blockDim.x into y, y at blockDim.y into z). It
+// runs only after the threads went apart, testing each one's pc, and does
+// not vectorise: one loop, not three nested ones per region, is what its
+// compile time asks (the examples' limit is 1.5x g++'s).
+BlockBuilder::ThreadLoops BlockBuilder::openMaskedLoop(IRBuilder<> &ir, const std::string &tag,
+                                                       BasicBlock *after) {
+  auto block = [&](const char *name) { return BasicBlock::Create(c_, tag + "." + name, b_); };
+  BasicBlock *head = block("t"), *body = block("thread"), *latch = block("t+");
+  for (AllocaInst *v : {tVar_, xVar_, yVar_, zVar_})
+    ir.CreateStore(ir.getInt32(0), v);
+  ir.CreateBr(head);
+  ir.SetInsertPoint(head);
+  Value *t = ir.CreateLoad(ir.getInt32Ty(), tVar_, "tid");
+  ir.CreateCondBr(ir.CreateICmpULT(t, nthreads_), body, after);
+  ir.SetInsertPoint(body);
+  Value *x = ir.CreateLoad(ir.getInt32Ty(), xVar_, "x");
+  Value *y = ir.CreateLoad(ir.getInt32Ty(), yVar_, "y");
+  Value *z = ir.CreateLoad(ir.getInt32Ty(), zVar_, "z");
+  ThreadLoops loops{x, y, z, t, latch, head, nullptr, nullptr, nullptr, nullptr};
+  loops.masked = true;
+  return loops;
+}
+
 // The loops' latches: each counter is below 1024, so no increment wraps.
 void BlockBuilder::closeThreadLoops(const ThreadLoops &loops) {
   BasicBlock *xl = loops.next, *xh = loops.xh, *yl = loops.yl, *yh = loops.yh, *zl = loops.zl,
              *zh = loops.zh;
   IRBuilder<> ir(xl);
+  if (loops.masked) {
+    ir.CreateStore(ir.CreateAdd(loops.t, ir.getInt32(1), "", true, true), tVar_);
+    Value *x1 = ir.CreateAdd(loops.x, ir.getInt32(1), "", true, true);
+    Value *xWraps = ir.CreateICmpEQ(x1, dx_);
+    ir.CreateStore(ir.CreateSelect(xWraps, ir.getInt32(0), x1), xVar_);
+    Value *y1 = ir.CreateAdd(loops.y, ir.CreateZExt(xWraps, ir.getInt32Ty()), "", true, true);
+    Value *yWraps = ir.CreateICmpEQ(y1, dy_);
+    ir.CreateStore(ir.CreateSelect(yWraps, ir.getInt32(0), y1), yVar_);
+    ir.CreateStore(ir.CreateAdd(loops.z, ir.CreateZExt(yWraps, ir.getInt32Ty()), "", true, true),
+                   zVar_);
+    ir.CreateBr(xh)->setMetadata(LLVMContext::MD_loop, maskedCopyLoopId(c_));
+    return;
+  }
   ir.CreateStore(ir.CreateAdd(loops.x, ir.getInt32(1), "", true, true), xVar_);
   BranchInst *back = ir.CreateBr(xh);
-  if (loops.xw != nullptr) // a chunk's loop: bound_split may split it at a select
-    back->setMetadata(LLVMContext::MD_loop, laneChunkLoopId(c_));
+  // A chunk's loop: bound_split may split it at a select.
+  back->setMetadata(LLVMContext::MD_loop,
+                    loops.xw != nullptr ? laneChunkLoopId(c_) : threadLoopId(c_));
   ir.SetInsertPoint(yl);
   ir.CreateStore(ir.CreateAdd(loops.y, ir.getInt32(1), "", true, true), yVar_);
   ir.CreateBr(yh);
@@ -1619,6 +1720,7 @@ void BlockBuilder::buildBody() {
   xVar_ = ir.CreateAlloca(i32, nullptr, "ah.x");
   yVar_ = ir.CreateAlloca(i32, nullptr, "ah.y");
   zVar_ = ir.CreateAlloca(i32, nullptr, "ah.z");
+  tVar_ = ir.CreateAlloca(i32, nullptr, "ah.t");
   stepsVar_ = ir.CreateAlloca(i32, nullptr, "ah.inline.steps");
   ir.CreateStore(ir.getInt32(0), stepsVar_);
   // warpSize is 32 or 64, chosen at run time: written as 1 << cttz(ws),
@@ -1685,10 +1787,24 @@ void BlockBuilder::buildBody() {
     BasicBlock *done = BasicBlock::Create(c_, "ah.done", b_);
     ReturnInst::Create(c_, done);
     IRBuilder<> db(dispatch);
-    SwitchInst *sw = db.CreateSwitch(next, done, splits_.size() * 2);
+    // Any answer but -1 and the regions built is the engine's or this
+    // compiler's bug: said so, not a block silently cut short.
+    BasicBlock *unknown = BasicBlock::Create(c_, "ah.unknown", b_);
+    IRBuilder<> ub(unknown);
+    ub.CreateCall(m_.getOrInsertFunction("__ah_cpu_block_unknown",
+                                         FunctionType::get(ub.getVoidTy(),
+                                                           {abi_.ctx->getPointerTo(), i32}, false)),
+                  {ctx_, next});
+    ub.CreateBr(done);
+    SwitchInst *sw = db.CreateSwitch(next, unknown, splits_.size() * 2 + 1);
+    sw->addCase(db.getInt32(-1), done);
+    std::vector<bool> masked = maskedRegions();
     for (unsigned r = 1; r <= splits_.size(); r++) {
       sw->addCase(db.getInt32(r * 2), buildRegion(r, false, dispatch, next));
-      sw->addCase(db.getInt32(r * 2 + 1), buildRegion(r, true, dispatch, next));
+      if (masked[r]) {
+        sw->addCase(db.getInt32(r * 2 + 1), buildRegion(r, true, dispatch, next));
+        nmasked_++;
+      }
     }
   }
   // Out with the originals.
@@ -1861,7 +1977,8 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
                                     std::to_string(bb.nchunked()) + " regions in lane chunks, " +
                                     std::to_string(bb.nhalving()) + " halving shuffle loops, " +
                                     std::to_string(bb.nlive()) + " count their live threads, " +
-                                    std::to_string(bb.npcless()) + " write no pc"
+                                    std::to_string(bb.npcless()) + " write no pc, " +
+                                    std::to_string(bb.nmasked()) + " masked copies"
                               : "fibers: " + bb.why())
              << "\n";
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Index-set splitting of thread loops at a uniform bound (bound_split.h).
 #include "bound_split.h"
+#include "loop_marks.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/IRBuilder.h>
@@ -73,36 +74,6 @@ Value *quotientLimit(const Loop &l, Value *q, Value *&y, Instruction *at) {
     return k;
   }
   return nullptr;
-}
-
-constexpr const char *kLaneChunk = "anyhip.lane.chunk";
-constexpr const char *kIndexRest = "anyhip.index.rest";
-
-bool marked(const Loop &l, const char *mark) {
-  MDNode *id = l.getLoopID();
-  if (id == nullptr)
-    return false;
-  for (const MDOperand &op : id->operands())
-    if (auto *n = dyn_cast<MDNode>(op.get()); n != nullptr && n->getNumOperands() > 0)
-      if (auto *s = dyn_cast<MDString>(n->getOperand(0)); s != nullptr && s->getString() == mark)
-        return true;
-  return false;
-}
-
-// A loop ID: `mark`, unrolled no further, and interleaved once or not
-// vectorised at all.
-MDNode *loopId(LLVMContext &c, const char *mark, bool vectorise) {
-  Metadata *m = MDNode::get(c, MDString::get(c, mark));
-  Metadata *width =
-      vectorise ? MDNode::get(c, {MDString::get(c, "llvm.loop.interleave.count"),
-                                  ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), 1))})
-                : MDNode::get(c, {MDString::get(c, "llvm.loop.vectorize.enable"),
-                                  ConstantAsMetadata::get(ConstantInt::getFalse(c))});
-  Metadata *rolled = MDNode::get(c, MDString::get(c, "llvm.loop.unroll.disable"));
-  TempMDTuple self = MDNode::getTemporary(c, None);
-  MDNode *id = MDNode::getDistinct(c, {self.get(), m, width, rolled});
-  id->replaceOperandWith(0, id);
-  return id;
 }
 
 bool findCandidate(Loop &l, Candidate &c) {
@@ -245,7 +216,7 @@ void splitLoop(Loop &l, Candidate &c) {
 bool countedLoop(Loop &l, CountedLoop &c) {
   BasicBlock *h = l.getHeader();
   if (l.getLoopPreheader() == nullptr || l.getLoopLatch() == nullptr || !l.getSubLoops().empty() ||
-      marked(l, kIndexRest))
+      isIndexRestLoop(l) || inMaskedCopy(l))
     return false;
   SmallVector<BasicBlock *, 4> exiting;
   l.getExitingBlocks(exiting);
@@ -302,12 +273,6 @@ void prependPiece(Loop &l, const CountedLoop &counted, Value *until, ValueToValu
   }
   pre->getTerminator()->replaceUsesOfWith(h, ah);
 }
-
-MDNode *laneChunkLoopId(LLVMContext &c) { return loopId(c, kLaneChunk, true); }
-
-bool isLaneChunkLoop(const Loop &l) { return marked(l, kLaneChunk); }
-
-MDNode *indexRestLoopId(LLVMContext &c) { return loopId(c, kIndexRest, false); }
 
 unsigned splitLoopsAtBounds(Function &f, LoopInfo &li, bool chunksOnly) {
   SmallVector<Loop *, 8> loops;

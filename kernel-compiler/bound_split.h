@@ -21,7 +21,7 @@ namespace anyhip {
 // An innermost loop of the shape both need: top-tested, a counter x
 // stepping by one, `x <u end` or `x != end` in the header, its only exit,
 // at most a few hundred instructions (each split copies it), not one of
-// index_tests.h's rest pieces.
+// index_tests.h's rest pieces nor a masked copy's loop (loop_marks.h).
 struct CountedLoop {
   llvm::PHINode *x = nullptr;
   llvm::ICmpInst *exitTest = nullptr;
@@ -40,22 +40,10 @@ void prependPiece(llvm::Loop &l, const CountedLoop &counted, llvm::Value *until,
 // at the first branch on `x <u b` or `x >=u b` (or x + c, with nuw) for a
 // loop-invariant b, or, in a lane chunk's loop, the first such select. Returns how many loops were split; the caller
 // recomputes its analyses when it is not 0.
-// In a warp chunk's loop (laneChunkLoopId), also at a select's condition,
+// In a warp chunk's loop (loop_marks.h), also at a select's condition,
 // and at `x == b` / `x != b`: the part from b on is then tested against
 // b + 1, split again by the next call. chunksOnly: only those loops.
 unsigned splitLoopsAtBounds(llvm::Function &f, llvm::LoopInfo &li, bool chunksOnly = false);
-
-// Loop metadata for a thread loop over one warp's chunk of threads (the
-// lanes after an inline shuffle, block_loops.cpp): its selects on
-// `x <u b` are split at too, and it is neither interleaved nor unrolled (at
-// most a warp of iterations, split in two: a wider step would leave them to
-// the scalar remainder, and costs set-up on each of the chunk's loops).
-llvm::MDNode *laneChunkLoopId(llvm::LLVMContext &c);
-bool isLaneChunkLoop(const llvm::Loop &l);
-
-// Loop metadata for the pieces index_tests.h leaves its tests in (a few
-// threads at a block's edges): neither vectorised, unrolled nor split.
-llvm::MDNode *indexRestLoopId(llvm::LLVMContext &c);
 
 } // namespace anyhip
 

@@ -4,6 +4,7 @@
 #include "index_tests.h"
 
 #include "bound_split.h"
+#include "loop_marks.h"
 
 #include <llvm/Analysis/InstructionSimplify.h>
 #include <llvm/IR/IRBuilder.h>

@@ -2,6 +2,8 @@
 // Interchange of a thread loop and its grid-stride loop (stride_interchange.h).
 #include "stride_interchange.h"
 
+#include "loop_marks.h"
+
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -251,7 +253,7 @@ unsigned interchangeStrideLoops(Function &f, LoopInfo &li) {
   std::vector<Shape> todo;
   for (Loop *l : li.getLoopsInPreorder()) {
     Shape s;
-    if (findShape(*l, s))
+    if (!inMaskedCopy(*l) && findShape(*l, s))
       todo.push_back(s);
   }
   for (Shape &s : todo)

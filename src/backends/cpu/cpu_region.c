@@ -427,6 +427,13 @@ static int32_t live_range(struct ah_cpu_region *r, uint32_t lo) {
   return (int32_t)(lo * 2);
 }
 
+AH_EXPORT void __ah_cpu_block_unknown(ahCpuBlockCtx *c, int32_t next) {
+  (void)c;
+  (void)next;
+  compiler_bug("compiled block: the engine chose a region the block function does not have "
+               "(kernel compiler bug)");
+}
+
 AH_EXPORT int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all) {
   struct ah_cpu_region *r = (struct ah_cpu_region *)c;
 

@@ -127,6 +127,13 @@ ahCpuBlockCtx *__ah_cpu_block_begin(const ahCpuBlockKernel *k);
  * watchdog's sign of life). */
 int32_t __ah_cpu_block_next(ahCpuBlockCtx *c, uint32_t lo, uint32_t hi, int32_t all);
 
+/* Called when __ah_cpu_block_next answered `next`, a region the block
+ * function has no code for: the kernel compiler builds a region's masked
+ * copy only where the block's threads may have gone apart before it (a
+ * region with a divergent exit runs first), so this is a compiler bug. The
+ * engine fails the block, as on a fault; the block function then returns. */
+void __ah_cpu_block_unknown(ahCpuBlockCtx *c, int32_t next);
+
 /* Emitted by the plugin in a constructor of each compiled program, once per
  * kernel: `kernel` is the per-thread entry (the address HIP code launches),
  * `block_fn` the block function with the same signature and `k` its
