@@ -1675,9 +1675,8 @@ void BlockBuilder::closeThreadLoops(const ThreadLoops &loops) {
   }
   ir.CreateStore(ir.CreateAdd(loops.x, ir.getInt32(1), "", true, true), xVar_);
   BranchInst *back = ir.CreateBr(xh);
-  // A chunk's loop: bound_split may split it at a select.
-  back->setMetadata(LLVMContext::MD_loop,
-                    loops.xw != nullptr ? laneChunkLoopId(c_) : threadLoopId(c_));
+  if (loops.xw != nullptr) // a chunk's loop: bound_split may split it at a select
+    back->setMetadata(LLVMContext::MD_loop, laneChunkLoopId(c_));
   ir.SetInsertPoint(yl);
   ir.CreateStore(ir.CreateAdd(loops.y, ir.getInt32(1), "", true, true), yVar_);
   ir.CreateBr(yh);

@@ -52,14 +52,6 @@ MDNode *indexRestLoopId(LLVMContext &c) { return loopId(c, kIndexRest, false); }
 
 bool isIndexRestLoop(const Loop &l) { return marked(l, kIndexRest); }
 
-MDNode *threadLoopId(LLVMContext &c) {
-  Metadata *once = MDNode::get(c, MDString::get(c, "llvm.loop.unroll.runtime.disable"));
-  TempMDTuple self = MDNode::getTemporary(c, None);
-  MDNode *id = MDNode::getDistinct(c, {self.get(), once});
-  id->replaceOperandWith(0, id);
-  return id;
-}
-
 MDNode *maskedCopyLoopId(LLVMContext &c) { return loopId(c, kMaskedCopy, false); }
 
 bool inMaskedCopy(const Loop &l) {

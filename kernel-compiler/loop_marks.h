@@ -25,12 +25,6 @@ bool isLaneChunkLoop(const llvm::Loop &l);
 llvm::MDNode *indexRestLoopId(llvm::LLVMContext &c);
 bool isIndexRestLoop(const llvm::Loop &l);
 
-// A region's thread loop (unmasked): vectorised and interleaved as LLVM
-// chooses, but not runtime-unrolled: a block's at most 1024 threads are a
-// few dozen vector steps, and the prologue and epilogue copies cost compile
-// time in every region (the examples' limit is 1.5x g++'s).
-llvm::MDNode *threadLoopId(llvm::LLVMContext &c);
-
 // A loop of a region's masked copy (the threads the engine released, each
 // testing its pc): it runs only after the block's threads diverged, so it
 // is built plainly, for compile time (issue 14 bounds it at 1.5x g++'s):
