@@ -39,7 +39,8 @@ __global__ void not_compiled(int *p) { p[threadIdx.x] = 2; }
 // A barrier every thread reaches; the block functions below say (block_next's
 // all == 3) that they wrote no pc[t] because every thread leaves a region the
 // same way: once truly (the block runs on), once falsely (lo != hi: the
-// engine must fail the block, not read pc[]).
+// engine must fail the block, not read pc[]). And a block function with no
+// masked copy of a region the engine then asks for masked.
 __global__ void uniform_ok(int *p) {
   __syncthreads();
   p[blockIdx.x * blockDim.x + threadIdx.x] = 4;
@@ -50,6 +51,18 @@ __global__ void uniform_lie(int *p) {
 }
 
 __global__ void refused(int *p) { p[threadIdx.x] = 3; }
+
+// A block function whose threads part (some return before the barrier) but
+// that has no masked copy of the region after it, as the kernel compiler
+// would leave out where it wrongly found no divergent exit: the engine's
+// masked answer must fail the launch (__ah_cpu_block_unknown), not end the
+// block silently.
+__global__ void no_masked_copy(int *p) {
+  if (threadIdx.x % 2 == 1)
+    return;
+  __syncthreads();
+  p[blockIdx.x * blockDim.x + threadIdx.x] = 6;
+}
 
 #if !defined(__HIP_PLATFORM_NVIDIA__)
 #include <hip/anyhip/cpu/block_abi.h>
@@ -103,6 +116,27 @@ static void uniform_block(int *p, int value, bool lie) {
     p[blockIdx.x * blockDim.x + t] = value;
   (void)__ah_cpu_block_next(c, AH_CPU_PC_DONE, AH_CPU_PC_DONE, 3);
 }
+// Region 0 as the plugin writes it when some threads return: every thread's
+// pc, then the dispatch over the regions it has (region 1 unmasked only).
+static void no_masked_copy_block(int *p) {
+  ahCpuBlockCtx *c = __ah_cpu_block_begin(&one_barrier);
+  uint32_t lo = AH_CPU_PC_DONE, hi = 0;
+  for (unsigned t = 0; t < blockDim.x; t++) {
+    c->pc[t] = t % 2 == 1 ? AH_CPU_PC_DONE : 1;
+    lo &= c->pc[t];
+    hi |= c->pc[t];
+  }
+  for (int32_t next = __ah_cpu_block_next(c, lo, hi, 1); next != -1;) {
+    if (next != 2) {
+      __ah_cpu_block_unknown(c, next);
+      return;
+    }
+    for (unsigned t = 0; t < blockDim.x; t++)
+      p[blockIdx.x * blockDim.x + t] = 6;
+    next = __ah_cpu_block_next(c, AH_CPU_PC_DONE, AH_CPU_PC_DONE, 1);
+  }
+}
+
 static void uniform_ok_block(int *p) { uniform_block(p, 4, false); }
 static void uniform_lie_block(int *p) { uniform_block(p, 5, true); }
 
@@ -118,6 +152,9 @@ __attribute__((constructor)) static void register_blocks() {
                        reinterpret_cast<const void *>(bad_thread_block), &no_splits, nullptr);
   __ahCpuRegisterBlock(reinterpret_cast<const void *>(bad_block_fn),
                        reinterpret_cast<const void *>(bad_block_fn_block), &no_splits, nullptr);
+  __ahCpuRegisterBlock(reinterpret_cast<const void *>(no_masked_copy),
+                       reinterpret_cast<const void *>(no_masked_copy_block), &one_barrier,
+                       nullptr);
   __ahCpuRegisterBlock(reinterpret_cast<const void *>(refused), nullptr, nullptr,
                        "calls grid.sync()");
 }
@@ -198,6 +235,17 @@ int main() {
   });
   CHECK_EQ(err, hipErrorLaunchFailure);
   CHECK(has(report, "threads left a uniform region apart (kernel compiler bug)"));
+  CHECK_HIP(hipDeviceReset());
+  CHECK_HIP(hipMalloc(&d, 4 * 64 * sizeof(int)));
+
+  // A masked answer with no masked copy to run: a failed launch, said so.
+  report = ah_capture_stderr([&] {
+    no_masked_copy<<<2, 64>>>(d);
+    err = hipDeviceSynchronize();
+  });
+  CHECK_EQ(err, hipErrorLaunchFailure);
+  CHECK(has(report, "the engine chose a region the block function does not have "
+                    "(kernel compiler bug)"));
   CHECK_HIP(hipDeviceReset());
   std::printf("passed\n");
   return AH_PASS;
