@@ -189,6 +189,7 @@ public:
   unsigned nlive() const { return nlive_; }
   unsigned npcless() const { return npcless_; }
   unsigned nmasked() const { return nmasked_; }
+  unsigned nframe() const { return (unsigned)frameVars_.size(); }
 
 private:
   bool inlineThreadDependent();
@@ -2006,7 +2007,8 @@ PreservedAnalyses BlockLoopsPass::run(Module &m, ModuleAnalysisManager &am) {
                                     std::to_string(bb.nhalving()) + " halving shuffle loops, " +
                                     std::to_string(bb.nlive()) + " count their live threads, " +
                                     std::to_string(bb.npcless()) + " write no pc, " +
-                                    std::to_string(bb.nmasked()) + " masked copies"
+                                    std::to_string(bb.nmasked()) + " masked copies, " +
+                                    std::to_string(bb.nframe()) + " frame arrays"
                               : "fibers: " + bb.why())
              << "\n";
   }

@@ -187,7 +187,8 @@ elseif(CASE STREQUAL "kernel_compiler")
                "warp0_sum[^:]*: block function, [0-9]+ split points, 1 uniform values kept once per block, [0-9]+ shuffles inline, [1-9][0-9]* loop values read again, [1-9][0-9]* regions in lane chunks, 1 halving shuffle loops, 1 count their live threads, [1-9][0-9]* write no pc, 1 masked copies"
                "warp_sums[^:]*: block function, .*, 0 halving shuffle loops, "
                "tree_sum[^:]*: block function, .*, 0 count their live threads, 1 write no pc, 0 masked copies"
-               "stride_copy[^:]*: 1 grid-stride loops interchanged with their thread loops")
+               "stride_copy[^:]*: 1 grid-stride loops interchanged with their thread loops"
+               "lambda_after_barrier[^:]*: block function, .*, 1 frame arrays")
     if(NOT err MATCHES "${want}")
       message(FATAL_ERROR "the kernel compiler's debug lines lack '${want}':\n${err}")
     endif()

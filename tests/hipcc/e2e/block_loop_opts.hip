@@ -3,8 +3,11 @@
 // that change no result (e2e.cmake, CASE=kernel_compiler, reads its debug
 // lines): a tree level's `if (tid < s)` splits its thread loop at s, a
 // shuffle of 32-bit values uses 32-bit exchange arrays, and warp 0's sum of
-// the partial sums (below) keeps its loop counter and its value lean, and a
-// grid-stride loop runs step by step across the threads.
+// the partial sums (below) keeps its loop counter and its value lean, a
+// grid-stride loop runs step by step across the threads, and a lambda that
+// captures a thread's value by reference, called after a barrier, leaves
+// only that value in the frame (its closure is inlined away, not kept per
+// thread beside it).
 #include <hip/hip_runtime.h>
 
 __global__ void tree_sum(const unsigned *in, unsigned *out) {
@@ -56,4 +59,17 @@ __global__ void warp0_sum(const unsigned *in, unsigned *out) {
 __global__ void stride_copy(const unsigned *in, unsigned *out, unsigned n) {
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
     out[i] = in[i] + 1;
+}
+
+// `mine` lives across the barrier (one frame array); the closure holding
+// its address, were it left to a call, would be a second and keep `mine` in
+// memory.
+__global__ void lambda_after_barrier(const unsigned *in, unsigned *out) {
+  __shared__ unsigned sh[256];
+  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  unsigned mine = in[g] * 3;
+  auto plus_mine = [&](unsigned x) { return x + mine; };
+  sh[t] = in[g];
+  __syncthreads();
+  out[g] = plus_mine(sh[(t + 1) % blockDim.x]);
 }
