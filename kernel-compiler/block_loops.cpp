@@ -326,7 +326,9 @@ private:
   // The region being built writes no pc[t] (uniform exits, pcSkippable).
   bool pcSkipped_ = false;
   bool pcSkippable(unsigned r, const std::vector<std::pair<BasicBlock *, unsigned>> &stops);
-  // divergentExit of the region being built, found once for both its copies.
+  // divergentExit of each region, found once (buildBody) for its copies and
+  // for maskedRegions; exitDivergent_: the unmasked copy being built's.
+  std::vector<bool> divergent_;
   bool exitDivergent_ = false;
   bool divergentExit(unsigned r);
   std::vector<bool> maskedRegions();
@@ -355,6 +357,8 @@ static bool smallCallee(const Function &f) {
 }
 
 bool BlockBuilder::inlineThreadDependent() {
+  DenseMap<const Function *, bool> isSmall; // smallCallee, once per callee
+  DenseSet<const CallBase *> keptCalls;     // small calls InlineFunction refused
   for (int round = 0; round < 32; round++) {
     SmallVector<CallBase *, 16> calls, small;
     for (Instruction &i : instructions(*b_))
@@ -366,8 +370,13 @@ bool BlockBuilder::inlineThreadDependent() {
         // inlined anyway, and plainSharedAtomics must see their insides.
         if (td_.needs.count(callee) || callee->hasFnAttribute(Attribute::AlwaysInline))
           calls.push_back(cb);
-        else if (level_ != OptimizationLevel::O0 && smallCallee(*callee))
-          small.push_back(cb);
+        else if (level_ != OptimizationLevel::O0 && !keptCalls.count(cb)) {
+          auto it = isSmall.try_emplace(callee, false);
+          if (it.second)
+            it.first->second = smallCallee(*callee);
+          if (it.first->second)
+            small.push_back(cb);
+        }
       }
     if (calls.empty() && small.empty())
       break;
@@ -378,7 +387,8 @@ bool BlockBuilder::inlineThreadDependent() {
     }
     for (CallBase *cb : small) { // for speed only: a call left is still right
       InlineFunctionInfo ifi;
-      InlineFunction(*cb, ifi);
+      if (!InlineFunction(*cb, ifi).isSuccess())
+        keptCalls.insert(cb);
     }
   }
   // What is left: recursion, indirect calls.
@@ -855,7 +865,7 @@ BasicBlock *BlockBuilder::buildRegion(unsigned r, bool masked, BasicBlock *dispa
   // (every thread stopped at one place, the rule) the engine reads no pc.
   liveTracked_ = false;
   pcSkipped_ = false;
-  exitDivergent_ = !masked && hasSplits && divergentExit(r);
+  exitDivergent_ = !masked && hasSplits && divergent_[r];
   if (hasSplits) {
     ir.CreateStore(ir.getInt32(kPcDone), loVar_);
     ir.CreateStore(ir.getInt32(0), hiVar_);
@@ -1239,7 +1249,7 @@ std::vector<bool> BlockBuilder::maskedRegions() {
   std::vector<bool> masked(n + 1, false);
   std::vector<unsigned> work;
   for (unsigned r = 0; r <= n; r++)
-    if (divergentExit(r))
+    if (divergent_[r])
       work.push_back(r);
   std::vector<bool> seen(n + 1, false);
   while (!work.empty()) {
@@ -1799,6 +1809,8 @@ void BlockBuilder::buildBody() {
   if (!splits_.empty()) {
     dispatch = BasicBlock::Create(c_, "ah.dispatch", b_);
     next = PHINode::Create(i32, splits_.size() * 2 + 1, "next", dispatch);
+    for (unsigned r = 0; r <= splits_.size(); r++)
+      divergent_.push_back(divergentExit(r));
   }
   Value *guardOk = nullptr;
   unsigned takeSucc = 0;
