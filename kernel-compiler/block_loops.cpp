@@ -32,6 +32,7 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/Triple.h>
 #include <llvm/IR/Constants.h>
@@ -314,7 +315,9 @@ private:
   AllocaInst *parityVar_ = nullptr;      // which of them the next region reads
   bool hasInline_ = false;
   bool lockstep_ = false; // every split point aligned (inlineShuffles)
-  DenseMap<AllocaInst *, Value *> frameBase_;
+  // Insertion-ordered: the regions' per-thread pointers and the alias
+  // scopes are made in this order, the same in every compile.
+  MapVector<AllocaInst *, Value *> frameBase_;
   AllocaInst *loVar_ = nullptr, *hiVar_ = nullptr, *xVar_ = nullptr, *yVar_ = nullptr,
              *zVar_ = nullptr, *tVar_ = nullptr; // tVar_: a masked copy's loop counter
   AllocaInst *stepsVar_ = nullptr; // region changes at inline shuffles the engine was not told of
