@@ -188,9 +188,20 @@ elseif(CASE STREQUAL "kernel_compiler")
                "warp_sums[^:]*: block function, .*, 0 halving shuffle loops, "
                "tree_sum[^:]*: block function, .*, 0 count their live threads, 1 write no pc, 0 masked copies"
                "stride_copy[^:]*: 1 grid-stride loops interchanged with their thread loops"
-               "lambda_after_barrier[^:]*: block function, .*, 1 frame arrays")
+               "lambda_after_barrier[^:]*: block function, .*, 1 frame arrays"
+               "eight_values[^:]*: block function, .*, 8 frame arrays")
     if(NOT err MATCHES "${want}")
       message(FATAL_ERROR "the kernel compiler's debug lines lack '${want}':\n${err}")
+    endif()
+  endforeach()
+  # The same source gives the same object in every compile (eight_values'
+  # frame arrays were once emitted in pointer-hash order).
+  foreach(k 2 3)
+    must(${HIPCC} --offload-arch=cpu -O2 -c ${SRC}/block_loop_opts.hip -o ${WORK}/block_loop_opts${k}.o)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK}/block_loop_opts.o
+      ${WORK}/block_loop_opts${k}.o RESULT_VARIABLE same)
+    if(NOT same EQUAL 0)
+      message(FATAL_ERROR "two compiles of block_loop_opts.hip gave different objects")
     endif()
   endforeach()
   set(ENV{HIPCC_KERNEL_COMPILER} ${WORK}/no-such-plugin.so)

@@ -7,7 +7,7 @@
 // grid-stride loop runs step by step across the threads, and a lambda that
 // captures a thread's value by reference, called after a barrier, leaves
 // only that value in the frame (its closure is inlined away, not kept per
-// thread beside it).
+// thread beside it); and the same source compiles to the same object.
 #include <hip/hip_runtime.h>
 
 __global__ void tree_sum(const unsigned *in, unsigned *out) {
@@ -72,4 +72,16 @@ __global__ void lambda_after_barrier(const unsigned *in, unsigned *out) {
   sh[t] = in[g];
   __syncthreads();
   out[g] = plus_mine(sh[(t + 1) % blockDim.x]);
+}
+
+// Eight values live across a barrier: eight frame arrays, whose per-thread
+// pointers the compiler must emit in the same order in every compile
+// (e2e.cmake compiles this file three times and compares the objects).
+__global__ void eight_values(const unsigned *in, unsigned *out) {
+  __shared__ unsigned sh[256];
+  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  unsigned a = in[g], b = a * 3, c = a ^ 7, d = a + 11, e = a * a, f = b - c, h = d * 5, k = e >> 2;
+  sh[t] = a;
+  __syncthreads();
+  out[g] = sh[(t + 1) % blockDim.x] + a + b * 2 + c * 3 + d * 4 + e * 5 + f * 6 + h * 7 + k * 8;
 }
